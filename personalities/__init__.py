@@ -1,0 +1,1 @@
+"""The .rul personality language: reader, condition engine, rule players, traces."""

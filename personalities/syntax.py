@@ -1,0 +1,235 @@
+"""The `.rul` rule model: small immutable values whose `str()` is canonical text.
+
+Like python-chess moves, every value prints as the text a rule file would hold
+and parses back to an equal value (`Potential.parse(str(p)) == p`).
+
+Canonical text form (what `str()` writes):
+- potentials: values `3`..`9`, `T`, `J`, `Q`, `K`, `A`, `2` (so `10` prints `T`);
+  `L`/`H` upper case with a lower-case modifier, a single written bare
+  (`L`, `Lp`, `Lt`, `Lq`, `L*`; `Ls` prints `L`); pass `P`;
+- conditions: `FullName <op> value` with single spaces, the comparison as
+  RUL.md writes it (`>`, `<`, `=`, `!`, `>=`, `<=`; `==`/`!=` print `=`/`!`),
+  card-valued variables' values as card letters (`CardVal < Q`, 15 prints `2`),
+  others as integers (`TotMyTwos > 1`);
+- rules: the potential then each condition, separated by single spaces;
+- personalities: `; description` on the first line, then one rule per line.
+"""
+from __future__ import annotations
+
+import enum
+import operator
+from dataclasses import dataclass, field
+from typing import Callable
+
+from recycle.diagnostics import Diagnostic
+
+from personalities.variables import Variable
+
+MAX_CONDITIONS = 10
+"""At most this many conditions per rule (the 1997 manual's limit)."""
+MAX_VALUE = 999_999_999
+"""Largest value a condition may compare with: 9 digits keeps `int()` cheap."""
+
+_LETTER_VALUES = {"T": 10, "J": 11, "Q": 12, "K": 13, "A": 14}
+_VALUE_LETTERS = {v: k for k, v in _LETTER_VALUES.items()} | {15: "2"}
+TWO = 15
+"""A two's value: the highest card."""
+
+
+def card_text(value: int) -> str:
+    """A card value 3..15 as a rule file writes it (`10` -> `T`, `15` -> `2`)."""
+    if not 3 <= value <= TWO:
+        raise ValueError(f"not a card value: {value}")
+    return _VALUE_LETTERS.get(value, str(value))
+
+
+def card_value(text: str) -> int:
+    """The value of a card as written in a potential: `3`..`9`, `10`, T J Q K A, `2`."""
+    key = text.upper()
+    if key in _LETTER_VALUES:
+        return _LETTER_VALUES[key]
+    if key.isascii() and key.isdigit() and int(key) in range(2, 11):
+        return TWO if int(key) == 2 else int(key)
+    raise ValueError(f"not a card: {text!r}")
+
+
+class PotentialKind(enum.Enum):
+    """What a rule's potential cards designate."""
+
+    VALUE = "value"
+    """A given card value (`7`, `Q`, `2`)."""
+    LOWEST = "L"
+    """My lowest value that applies, not counting twos."""
+    HIGHEST = "H"
+    """My highest value that applies, not counting twos."""
+    PASS = "P"
+    """Passing."""
+
+
+class Modifier(enum.Enum):
+    """How many cards `L`/`H` play; the value is the modifier letter."""
+
+    SINGLE = "s"
+    """A value of which I hold exactly 1 card (also written with no modifier)."""
+    PAIR = "p"
+    """A value of which I hold exactly 2 cards."""
+    TRIPS = "t"
+    """A value of which I hold exactly 3 cards."""
+    QUADS = "q"
+    """A value of which I hold exactly 4 cards."""
+    NEEDED = "*"
+    """As many as the upcards (sets broken); all cards of the value when leading."""
+
+    @property
+    def count(self) -> int | None:
+        """Exact number of cards held, or None for NEEDED (the situation decides)."""
+        return {"s": 1, "p": 2, "t": 3, "q": 4}.get(self.value)
+
+
+@dataclass(frozen=True)
+class Potential:
+    """The potential cards of a rule: a value, L/H with a modifier, or P."""
+
+    kind: PotentialKind
+    value: int | None = None  # 3..15 for VALUE (10 is T, 15 is a two), else None
+    modifier: Modifier | None = None  # L/H only; None there means SINGLE
+
+    def __post_init__(self) -> None:
+        if self.kind is PotentialKind.VALUE:
+            if not isinstance(self.value, int) or not 3 <= self.value <= TWO or self.modifier:
+                raise ValueError(f"a value potential needs a value 3..15 and no modifier: {self!r}")
+        elif self.value is not None:
+            raise ValueError(f"{self.kind.name} takes no value")
+        elif self.kind is PotentialKind.PASS and self.modifier is not None:
+            raise ValueError("P takes no modifier")
+        elif self.kind is not PotentialKind.PASS and self.modifier is None:
+            object.__setattr__(self, "modifier", Modifier.SINGLE)  # L means Ls
+
+    @classmethod
+    def parse(cls, text: str) -> "Potential":
+        """Parse `Lp`, `h*`, `T`, `10`, `2`, `P`...; raises `RulError` (a ValueError)."""
+        from personalities.reader import parse_potential
+
+        return parse_potential(text)
+
+    def __str__(self) -> str:
+        if self.kind is PotentialKind.VALUE:
+            return card_text(self.value)
+        if self.kind is PotentialKind.PASS:
+            return "P"
+        suffix = "" if self.modifier is Modifier.SINGLE else self.modifier.value
+        return self.kind.value + suffix
+
+
+_OPERATORS: dict[str, Callable[[int, int], bool]] = {
+    ">": operator.gt, "<": operator.lt, "=": operator.eq,
+    "!": operator.ne, ">=": operator.ge, "<=": operator.le,
+}
+
+
+class Comparison(enum.Enum):
+    """A condition's comparison; the value is its canonical symbol."""
+
+    GT = ">"
+    """Greater than."""
+    LT = "<"
+    """Less than."""
+    EQ = "="
+    """Equal (also written `==`)."""
+    NE = "!"
+    """Not equal (also written `!=`)."""
+    GE = ">="
+    """Greater than or equal."""
+    LE = "<="
+    """Less than or equal."""
+
+    @classmethod
+    def from_symbol(cls, symbol: str) -> "Comparison":
+        """`>`, `<`, `=`, `!`, `>=`, `<=`, and the synonyms `==`, `!=`."""
+        return cls({"==": "=", "!=": "!"}.get(symbol, symbol))
+
+    def test(self, left: int, right: int) -> bool:
+        """`left <op> right`."""
+        return _OPERATORS[self.value](left, right)
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True)
+class Condition:
+    """`<variable> <comparison> <value>`; `column` (1-based, 0 if unknown) is not compared."""
+
+    variable: Variable
+    comparison: Comparison
+    value: int
+    column: int = field(default=0, compare=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.value, int) or not 0 <= self.value <= MAX_VALUE:
+            raise ValueError(f"condition values are whole numbers 0..{MAX_VALUE}: {self.value!r}")
+        if self.variable.is_card_value and self.value == 2:
+            # a written `2` means a two (15) for card variables: 2 has no spelling
+            raise ValueError(f"{self.variable.full} cannot be compared with 2 (a two is 15)")
+
+    @classmethod
+    def parse(cls, text: str) -> "Condition":
+        """Parse `CardVal < Q`, `g>1`...; raises `RulError` (a ValueError)."""
+        from personalities.reader import parse_condition
+
+        return parse_condition(text)
+
+    @property
+    def value_text(self) -> str:
+        """The value as written: a card letter for card variables, else an integer."""
+        if self.variable.is_card_value and 3 <= self.value <= TWO:
+            return card_text(self.value)
+        return str(self.value)
+
+    def __str__(self) -> str:
+        return f"{self.variable.full} {self.comparison.value} {self.value_text}"
+
+
+@dataclass(frozen=True)
+class Rule:
+    """Potential cards and up to 10 conditions; `line`/`source` locate it, uncompared."""
+
+    potential: Potential
+    conditions: tuple[Condition, ...] = ()
+    line: int = field(default=0, compare=False)
+    source: str = field(default="", compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "conditions", tuple(self.conditions))
+        if len(self.conditions) > MAX_CONDITIONS:
+            raise ValueError(f"at most {MAX_CONDITIONS} conditions per rule")
+
+    def __str__(self) -> str:
+        return " ".join([str(self.potential), *map(str, self.conditions)])
+
+
+@dataclass(frozen=True)
+class Personality:
+    """A whole `.rul` file: rules in order; `filename`/`warnings` are not compared.
+
+    `description` is the text of the file's first non-empty comment line.
+    """
+
+    name: str
+    rules: tuple[Rule, ...] = ()
+    description: str = ""
+    filename: str = field(default="<string>", compare=False)
+    warnings: tuple[Diagnostic, ...] = field(default=(), compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "rules", tuple(self.rules))
+        object.__setattr__(self, "warnings", tuple(self.warnings))
+
+    def __str__(self) -> str:
+        """The canonical `.rul` text; parsing it gives equal rules and description."""
+        lines = []
+        description = " ".join(self.description.splitlines()).strip()  # one line
+        if description:
+            lines.append(f"; {description}")
+        lines.extend(map(str, self.rules))
+        return "".join(line + "\n" for line in lines)

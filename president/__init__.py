@@ -1,0 +1,1 @@
+"""President, native and fast: cards, table settings and presets, the game state."""

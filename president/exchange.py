@@ -1,0 +1,108 @@
+"""The card exchange between rounds.
+
+The Loser's and Vice-Loser's gifts are forced (their highest cards) and happen
+at once; the President's and Vice-President's gifts are their own choice, made
+through the agent protocol as `Give` actions. Each gift is recorded so that
+knowledge (who knows which card is where) stays exact.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from recycle.engine import IllegalAction
+
+from .cards import JOKER, Give
+
+if TYPE_CHECKING:
+    from .state import PresidentState
+
+
+def start_exchange(state: "PresidentState") -> list[tuple[int, int, int]]:
+    """Make the forced gifts; return the gifts still to choose: (giver, receiver, count)."""
+    places, n, s = state.prev_places, state.num_players, state.settings
+    if places is None:
+        return []
+    pairs = [(places.index(1), places.index(n), s.exchange_big)]
+    if n >= 4:
+        pairs.append((places.index(2), places.index(n - 1), s.exchange_small))
+    pending = []
+    for high, low, count in pairs:
+        if count <= 0:
+            continue
+        gift = _highest(state, low, count)
+        lowest_given = min(state.lay.value_of_bit[b] for b in range(gift.bit_length()) if gift >> b & 1)
+        _move(state, low, high, gift)
+        # The receiver now knows the giver kept nothing higher than what it handed over.
+        state.bounds.append((high, low, lowest_given))
+        pending.append((high, low, count))
+    return pending
+
+
+def _highest(state: "PresidentState", player: int, count: int) -> int:
+    """The mask of `player`'s `count` highest cards (jokers, then twos, ...)."""
+    lay, mask, taken = state.lay, state.masks[player], 0
+    for v in range(JOKER, 2, -1):
+        if count == 0:
+            break
+        k = min(count, lay.count(mask, v))
+        taken |= lay.take(mask, v, k)
+        count -= k
+    return taken
+
+
+def _move(state: "PresidentState", giver: int, receiver: int, mask: int) -> None:
+    lay = state.lay
+    state.masks[giver] ^= mask
+    state.masks[receiver] |= mask
+    state.counts[giver] = lay.counts(state.masks[giver])
+    state.counts[receiver] = lay.counts(state.masks[receiver])
+    k = mask.bit_count()
+    state.sizes[giver] -= k
+    state.sizes[receiver] += k
+    state.gifts.append((giver, receiver, mask))
+
+
+def legal_gifts(state: "PresidentState") -> list[Give]:
+    """Every distinct choice of cards (by value) the giver may hand over."""
+    giver, _, count = state.pending[0]
+    counts = state.counts[giver]
+    values = [v for v in range(3, 17) if counts[v]]
+    out: list[Give] = []
+
+    def extend(start: int, chosen: list[int], left: int) -> None:
+        if left == 0:
+            out.append(Give(tuple(chosen)))
+            return
+        for i in range(start, len(values)):
+            v = values[i]
+            if chosen.count(v) < counts[v]:
+                chosen.append(v)
+                extend(i, chosen, left - 1)
+                chosen.pop()
+
+    extend(0, [], count)
+    return out
+
+
+def apply_gift(state: "PresidentState", give: Give) -> None:
+    from .state import Phase
+
+    if state.phase is not Phase.EXCHANGE:
+        raise IllegalAction("cards are given only in the exchange before a round", "exchange")
+    giver, receiver, count = state.pending[0]
+    if len(give.values) != count:
+        raise IllegalAction(f"player {giver} must give exactly {count} card(s), not {len(give.values)}", "exchange-count")
+    lay, mask, chosen = state.lay, state.masks[giver], 0
+    for v in set(give.values):
+        need = give.values.count(v)
+        if lay.count(mask, v) < need:
+            raise IllegalAction(f"player {giver} does not hold {give}", "hold")
+        chosen |= lay.take(mask, v, need)
+    state.history.append((giver, give))
+    _move(state, giver, receiver, chosen)
+    state.pending.pop(0)
+    if state.pending:
+        state.current = state.pending[0][0]
+    else:
+        state.phase = Phase.PLAY
+        state.current = state.first_leader

@@ -1,0 +1,133 @@
+"""What one player may know: its observation of a President state.
+
+Built for every decision, so it copies only small immutable things from the
+state; card lists are derived on demand from bitmasks.
+"""
+from __future__ import annotations
+
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+from .cards import Card, Play
+from .knowledge import known_holdings, value_bounds
+
+if TYPE_CHECKING:
+    from .settings import Settings
+    from .state import PresidentState
+
+#: Rank numbers as the .rul language counts them.
+PRESIDENT, VICE_PRESIDENT, NEUTRAL, VICE_LOSER, LOSER, NO_RANK = 1, 2, 3, 4, 5, 6
+RANK_TITLES = {PRESIDENT: "President", VICE_PRESIDENT: "Vice-President", NEUTRAL: "Neutral",
+               VICE_LOSER: "Vice-Loser", LOSER: "Loser", NO_RANK: "-"}
+
+
+def rank_of_place(place: int, players: int) -> int:
+    """The rank (1 President .. 5 Loser) of a finishing place at a table of `players`."""
+    if place == 1:
+        return PRESIDENT
+    if place == players:
+        return LOSER
+    if players >= 4 and place == 2:
+        return VICE_PRESIDENT
+    if players >= 4 and place == players - 1:
+        return VICE_LOSER
+    return NEUTRAL
+
+
+class PresidentObservation:
+    """One player's view. Public: every count, every played card, the history."""
+
+    __slots__ = ("player", "settings", "phase", "round_no", "current_player", "hand_mask",
+                 "counts", "upcards", "last_player", "sizes", "played_mask", "places",
+                 "prev_places", "scores", "reversed", "_history", "pending", "_lay", "_facts", "__dict__")
+
+    def __init__(self, state: "PresidentState", player: int) -> None:
+        self.player = player
+        self.settings: Settings = state.settings
+        self.phase = state.phase
+        self.round_no = state.round_no
+        self.current_player = state.current
+        self.hand_mask = state.masks[player]
+        self.counts = tuple(state.counts[player])
+        self.upcards: Play | None = state.upcards
+        self.last_player = state.last_player
+        self.sizes = tuple(state.sizes)
+        self.played_mask = state.played
+        self.places = tuple(state.places)
+        self.prev_places = state.prev_places
+        self.scores = tuple(state.scores)
+        self.reversed = state.reversed
+        # The round's history list only grows (a new round gets a new list), so a
+        # reference and a length are an immutable snapshot, copied only if read.
+        self._history = (state.history, len(state.history))
+        self.pending = state.pending[0] if state.pending else None
+        self._lay = state.lay
+        # This round's public facts and my own gifts, for knowledge derived on demand.
+        self._facts = (tuple(state.gifts), tuple(state.bounds), tuple(state.known_public))
+
+    # ---- my hand ------------------------------------------------------
+    @cached_property
+    def hand(self) -> list[Card]:
+        return self._lay.card_list(self.hand_mask)
+
+    @property
+    def lead(self) -> bool:
+        return self.upcards is None
+
+    @property
+    def num_players(self) -> int:
+        return self.settings.players
+
+    @property
+    def history(self) -> tuple:
+        """This round's actions in order: (player, action); action None marks a skipped turn."""
+        items, length = self._history
+        return tuple(items[:length])
+
+    # ---- the table ----------------------------------------------------
+    @cached_property
+    def played_cards(self) -> list[Card]:
+        return self._lay.card_list(self.played_mask)
+
+    @cached_property
+    def played_counts(self) -> tuple[int, ...]:
+        return tuple(self._lay.counts(self.played_mask))
+
+    def still_in(self) -> list[int]:
+        return [p for p in range(self.num_players) if self.places[p] == 0]
+
+    def opponents_in(self) -> list[int]:
+        return [p for p in self.still_in() if p != self.player]
+
+    def rank(self, player: int | None = None) -> int:
+        """Rank from the previous round (1 President .. 5 Loser; 6 none yet)."""
+        p = self.player if player is None else player
+        if self.prev_places is None:
+            return NO_RANK
+        return rank_of_place(self.prev_places[p], self.num_players)
+
+    def title(self, player: int | None = None) -> str:
+        return RANK_TITLES[self.rank(player)]
+
+    # ---- knowledge ----------------------------------------------------
+    @cached_property
+    def known(self) -> dict[int, list[Card]]:
+        """Cards I know another player holds (gifts I made, the 3 of clubs' holder)."""
+        gifts, _, public = self._facts
+        masks = known_holdings(gifts, public, self.played_mask, self.hand_mask, self.player)
+        return {p: self._lay.card_list(m) for p, m in masks.items()}
+
+    @cached_property
+    def bounds(self) -> dict[int, int]:
+        """player -> highest value that player can hold beyond the cards I know of."""
+        return value_bounds(self._facts[1], self.player)
+
+    @cached_property
+    def exchanged(self) -> list[tuple[int, int, list[Card]]]:
+        """This round's gifts I took part in: (giver, receiver, cards)."""
+        return [(g, r, self._lay.card_list(m)) for g, r, m in self._facts[0] if self.player in (g, r)]
+
+    def __repr__(self) -> str:
+        hand = " ".join(map(str, self.hand))
+        return (f"<PresidentObservation p{self.player} round={self.round_no + 1} phase={self.phase.value}"
+                f" hand=[{hand}] upcards={self.upcards} sizes={self.sizes} history={self._history[1]}>")

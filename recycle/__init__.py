@@ -1,0 +1,1 @@
+"""The general card-game engine: the game protocol, RECYCLE, search players, tournaments."""

@@ -1,0 +1,115 @@
+"""Errors for people: located diagnostics shared by every reader of user files.
+
+A `Diagnostic` says where (file, line, column), what went wrong, what was
+expected and a hint; `render()` prints it the way compilers do:
+
+    Cautious.rul:4:9: error: unknown variable 'TotMyTwo'
+        lp  TotMyTwo > 1
+            ^~~~~~~~
+      expected: a game variable
+      hint: did you mean TotMyTwos?
+
+Both the `.rul` reader (`personalities`) and the RECYCLE reader use this one
+module, so every file a user writes fails the same readable way.
+"""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+
+class Severity(enum.Enum):
+    """How serious a diagnostic is."""
+
+    ERROR = "error"
+    """The file cannot be used."""
+    WARNING = "warning"
+    """The file works, but something in it is almost certainly not meant."""
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One located message about a user's file."""
+
+    filename: str
+    line: int  # 1-based
+    column: int  # 1-based
+    message: str
+    source_line: str = ""
+    length: int = 1  # how many characters the caret underlines
+    expected: str = ""
+    hint: str = ""
+    severity: Severity = Severity.ERROR
+
+    @property
+    def location(self) -> str:
+        return f"{self.filename}:{self.line}:{self.column}"
+
+    def headline(self) -> str:
+        """`file:line:col: error: message`, the first line of `render()`."""
+        return f"{self.location}: {self.severity.value}: {self.message}"
+
+    def render(self) -> str:
+        """The full multi-line text: headline, source line, caret, expected, hint."""
+        out = [self.headline()]
+        if self.source_line:
+            shown = self.source_line.expandtabs(1).rstrip("\r\n")
+            out.append("    " + shown)
+            pad = " " * (self.column - 1)
+            out.append("    " + pad + "^" + "~" * max(0, self.length - 1))
+        if self.expected:
+            out.append(f"  expected: {self.expected}")
+        if self.hint:
+            out.append(f"  hint: {self.hint}")
+        return "\n".join(out)
+
+    def to_json(self) -> dict:
+        return {
+            "file": self.filename,
+            "line": self.line,
+            "column": self.column,
+            "severity": self.severity.value,
+            "message": self.message,
+            "expected": self.expected,
+            "hint": self.hint,
+        }
+
+
+def locate(text: str, offset: int) -> tuple[int, int, str]:
+    """The 1-based (line, column) of a character offset, and that line's text."""
+    offset = max(0, min(offset, len(text)))
+    line_start = text.rfind("\n", 0, offset) + 1
+    line_end = text.find("\n", offset)
+    if line_end < 0:
+        line_end = len(text)
+    line = text.count("\n", 0, offset) + 1
+    return line, offset - line_start + 1, text[line_start:line_end]
+
+
+@dataclass
+class DiagnosticError(Exception):
+    """A file could not be used; carries every error (and warning) found in it."""
+
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        super().__init__(self.render())
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity is Severity.ERROR]
+
+    def render(self) -> str:
+        return "\n".join(d.render() for d in self.diagnostics)
+
+    def __str__(self) -> str:
+        return self.render()
+
+
+def nearest_names(word: str, names: list[str], limit: int = 3) -> list[str]:
+    """The names closest to a misspelt word (case-insensitive), best first."""
+    import difflib
+
+    lowered = {n.lower(): n for n in names}
+    close = difflib.get_close_matches(word.lower(), list(lowered), n=limit, cutoff=0.5)
+    return [lowered[c] for c in close]

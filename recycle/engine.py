@@ -1,0 +1,173 @@
+"""The game protocol every game implements and every agent uses.
+
+A game is a small mutable state object behind a uniform interface (as in
+OpenSpiel and TAG): whose turn it is, the legal actions, applying one, the
+terminal test and per-player results, one player's observation, and
+`determinize(player, rng)` — a full state consistent with everything that
+player knows (CardStock's *Perspective*), which is what search players sample.
+
+Agents are separate objects that see only an observation and the legal
+actions; the game loop (`play_game`) is a few lines.
+"""
+from __future__ import annotations
+
+import abc
+import random
+from dataclasses import dataclass
+from typing import Any, Callable, Hashable, Protocol, Sequence, runtime_checkable
+
+#: `current_player()` of a finished game.
+TERMINAL = -1
+
+
+class GameError(Exception):
+    """Base class of the errors a game raises."""
+
+
+class IllegalAction(GameError):
+    """An action the rules do not allow now; the message names the rule broken."""
+
+    def __init__(self, message: str, rule: str = "") -> None:
+        super().__init__(message)
+        self.rule = rule
+
+
+class ActionParseError(GameError, ValueError):
+    """Text that is not the text form of any action of this game."""
+
+
+@dataclass(frozen=True)
+class Results:
+    """Per-player outcome of a finished game.
+
+    `ranks[p]` is player p's finishing place, 1 the best; tied players share a
+    place. `scores[p]` is the game's own score for p (points in President).
+    """
+
+    ranks: tuple[int, ...]
+    scores: tuple[float, ...]
+
+    def utilities(self) -> tuple[float, ...]:
+        """Rewards in [0, 1] from finishing places: first 1.0, last 0.0.
+
+        Search players maximise these, so they care about every place,
+        not only about winning.
+        """
+        n = len(self.ranks)
+        if n < 2:
+            return (1.0,) * n
+        return tuple((n - r) / (n - 1) for r in self.ranks)
+
+
+class GameState(abc.ABC):
+    """One position of a game, including whose turn it is.
+
+    States are mutable (`apply` changes them in place, which is what search
+    wants); `clone` must be cheap.
+    """
+
+    num_players: int
+
+    @abc.abstractmethod
+    def current_player(self) -> int:
+        """The player to act, or `TERMINAL`."""
+
+    @abc.abstractmethod
+    def legal_actions(self) -> list[Any]:
+        """The actions the current player may take, in a fixed order."""
+
+    @abc.abstractmethod
+    def apply(self, action: Any) -> None:
+        """Play `action` for the current player; raises `IllegalAction`."""
+
+    @abc.abstractmethod
+    def clone(self) -> "GameState":
+        """An independent copy."""
+
+    @abc.abstractmethod
+    def is_terminal(self) -> bool:
+        """Has the game ended?"""
+
+    @abc.abstractmethod
+    def results(self) -> Results:
+        """Finishing ranks and scores; only valid when terminal."""
+
+    @abc.abstractmethod
+    def observation(self, player: int) -> Any:
+        """What `player` may know now (its own cards, public cards, history)."""
+
+    @abc.abstractmethod
+    def determinize(self, player: int, rng: random.Random) -> "GameState":
+        """A full state consistent with `player`'s knowledge.
+
+        Everything `player` knows stays as it is; everything it cannot know is
+        re-dealt with `rng`, keeping every hand's size.
+        """
+
+    @abc.abstractmethod
+    def parse_action(self, text: str) -> Any:
+        """The action whose text form (`str(action)`) is `text`."""
+
+    def information_key(self, player: int) -> Hashable:
+        """A key equal for states `player` cannot tell apart (for ISMCTS)."""
+        return repr(self.observation(player))
+
+
+@dataclass(frozen=True)
+class Decision:
+    """An action together with the agent's account of why it chose it.
+
+    `trace` is agent-specific; it offers `to_json()` and renders with rich.
+    """
+
+    action: Any
+    trace: Any = None
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """Something that chooses actions. `explain` is optional."""
+
+    name: str
+
+    def choose(self, observation: Any, legal_actions: Sequence[Any], rng: random.Random) -> Any:
+        ...
+
+
+def decide(agent: Agent, observation: Any, legal_actions: Sequence[Any],
+           rng: random.Random, explain: bool = False) -> Decision:
+    """Ask `agent` for an action, with its trace when it can explain and we ask."""
+    if explain and hasattr(agent, "explain"):
+        return agent.explain(observation, legal_actions, rng)
+    return Decision(agent.choose(observation, legal_actions, rng))
+
+
+class RandomAgent:
+    """Plays a uniformly random legal action."""
+
+    name = "random"
+
+    def choose(self, observation: Any, legal_actions: Sequence[Any], rng: random.Random) -> Any:
+        return legal_actions[rng.randrange(len(legal_actions))]
+
+    def explain(self, observation: Any, legal_actions: Sequence[Any], rng: random.Random) -> Decision:
+        action = self.choose(observation, legal_actions, rng)
+        return Decision(action, {"agent": "random", "choices": len(legal_actions)})
+
+
+#: Called after every decision: (state before the action, player, decision).
+DecisionHook = Callable[[GameState, int, Decision], None]
+
+
+def play_game(state: GameState, agents: Sequence[Agent], rng: random.Random,
+              on_decision: DecisionHook | None = None, explain: bool = False) -> Results:
+    """Play `state` to the end with one agent per seat; returns the results."""
+    while not state.is_terminal():
+        player = state.current_player()
+        if on_decision is None:  # the hot path of simulations: no Decision objects
+            state.apply(agents[player].choose(state.observation(player), state.legal_actions(), rng))
+            continue
+        decision = decide(agents[player], state.observation(player), state.legal_actions(), rng, explain)
+        on_decision(state, player, decision)
+        state.apply(decision.action)
+    return state.results()

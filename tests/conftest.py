@@ -1,0 +1,20 @@
+"""Shared fixtures: where the project's shared test data lives."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = Path(os.environ.get("PRESIDENT_SHARED_DIR", REPO.parent / "shared"))
+
+
+@pytest.fixture(scope="session")
+def shared_dir() -> Path:
+    """`../shared` beside the checkout; skipped (visibly) only outside CI when absent."""
+    if not SHARED.is_dir():
+        if os.environ.get("CI"):
+            pytest.fail(f"shared folder missing at {SHARED}: CI must have ../shared beside the clone")
+        pytest.skip(f"shared folder not found at {SHARED}")
+    return SHARED

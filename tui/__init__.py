@@ -1,0 +1,1 @@
+"""The Textual application: play President, AI debug screen, personality editor."""
