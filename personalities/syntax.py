@@ -152,6 +152,19 @@ class Comparison(enum.Enum):
         """`left <op> right`."""
         return _OPERATORS[self.value](left, right)
 
+    def can_hold(self, lefts: frozenset[int], right: int) -> bool:
+        """Whether `left <op> right` holds for at least one of `lefts`."""
+        if not lefts:
+            return False
+        match self:  # bounds suffice for orderings: no need to try every value
+            case Comparison.GT | Comparison.GE:
+                return self.test(max(lefts), right)
+            case Comparison.LT | Comparison.LE:
+                return self.test(min(lefts), right)
+            case Comparison.EQ:
+                return right in lefts
+        return bool(lefts - {right})
+
     def __str__(self) -> str:
         return self.value
 

@@ -107,12 +107,21 @@ class Variable(enum.Enum):
     @property
     def range_text(self) -> str:
         """The range as RUL.md writes it, e.g. `0-4` or `0, 3-14`."""
-        if self._zero_or_card:
-            return f"0, 3-{self.high}"
-        return f"{self.low}-{self.high}"
+        return span_text(self.possible_values)
 
     def __str__(self) -> str:
         return self.full
+
+
+def span_text(values: frozenset[int]) -> str:
+    """A set of integers as runs: `{0, 3, 4, 5}` -> `0, 3-5`."""
+    runs: list[list[int]] = []
+    for v in sorted(values):
+        if runs and v == runs[-1][1] + 1:
+            runs[-1][1] = v
+        else:
+            runs.append([v, v])
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
 
 
 _BY_FULL = {v.full.lower(): v for v in Variable}
@@ -137,11 +146,11 @@ def resolve_variable(name: str) -> Variable:
     raise UnknownVariable(name)
 
 
-def shortest_prefixes(candidates: tuple[Variable, ...]) -> list[str]:
-    """For each candidate, the shortest prefix of its full name that names it alone."""
+def shortest_prefixes(candidates: tuple[Variable, ...], typed: str = "") -> list[str]:
+    """For each candidate, the shortest prefix longer than `typed` that names it alone."""
     out = []
     for v in candidates:
-        for n in range(1, len(v.full) + 1):
+        for n in range(len(typed) + 1, len(v.full) + 1):
             prefix = v.full[:n]
             try:
                 if resolve_variable(prefix) is v:

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 PRESIDENT, VICE_PRESIDENT, NEUTRAL, VICE_LOSER, LOSER, NO_RANK = 1, 2, 3, 4, 5, 6
 RANK_TITLES = {PRESIDENT: "President", VICE_PRESIDENT: "Vice-President", NEUTRAL: "Neutral",
                VICE_LOSER: "Vice-Loser", LOSER: "Loser", NO_RANK: "-"}
+RANK_SHORT = {PRESIDENT: "P", VICE_PRESIDENT: "VP", NEUTRAL: "N", VICE_LOSER: "VL", LOSER: "L", NO_RANK: "-"}
 
 
 def rank_of_place(place: int, players: int) -> int:

@@ -1,0 +1,72 @@
+"""The rule player: an agent of the game protocol driven by a personality.
+
+It knows games only through a *view function* that turns an observation and
+the legal actions into a `ClimbingView` (or an `ExchangeView` when the game
+asks for cards to hand over), and maps the chosen play back to an action.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any, Callable, Sequence
+
+from recycle.engine import Decision
+
+from .engine import decide, explain, situation_summary
+from .syntax import Personality
+from .trace import DecisionTrace
+from .view import JOKER, TWO, ClimbingView, ExchangeView, cards_text
+
+ViewFunction = Callable[[Any, Sequence[Any]], "ClimbingView | ExchangeView"]
+
+EXCHANGE_NOTE = ("exchange: gave my lowest cards, never a two or a joker unless nothing else is left "
+                 "(.rul files have no exchange rules; this is the documented default)")
+
+
+class RulePlayer:
+    """Plays from a `Personality`; `reload()` swaps in an edited one between decisions."""
+
+    def __init__(self, personality: Personality, view: ViewFunction, name: str | None = None) -> None:
+        self.personality = personality
+        self.view = view
+        self.name = name or personality.name
+
+    def reload(self, personality: Personality) -> None:
+        self.personality = personality
+
+    def choose(self, observation: Any, legal_actions: Sequence[Any], rng: random.Random) -> Any:
+        view = self.view(observation, legal_actions)
+        if isinstance(view, ExchangeView):
+            return view.actions[exchange_choice(view)]
+        play, _, _, _ = decide(self.personality, view, rng)
+        return view.actions[play]
+
+    def explain(self, observation: Any, legal_actions: Sequence[Any], rng: random.Random) -> Decision:
+        view = self.view(observation, legal_actions)
+        player = getattr(observation, "player", 0)
+        if isinstance(view, ExchangeView):
+            gift = exchange_choice(view)
+            text = " ".join(cards_text(v, 1) for v in gift)
+            hand = " ".join(cards_text(v, view.hand[v]) for v in list(view.order) + [JOKER] if view.hand[v])
+            trace = DecisionTrace(self.personality.name, player, {"hand": hand, "upcards": None, "give": view.count},
+                                  (), f"give {text}", None, EXCHANGE_NOTE, kind="exchange")
+            return Decision(view.actions[gift], trace)
+        play, trace = explain(self.personality, view, rng, player)
+        return Decision(view.actions[play], trace)
+
+    def __repr__(self) -> str:
+        return f"RulePlayer({self.personality.name!r})"
+
+
+def exchange_choice(view: ExchangeView) -> tuple[int, ...]:
+    """The `count` lowest cards, twos and jokers only when nothing else is left."""
+    preference = [v for v in view.order if v != TWO] + [TWO, JOKER]
+    gift: list[int] = []
+    for v in preference:
+        take = min(view.hand[v], view.count - len(gift))
+        gift.extend([v] * take)
+        if len(gift) == view.count:
+            break
+    return tuple(sorted(gift))
+
+
+__all__ = ["RulePlayer", "ClimbingView", "ExchangeView", "exchange_choice", "situation_summary"]

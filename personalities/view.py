@@ -1,0 +1,86 @@
+"""The climbing view: everything a rule personality may read to decide.
+
+A game presents itself to the condition engine through this one value type,
+so the engine never imports a game. Values use the `.rul` scale: 3..14 for
+3..A, 15 for a two, 16 for a joker; `counts[v]` is how many of value v.
+President builds one natively (`president/view.py`); a RECYCLE climbing game
+builds one through an adapter.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Hashable
+
+TWO = 15
+JOKER = 16
+NO_RANK = 6
+
+#: A concrete play: (value, count).
+Play = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class ClimbingView:
+    """One player's position in a climbing game, as rules see it."""
+
+    hand: tuple[int, ...]
+    """Cards I hold per value, indexed 0..16 (index 16: jokers)."""
+    upcards: Play | None
+    """The play to beat, or None when I have the lead."""
+    legal: frozenset[Play]
+    """The (value, count) plays the rules allow me now (naturals only)."""
+    can_pass: bool
+    """May I pass now? (Not when I lead.)"""
+    unseen: tuple[int, ...]
+    """Per value, cards I have not seen: not in my hand, not played."""
+    opponent_counts: tuple[int, ...]
+    """Cards held by each opponent still in the round."""
+    played: int
+    """How many cards have been played this round."""
+    deck_size: int
+    """Cards in the pack (jokers included)."""
+    order: tuple[int, ...] = tuple(range(3, 16))
+    """Values from weakest to strongest (reversed during a revolution)."""
+    rank: int = NO_RANK
+    """My rank from the previous round: 1 President .. 5 Loser, 6 none."""
+    higher_players: int = 0
+    """Players of higher rank than me still in the round."""
+    jokers_beat_singles: bool = True
+    """Does a lone joker beat any single (for FollowOdds)?"""
+    actions: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
+    """The game's action for each legal (value, count) play, and for None (pass)."""
+
+    @property
+    def lead(self) -> bool:
+        return self.upcards is None
+
+    @property
+    def players_left(self) -> int:
+        return len(self.opponent_counts) + 1
+
+    def strength(self, value: int) -> int:
+        """Position of a value in the current order (jokers above everything)."""
+        return len(self.order) if value == JOKER else self.order.index(value)
+
+    def odds_key(self) -> Hashable:
+        return (self.unseen, self.opponent_counts, self.order, self.jokers_beat_singles)
+
+
+def cards_text(value: int, count: int) -> str:
+    """`(10, 2)` -> `T T`."""
+    from .syntax import card_text
+
+    text = "Jk" if value == JOKER else card_text(value)
+    return " ".join([text] * count)
+
+
+@dataclass(frozen=True)
+class ExchangeView:
+    """A choice of cards to hand over (President's exchange): `count` cards from `hand`."""
+
+    hand: tuple[int, ...]
+    count: int
+    receiver: int
+    order: tuple[int, ...] = tuple(range(3, 16))
+    actions: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
+    """The game's action for each sorted tuple of values that may be given."""

@@ -1,0 +1,1 @@
+"""The `president` command's subcommands, one module per family."""

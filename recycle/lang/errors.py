@@ -1,0 +1,61 @@
+"""Errors of the RECYCLE reader: `GameSyntaxError` and the collector behind it.
+
+Every problem becomes a `recycle.diagnostics.Diagnostic` (file:line:col, the
+line, a caret, what was expected, a hint), so RECYCLE files fail exactly like
+the project's other user files. The reader keeps going after an error where
+it can and raises one `GameSyntaxError` carrying all of them.
+"""
+from __future__ import annotations
+
+from recycle.diagnostics import Diagnostic, DiagnosticError, Severity, locate, nearest_names
+
+#: Diagnostics kept per file; past this the reader stops (one more says so).
+MAX_ERRORS = 50
+
+
+class GameSyntaxError(DiagnosticError):
+    """A RECYCLE file could not be read; `.diagnostics` lists every error found."""
+
+
+class TooManyErrors(Exception):
+    """Internal: the collector is full, stop reading."""
+
+
+class Reject(Exception):
+    """Internal: the current form is wrong and has been reported; skip it."""
+
+
+class Source:
+    """One file's text and the diagnostics found in it so far."""
+
+    def __init__(self, text: str, filename: str) -> None:
+        self.text = text
+        self.filename = filename
+        self.diagnostics: list[Diagnostic] = []
+
+    @property
+    def has_errors(self) -> bool:
+        return any(d.severity is Severity.ERROR for d in self.diagnostics)
+
+    def report(self, offset: int, message: str, *, length: int = 1, expected: str = "",
+               hint: str = "", severity: Severity = Severity.ERROR) -> None:
+        """Record a diagnostic at a character offset of the text."""
+        if len(self.diagnostics) >= MAX_ERRORS:
+            raise TooManyErrors
+        line, column, source_line = locate(self.text, offset)
+        length = max(1, min(length, len(source_line) - column + 1))
+        self.diagnostics.append(Diagnostic(
+            self.filename, line, column, message, source_line, length,
+            expected, hint, severity))
+
+    def warn(self, offset: int, message: str, **kw) -> None:
+        self.report(offset, message, severity=Severity.WARNING, **kw)
+
+    def error(self) -> GameSyntaxError:
+        return GameSyntaxError(list(self.diagnostics))
+
+
+def did_you_mean(word: str, names) -> str:
+    """'did you mean X?' for the closest of `names`, or ''."""
+    close = nearest_names(word, sorted(set(names)), limit=1)
+    return f"did you mean {close[0]}?" if close else ""

@@ -1,0 +1,535 @@
+"""Expression nodes of the RECYCLE syntax tree (re-exported by `recycle.lang.tree`).
+
+Every node is a frozen dataclass carrying `line` and `column` (1-based, of its
+first character). Positions are keyword-only and excluded from `==`, so two
+trees compare equal when they say the same thing.
+
+Field names are the language's own words: `(max CARDS using POINTS)` is
+`MaxCard(cards, using)`, `(OWNER sto NAME)` is `IntStorage(owner, name)`.
+A field typed `Node` documents in its comment which family it holds.
+"""
+from __future__ import annotations
+
+from dataclasses import KW_ONLY, dataclass, field
+
+node = dataclass(frozen=True, slots=True)
+
+
+@node
+class Node:
+    """Base class: every node knows where it was written."""
+
+    _: KW_ONLY
+    # Left out of == and repr: trees written at different places still compare equal.
+    line: int = field(default=0, compare=False, repr=False)
+    column: int = field(default=0, compare=False, repr=False)
+
+
+# --- leaves -------------------------------------------------------------------
+
+@node
+class Var(Node):
+    """`'NAME` — a variable. `kind` says what its binding holds (see `kinds.Kind`),
+    "unknown" when the binder's value could not be typed."""
+
+    name: str
+    kind: str = "unknown"
+
+
+@node
+class IntLit(Node):
+    """`23` — an integer literal (never negative)."""
+
+    value: int
+
+
+@node
+class Name(Node):
+    """`HEARTS` — an upper-case name, the language's string literal."""
+
+    value: str
+
+
+@node
+class NewName(Node):
+    """`new` as a location name: a fresh location (dialect B)."""
+
+
+# --- owners, players, teams -------------------------------------------------------
+
+@node
+class GameOwner(Node):
+    """`game` as an owner of storage and locations."""
+
+
+@node
+class PlayerRef(Node):
+    """`(current player)`, `(next player)`, `(previous player)`; `which` is that word."""
+
+    which: str
+
+
+@node
+class PlayerAt(Node):
+    """`(N player)` — the player in seat N (from 0)."""
+
+    index: Node  # integer
+
+
+@node
+class OwnerOf(Node):
+    """`(owner CARD)` — the player holding the card."""
+
+    card: Node
+
+
+@node
+class TeamRef(Node):
+    """`(current team)`, `(next team)`, `(previous team)`."""
+
+    which: str
+
+
+@node
+class TeamAt(Node):
+    """`(N team)` — team number N (from 0)."""
+
+    index: Node  # integer
+
+
+@node
+class TeamOf(Node):
+    """`(team PLAYER)` — the team a player is on."""
+
+    player: Node
+
+
+# --- storage ------------------------------------------------------------------
+
+@node
+class IntStorage(Node):
+    """`(OWNER sto NAME)` — an integer store. Owner: GameOwner, player, team or Var."""
+
+    owner: Node
+    name: Node  # string
+
+
+@node
+class StrStorage(Node):
+    """`(OWNER str NAME)` — a string store (dialect B)."""
+
+    owner: Node
+    name: Node
+
+
+@node
+class PointStorage(Node):
+    """`(OWNER points NAME)` — a stored point map (dialect B)."""
+
+    owner: Node
+    name: Node
+
+
+@node
+class Location(Node):
+    """`(OWNER vloc NAME)`, `(OWNER vloc NAME INDEX)` — a card location.
+
+    `visibility` is vloc (all), iloc (owner), hloc (nobody), oloc (all but the
+    owner) or mem (remembered copies). `name` is a string expression, an
+    `IntLit` or `NewName`; `index` (dialect C) is None for the plain form."""
+
+    owner: Node
+    visibility: str
+    name: Node
+    index: Node | None = None
+
+
+@node
+class IndexedLocations(Node):
+    """`(indexed OWNER vloc NAME)` — every indexed location of that name (C)."""
+
+    owner: Node
+    visibility: str
+    name: Node
+
+
+# --- strings ------------------------------------------------------------------
+
+@node
+class CardAtt(Node):
+    """`(cardatt KEY CARD)` — the card's value for KEY ("" when absent)."""
+
+    key: Node  # string
+    card: Node
+
+
+# --- integers -----------------------------------------------------------------
+
+@node
+class Arithmetic(Node):
+    """`(+ A B ...)`, `(- A B)`, `(* A B ...)`, `(// A B)`, `(% A B)` / `(mod A B)`,
+    `(^ A B)`. `op` is one of + - * // % ^ (`mod` is stored as %)."""
+
+    op: str
+    operands: tuple[Node, ...]
+
+
+@node
+class Tri(Node):
+    """`(tri N)` — the N-th triangular number."""
+
+    n: Node
+
+
+@node
+class Fib(Node):
+    """`(fib N)` — the N-th Fibonacci number."""
+
+    n: Node
+
+
+@node
+class Random(Node):
+    """`(random N)` — 0..N inclusive (`low` None); `(random L..H)` — L..H inclusive."""
+
+    low: Node | None
+    high: Node
+
+
+@node
+class Size(Node):
+    """`(size COLLECTION)` — of any collection: cards, players, teams, range, names."""
+
+    collection: Node
+
+
+@node
+class Sum(Node):
+    """`(sum CARDS using POINTS)` — the cards' points added up."""
+
+    cards: Node
+    using: Node  # point map
+
+
+@node
+class Score(Node):
+    """`(score CARD using POINTS)`."""
+
+    card: Node
+    using: Node
+
+
+@node
+class ScoreMax(Node):
+    """`(scoremax CARDS using POINTS)` — the highest card score (C)."""
+
+    cards: Node
+    using: Node
+
+
+@node
+class ScoreMin(Node):
+    """`(scoremin CARDS using POINTS)` — the lowest card score (C)."""
+
+    cards: Node
+    using: Node
+
+
+@node
+class Pid(Node):
+    """`(pid PLAYER)` — the player's seat number (C)."""
+
+    player: Node
+
+
+@node
+class Tid(Node):
+    """`(tid TEAM)` — the team's number (C)."""
+
+    team: Node
+
+
+@node
+class AllSum(Node):
+    """`(all COLLECTION 'V INTEGER)` — the integer summed over the collection."""
+
+    collection: Node
+    var: Var
+    value: Node
+
+
+# --- booleans -----------------------------------------------------------------
+
+@node
+class And(Node):
+    """`(and B B ...)` — two or more."""
+
+    operands: tuple[Node, ...]
+
+
+@node
+class Or(Node):
+    """`(or B B ...)` — two or more."""
+
+    operands: tuple[Node, ...]
+
+
+@node
+class Not(Node):
+    """`(not B)`."""
+
+    operand: Node
+
+
+@node
+class Compare(Node):
+    """`(OP A B)` for OP in == != < > <= >=. `kind` is what is compared:
+    int, str, card, player, team ("unknown" for two untyped variables)."""
+
+    op: str
+    left: Node
+    right: Node
+    kind: str
+
+
+@node
+class AllTrue(Node):
+    """`(all COLLECTION 'V BOOLEAN)` — true when it holds for every element."""
+
+    collection: Node
+    var: Var
+    condition: Node
+
+
+@node
+class AnyTrue(Node):
+    """`(any COLLECTION 'V BOOLEAN)` — true when it holds for some element."""
+
+    collection: Node
+    var: Var
+    condition: Node
+
+
+# --- cards --------------------------------------------------------------------
+
+@node
+class CardAt(Node):
+    """`(top CARDS)`, `(bottom CARDS)`, `(N CARDS)` — `position` is "top",
+    "bottom" or an integer expression (0 is the top)."""
+
+    position: str | Node
+    cards: Node
+
+
+@node
+class MaxCard(Node):
+    """`(max CARDS using POINTS)` — ties broken at random."""
+
+    cards: Node
+    using: Node
+
+
+@node
+class MinCard(Node):
+    """`(min CARDS using POINTS)` — ties broken at random."""
+
+    cards: Node
+    using: Node
+
+
+@node
+class Actual(Node):
+    """`(actual CARD)` — the real card behind a virtual one (from union, min...)."""
+
+    card: Node
+
+
+# --- card collections ---------------------------------------------------------------
+
+@node
+class Union(Node):
+    """`(union C ...)`. Each part is a card collection or a collection of
+    collections (e.g. `(all player 'P ('P vloc TRICK))`), flattened."""
+
+    parts: tuple[Node, ...]
+
+
+@node
+class Intersect(Node):
+    """`(intersect C ...)` — parts as in `Union` (dialect B)."""
+
+    parts: tuple[Node, ...]
+
+
+@node
+class Disjunction(Node):
+    """`(disjunction C ...)` — cards in exactly one part (dialect B)."""
+
+    parts: tuple[Node, ...]
+
+
+@node
+class Sort(Node):
+    """`(sort CARDS using POINTS)` (dialect B)."""
+
+    cards: Node
+    using: Node
+
+
+@node
+class Filter(Node):
+    """`(filter COLLECTION 'V BOOLEAN)` — the elements for which it holds;
+    `kind` is the collection's kind (cards, players, teams, ints, strs, cardsets)."""
+
+    collection: Node
+    var: Var
+    condition: Node
+    kind: str
+
+
+@node
+class CollectionAt(Node):
+    """`(top SETS)`, `(bottom SETS)`, `(N SETS)` — one collection of a
+    collection of collections."""
+
+    position: str | Node
+    collections: Node
+
+
+@node
+class TopCards(Node):
+    """`(top N CARDS)` / `(bottom N CARDS)` — the N cards at that end (B);
+    `end` is "top" or "bottom"."""
+
+    end: str
+    count: Node
+    cards: Node
+
+
+@node
+class Run(Node):
+    """`(run top|bottom N CARDS using POINTS)` — the run of at least N cards
+    that includes that end (B)."""
+
+    end: str
+    length: Node
+    cards: Node
+    using: Node
+
+
+# --- collections of card collections ------------------------------------------------
+
+@node
+class Partition(Node):
+    """`(partition KEY CARDS ...)` (or KEY last) — groups by the card attribute KEY."""
+
+    key: Node  # string
+    parts: tuple[Node, ...]
+
+
+@node
+class Subsets(Node):
+    """`(subsets CARDS)` — every subset; `(subsets CARDS > 2)` keeps those whose
+    size compares true (`compare` the operator, `size` the integer; C)."""
+
+    cards: Node
+    compare: str | None = None
+    size: Node | None = None
+
+
+@node
+class Runs(Node):
+    """`(runs largest|all N CARDS using POINTS)` — runs of at least N cards."""
+
+    mode: str
+    length: Node
+    cards: Node
+    using: Node
+
+
+@node
+class Tuples(Node):
+    """`(tuples N CARDS using POINTS)` — groups of N cards scoring equal."""
+
+    size: Node
+    cards: Node
+    using: Node
+
+
+@node
+class AllCollections(Node):
+    """`(all COLLECTION 'V CARDS)` — one card collection per element."""
+
+    collection: Node
+    var: Var
+    cards: Node
+
+
+# --- other collections ----------------------------------------------------------
+
+@node
+class Players(Node):
+    """`player` as a collection: every player, in seating order."""
+
+
+@node
+class Teams(Node):
+    """`team` as a collection: every team."""
+
+
+@node
+class OtherPlayers(Node):
+    """`(other player)` — every player but the current one."""
+
+
+@node
+class OtherTeams(Node):
+    """`(other team)` — every team but the current one."""
+
+
+@node
+class TeamMembers(Node):
+    """A team expression used as a collection: its players."""
+
+    team: Node
+
+
+@node
+class Range(Node):
+    """`(range L..H)`. `inclusive` is False in dialect A (H excluded), True in B/C."""
+
+    low: Node
+    high: Node
+    inclusive: bool = True
+
+
+@node
+class StringList(Node):
+    """`(YELLOW, GREEN, BLUE)` — a collection of names."""
+
+    values: tuple[str, ...]
+
+
+# --- point maps -----------------------------------------------------------------
+
+@node
+class AwardCondition(Node):
+    """`(KEY : VALUE)`, `(KEY (VALUE))` or `(KEY (cardatt ...))` inside an award."""
+
+    key: Node  # string
+    value: Node  # string
+
+
+@node
+class Award(Node):
+    """`((KEY : VAL) ... POINTS)` — POINTS when every condition matches the card."""
+
+    conditions: tuple[AwardCondition, ...]
+    points: Node  # integer
+
+
+@node
+class PointMap(Node):
+    """The parenthesised list of awards after `set (... points NAME)` or `put points`."""
+
+    awards: tuple[Award, ...]

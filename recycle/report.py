@@ -1,0 +1,53 @@
+"""Output helpers shared by every command: progress bars, JSON and CSV files.
+
+Every command that prints a table can also write it for machines; the
+progress bar shows only when the output is a terminal.
+"""
+from __future__ import annotations
+
+import csv
+import json
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator, Sequence
+
+from rich.console import Console
+from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn,
+                           TimeElapsedColumn, TimeRemainingColumn)
+from rich.text import Text
+
+
+class RateColumn(ProgressColumn):
+    """Items per second, e.g. `312.4 games/s`."""
+
+    def __init__(self, unit: str) -> None:
+        super().__init__()
+        self.unit = unit
+
+    def render(self, task) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text(f"{speed:,.1f} {self.unit}/s" if speed else f"- {self.unit}/s", style="cyan")
+
+
+@contextmanager
+def progress_bar(console: Console, total: int, label: str, unit: str = "games") -> Iterator:
+    """Yields `advance(done)`; draws a live bar only on a terminal."""
+    if not console.is_terminal or total <= 1:
+        yield lambda done: None
+        return
+    with Progress(TextColumn(f"[bold]{label}"), BarColumn(), MofNCompleteColumn(), RateColumn(unit),
+                  TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
+                  console=console, transient=True) as bar:
+        task = bar.add_task(label, total=total)
+        yield lambda done: bar.update(task, completed=done)
+
+
+def write_json(path: str | Path, data: object) -> None:
+    Path(path).write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+
+
+def write_csv(path: str | Path, header: Sequence[str], rows: Sequence[Sequence[object]]) -> None:
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        writer = csv.writer(fh)
+        writer.writerow(header)
+        writer.writerows(rows)
