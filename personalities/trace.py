@@ -93,7 +93,10 @@ class DecisionTrace:
     def _situation_text(self) -> str:
         s = self.situation
         parts = [f"hand {s.get('hand', '')}"]
-        parts.append("lead" if s.get("upcards") is None else f"upcards {s['upcards']}")
+        if self.kind == "exchange":
+            parts.append(f"exchange: gives {s.get('give')} card(s)")
+        else:
+            parts.append("lead" if s.get("upcards") is None else f"upcards {s['upcards']}")
         return " · ".join(parts)
 
 

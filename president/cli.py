@@ -4,10 +4,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .commands import simulate
+from .commands import explain, rules, simulate
 from .commands.common import USER_ERRORS, report_user_error
 
-COMMANDS = [simulate]
+COMMANDS = [simulate, rules, explain]
 
 
 def build_parser() -> argparse.ArgumentParser:

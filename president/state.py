@@ -40,6 +40,7 @@ class PresidentState(GameState):
         "current", "upcards", "last_player", "declined", "out", "places", "best_free",
         "worst_free", "reversed", "round_no", "prev_places", "scores", "round_log",
         "history", "pending", "gifts", "bounds", "known_public", "deal_seed", "first_leader",
+        "round_only",
     )
 
     # ---- construction -------------------------------------------------
@@ -55,6 +56,7 @@ class PresidentState(GameState):
         s.prev_places = None
         s.round_log = []
         s.deal_seed = seed
+        s.round_only = False
         s._start_round(deal)
         return s
 
@@ -147,8 +149,24 @@ class PresidentState(GameState):
         c.history = self.history[:]
         c.pending = self.pending[:]
         c.gifts, c.bounds, c.known_public = self.gifts[:], self.bounds[:], self.known_public[:]
-        c.deal_seed, c.first_leader = self.deal_seed, self.first_leader
+        c.deal_seed, c.first_leader, c.round_only = self.deal_seed, self.first_leader, self.round_only
         return c
+
+    def truncated(self) -> "PresidentState":
+        """A copy that ends with the current round; its results rank by that round's places."""
+        from dataclasses import replace
+
+        c = self.clone()
+        if c.phase is not Phase.OVER:
+            c.settings = replace(c.settings, rounds=c.round_no + 1, target_score=0)
+            c.round_only = True
+        return c
+
+    def hidden_is_determined(self, player: int) -> bool:
+        """In play, once at most one opponent holds cards, every unseen card is in its hand."""
+        if self.phase is not Phase.PLAY:
+            return False
+        return sum(1 for p in range(self.num_players) if p != player and self.sizes[p]) <= 1
 
     def parse_action(self, text: str) -> Play | Give:
         return parse_action(text)
@@ -156,6 +174,9 @@ class PresidentState(GameState):
     def results(self) -> Results:
         if self.phase is not Phase.OVER:
             raise GameError("the match is not over")
+        if self.round_only:
+            places = self.round_log[-1]
+            return Results(tuple(places), tuple(float(self.num_players - p) for p in places))
         return Results(_ranks_by_score(self.scores), tuple(float(x) for x in self.scores))
 
     def observation(self, player: int):

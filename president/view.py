@@ -5,8 +5,9 @@ from typing import Sequence
 
 from personalities.view import ClimbingView, ExchangeView
 
-from .cards import JOKER, Give, Play
+from .cards import JOKER, Give, Play, play_of, PASS
 from .observation import NO_RANK, PresidentObservation
+from .settings import EqualValue, Settings
 from .state import Phase
 
 _NORMAL = tuple(range(3, 16))
@@ -31,13 +32,7 @@ def president_view(obs: PresidentObservation, legal_actions: Sequence[Play | Giv
             actions[(action.value, action.count)] = action
         legal = frozenset(k for k in actions if k is not None)
     me = obs.player
-    unseen = [obs.settings.decks * 4] * 17
-    unseen[JOKER] = obs.settings.jokers
-    for v in range(17):
-        if v < 3:
-            unseen[v] = 0
-        else:
-            unseen[v] -= obs.counts[v] + obs.played_counts[v]
+    unseen = _unseen(obs.settings, obs.counts, obs.played_counts)
     opponents = [p for p in obs.still_in() if p != me]
     rank = obs.rank()
     higher = 0
@@ -50,7 +45,7 @@ def president_view(obs: PresidentObservation, legal_actions: Sequence[Play | Giv
         upcards=None if up is None else (up.value, up.count),
         legal=legal,
         can_pass=can_pass,
-        unseen=tuple(unseen),
+        unseen=unseen,
         opponent_counts=tuple(obs.sizes[p] for p in opponents),
         played=sum(obs.played_counts),
         deck_size=obs.settings.deck_size,
@@ -60,3 +55,60 @@ def president_view(obs: PresidentObservation, legal_actions: Sequence[Play | Giv
         jokers_beat_singles=True,
         actions=actions,
     )
+
+
+def _unseen(settings: Settings, hand: Sequence[int], played: Sequence[int]) -> tuple[int, ...]:
+    """Per value, the cards of the pack that are neither mine nor played."""
+    unseen = [0] * 17
+    for v in range(3, 16):
+        unseen[v] = 4 * settings.decks - hand[v] - played[v]
+    unseen[JOKER] = settings.jokers - hand[JOKER] - played[JOKER]
+    return tuple(unseen)
+
+
+def hypothetical_view(settings: Settings, hand: list[int], upcards: list[int] | None, played: list[int],
+                      opponents: list[int] | None, rank: int = NO_RANK, higher_players: int = 0) -> ClimbingView:
+    """A view of a position described by hand (`president decide`), not reached in a game.
+
+    Upcards count as played. Without opponent counts, the unseen cards are
+    shared as evenly as possible among the other players of the table.
+    """
+    counts = [0] * 17
+    for v in hand:
+        counts[v] += 1
+    played_counts = [0] * 17
+    for v in played + (upcards or []):
+        played_counts[v] += 1
+    for v in range(3, 17):
+        limit = settings.jokers if v == JOKER else 4 * settings.decks
+        if counts[v] + played_counts[v] > limit:
+            raise ValueError(f"too many cards of value {v} in hand and played (the pack has {limit})")
+    up = None
+    if upcards:
+        if len(set(upcards)) != 1:
+            raise ValueError("the upcards must all be of one value")
+        up = (upcards[0], len(upcards))
+    unseen = _unseen(settings, counts, played_counts)
+    if opponents is None:
+        left, others = sum(unseen), settings.players - 1
+        opponents = [left // others + (1 if i < left % others else 0) for i in range(others)]
+    elif sum(opponents) != sum(unseen):
+        raise ValueError(f"the opponents hold {sum(opponents)} cards but {sum(unseen)} are unseen")
+    actions: dict = {}
+    equal = settings.equal_value is not EqualValue.NO
+    for v in range(3, 16):
+        held = counts[v]
+        if not held:
+            continue
+        if up is None:
+            for k in range(1, held + 1):
+                actions[(v, k)] = play_of(v, k)
+        elif held >= up[1] and (v > up[0] or (equal and v == up[0])):
+            actions[(v, up[1])] = play_of(v, up[1])
+    if up is not None:
+        actions[None] = PASS
+    return ClimbingView(
+        hand=tuple(counts), upcards=up, legal=frozenset(k for k in actions if k is not None),
+        can_pass=up is not None, unseen=unseen, opponent_counts=tuple(opponents),
+        played=sum(played_counts), deck_size=settings.deck_size, rank=rank,
+        higher_players=higher_players, actions=actions)

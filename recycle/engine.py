@@ -108,6 +108,21 @@ class GameState(abc.ABC):
     def parse_action(self, text: str) -> Any:
         """The action whose text form (`str(action)`) is `text`."""
 
+    def truncated(self) -> "GameState":
+        """A copy that ends with the current episode (a round of a match), for search.
+
+        Its `results()` rank the players by that episode alone. Games without
+        episodes return a plain clone.
+        """
+        return self.clone()
+
+    def hidden_is_determined(self, player: int) -> bool:
+        """True when `player` can deduce every hidden card (determinize is exact).
+
+        Search players switch to exact solvers there.
+        """
+        return False
+
     def information_key(self, player: int) -> Hashable:
         """A key equal for states `player` cannot tell apart (for ISMCTS)."""
         return repr(self.observation(player))

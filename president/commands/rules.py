@@ -1,0 +1,60 @@
+"""`president check` and `president personalities`: rule files and the shipped bots."""
+from __future__ import annotations
+
+import argparse
+import json
+
+from rich.table import Table
+
+from personalities.catalog import catalog
+from personalities.reader import check_file
+from recycle.diagnostics import Severity
+
+from .common import EXIT_BAD_FILE, console, rules_dirs
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("check", help="report every error and warning in .rul files (exit 3 on errors)")
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("--json", action="store_true", help="print the diagnostics as JSON")
+    p.set_defaults(run=run_check)
+    p = sub.add_parser("personalities", help="list the shipped personalities with their descriptions")
+    p.add_argument("--rules-dir", default=None, help="also list the .rul files of this folder")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=run_personalities)
+
+
+def run_check(args: argparse.Namespace) -> int:
+    all_diagnostics = []
+    errors = 0
+    for path in args.files:
+        diagnostics = check_file(path)
+        all_diagnostics += diagnostics
+        errors += sum(d.severity is Severity.ERROR for d in diagnostics)
+        if not args.json:
+            for d in diagnostics:
+                print(d.render())
+            if not diagnostics:
+                print(f"{path}: ok")
+    warnings = len(all_diagnostics) - errors
+    if args.json:
+        print(json.dumps([d.to_json() for d in all_diagnostics], indent=2))
+    else:
+        print(f"{len(args.files)} file(s): {errors} error(s), {warnings} warning(s)")
+    return EXIT_BAD_FILE if errors else 0
+
+
+def run_personalities(args: argparse.Namespace) -> int:
+    entries = catalog(rules_dirs(args))
+    if args.json:
+        print(json.dumps([{"name": e.name, "description": e.description, "source": e.source} for e in entries],
+                         indent=2))
+        return 0
+    table = Table(title="personalities")
+    table.add_column("name", no_wrap=True, style="bold")
+    table.add_column("description")
+    table.add_column("from", style="dim")
+    for e in entries:
+        table.add_row(e.name, e.description, e.source)
+    console.print(table)
+    return 0
