@@ -14,11 +14,12 @@ tracing never changes what a bot does.
 """
 from __future__ import annotations
 
+import operator
 import random
 from typing import Callable
 
 from .odds import follow_odds
-from .syntax import Modifier, Personality, Potential, PotentialKind, Rule
+from .syntax import Comparison, Personality, Potential, PotentialKind, Rule
 from .trace import ConditionTrace, DecisionTrace, RuleTrace
 from .variables import Variable
 from .view import JOKER, TWO, ClimbingView, Play, cards_text
@@ -27,7 +28,18 @@ NOT_HELD = "not held"
 CANNOT_BEAT = "cannot beat the upcards"
 NO_PASS = "pass not allowed: I have the lead"
 NOT_LEGAL = "not a legal play now"
-_L_STAR = Potential(PotentialKind.LOWEST, None, Modifier.NEEDED)
+_L_STAR = (1, 0, 0)  # L*: lowest, any count (see _code)
+
+
+_VALUE, _LOWEST, _HIGHEST, _PASS = range(4)
+_KIND_CODES = {PotentialKind.VALUE: _VALUE, PotentialKind.LOWEST: _LOWEST,
+               PotentialKind.HIGHEST: _HIGHEST, PotentialKind.PASS: _PASS}
+
+
+def _code(potential: Potential) -> tuple[int, int, int]:
+    """A potential as plain ints (kind, value, exact count): cheap to hash and compare."""
+    exact = potential.modifier.count if potential.modifier else 0
+    return _KIND_CODES[potential.kind], potential.value or 0, exact or 0
 
 
 def resolve(potential: Potential, view: ClimbingView) -> tuple[Play | None, bool, str]:
@@ -35,46 +47,47 @@ def resolve(potential: Potential, view: ClimbingView) -> tuple[Play | None, bool
 
     For `P`, play is None and applies says whether passing is allowed.
     """
-    kind = potential.kind
-    if kind is PotentialKind.PASS:
+    return _resolve(_code(potential), view)
+
+
+def _resolve(code: tuple[int, int, int], view: ClimbingView) -> tuple[Play | None, bool, str]:
+    kind, v, exact = code
+    if kind == _PASS:
         return (None, True, "") if view.can_pass else (None, False, NO_PASS)
-    hand, up = view.hand, view.upcards
-    if kind is PotentialKind.VALUE:
-        v = potential.value
+    hand, up, legal = view.hand, view.upcards, view.legal
+    if kind == _VALUE:
         held = hand[v]
         if not held:
             return None, False, NOT_HELD
         if up is None:
             play = (v, held)
-            return (play, True, "") if play in view.legal else (None, False, NOT_LEGAL)
+            return (play, True, "") if play in legal else (None, False, NOT_LEGAL)
         if held < up[1]:
             return None, False, f"wrong count: hold {held}, the upcards are {up[1]}"
         play = (v, up[1])
-        return (play, True, "") if play in view.legal else (None, False, CANNOT_BEAT)
+        return (play, True, "") if play in legal else (None, False, CANNOT_BEAT)
     # L and H: the weakest / strongest value, twos never included
-    values = [v for v in view.order if v != TWO]
-    if kind is PotentialKind.HIGHEST:
-        values.reverse()
-    exact = potential.modifier.count
+    values = view.order if kind == _LOWEST else view.order[::-1]
     if up is not None:
         need = up[1]
-        if exact is not None and exact != need:
+        if exact and exact != need:
             return None, False, f"wrong count: {_SET_NAMES[exact]} while the upcards are {need}"
-        candidates = [v for v in values if (hand[v] == exact if exact else hand[v] >= need)]
-        if not candidates:
+        held_any = False
+        for w in values:
+            if w != TWO and (hand[w] == exact if exact else hand[w] >= need):
+                held_any = True
+                if (w, need) in legal:
+                    return (w, need), True, ""
+        if not held_any:
             return None, False, NOT_HELD if exact else f"wrong count: no value held {need} times"
-        for v in candidates:
-            if (v, need) in view.legal:
-                return (v, need), True, ""
         return None, False, CANNOT_BEAT
-    candidates = [v for v in values if (hand[v] == exact if exact else hand[v])]
-    if not candidates:
-        return None, False, NOT_HELD
-    for v in candidates:
-        play = (v, hand[v])
-        if play in view.legal:
-            return play, True, ""
-    return None, False, NOT_LEGAL
+    held_any = False
+    for w in values:
+        if w != TWO and (hand[w] == exact if exact else hand[w]):
+            held_any = True
+            if (w, hand[w]) in legal:
+                return (w, hand[w]), True, ""
+    return None, False, NOT_LEGAL if held_any else NOT_HELD
 
 
 _SET_NAMES = {1: "a single", 2: "a pair", 3: "three of a kind", 4: "four of a kind"}
@@ -89,14 +102,18 @@ class Situation:
         self.view, self.rng, self._fixed = view, rng, {}
 
     def value(self, variable: Variable, play: Play | None) -> int:
-        if variable is Variable.RANDOM:
-            return self.rng.randint(1, 100)
-        if variable.depends_on_play:
-            return 0 if play is None else _PLAY_VARIABLES[variable](self.view, play)
-        fixed = self._fixed.get(variable)
-        if fixed is None:
-            fixed = self._fixed[variable] = _VIEW_VARIABLES[variable](self.view)
-        return fixed
+        return self._read(_READERS[variable], play)
+
+    def _read(self, reader: tuple[int, Callable | None], play: Play | None) -> int:
+        how, fn = reader
+        if how == _FIXED:
+            fixed = self._fixed.get(fn)
+            if fixed is None:
+                fixed = self._fixed[fn] = fn(self.view)
+            return fixed
+        if how == _OF_PLAY:
+            return 0 if play is None else fn(self.view, play)
+        return self.rng.randint(1, 100)
 
 
 def _non_twos(view: ClimbingView) -> list[int]:
@@ -129,51 +146,94 @@ _PLAY_VARIABLES: dict[Variable, Callable[[ClimbingView, Play], int]] = {
     Variable.FOLLOW_ODDS: lambda w, p: follow_odds(w, p[0], p[1]),
     Variable.MATCHES_UP_CARD: lambda w, p: int(w.upcards is not None and w.upcards[0] == p[0]),
 }
+_FIXED, _OF_PLAY, _RANDOM = range(3)
+_READERS: dict[Variable, tuple[int, Callable | None]] = {
+    **{v: (_FIXED, f) for v, f in _VIEW_VARIABLES.items()},
+    **{v: (_OF_PLAY, f) for v, f in _PLAY_VARIABLES.items()},
+    Variable.RANDOM: (_RANDOM, None),
+}
+assert len(_READERS) == len(Variable), "every variable needs a reader"
+_TESTS = {c: _OP for c, _OP in ((Comparison.GT, operator.gt), (Comparison.LT, operator.lt),
+                                (Comparison.EQ, operator.eq), (Comparison.NE, operator.ne),
+                                (Comparison.GE, operator.ge), (Comparison.LE, operator.le))}
+
+
+class _Compiled:
+    """A personality turned into ints and functions once, not re-read per decision."""
+
+    __slots__ = ("personality", "rules")
+
+    def __init__(self, personality: Personality) -> None:
+        self.personality = personality
+        self.rules = [(rule, _code(rule.potential),
+                       [(c, _READERS[c.variable], _TESTS[c.comparison], c.value) for c in rule.conditions])
+                      for rule in personality.rules]
+
+
+_COMPILED: dict[int, _Compiled] = {}
+
+
+def _compiled(personality: Personality) -> _Compiled:
+    entry = _COMPILED.get(id(personality))
+    if entry is None or entry.personality is not personality:
+        if len(_COMPILED) > 1024:  # bounded: editors create many versions
+            _COMPILED.clear()
+        entry = _COMPILED[id(personality)] = _Compiled(personality)
+    return entry
 
 
 def decide(personality: Personality, view: ClimbingView, rng: random.Random,
            trace: bool = False) -> tuple[Play | None, Rule | None, list[RuleTrace] | None, str]:
     """(play or None for pass, the rule that fired or None, rule traces if asked, note)."""
     situation = Situation(view, rng)
-    resolved: dict[Potential, tuple[Play | None, bool, str]] = {}
+    resolved: dict[tuple[int, int, int], tuple[Play | None, bool, str]] = {}
     traces: list[RuleTrace] | None = [] if trace else None
-    for rule in personality.rules:
-        outcome = resolved.get(rule.potential)
+    for rule, code, conditions in _compiled(personality).rules:
+        outcome = resolved.get(code)
         if outcome is None:
-            outcome = resolved[rule.potential] = resolve(rule.potential, view)
+            outcome = resolved[code] = _resolve(code, view)
         play, applies, reason = outcome
         if not applies:
             if traces is not None:
                 traces.append(RuleTrace(rule.line, rule.source or str(rule), None, False, reason))
             continue
-        holds = True
-        checked: list[ConditionTrace] = []
-        for condition in rule.conditions:
-            if holds:
-                value = situation.value(condition.variable, play)
-                verdict = condition.comparison.test(value, condition.value)
-                holds = verdict
-                if traces is not None:
-                    checked.append(ConditionTrace(str(condition), condition.variable.full, value, verdict))
-                if not holds and traces is None:
+        if traces is None:  # the hot path: first false condition ends the rule
+            for _, reader, test, target in conditions:
+                if not test(situation._read(reader, play), target):
                     break
-            elif condition.variable is Variable.RANDOM:
-                checked.append(ConditionTrace(str(condition), condition.variable.full, None, None, False))
-            else:  # shown for the trace only; the decision was already made
-                value = situation.value(condition.variable, play)
-                checked.append(ConditionTrace(str(condition), condition.variable.full, value,
-                                              condition.comparison.test(value, condition.value), False))
-        if traces is not None:
-            traces.append(RuleTrace(rule.line, rule.source or str(rule), play, True, "", tuple(checked), holds))
+            else:
+                return play, rule, None, ""
+            continue
+        holds = _trace_conditions(situation, play, conditions, checked := [])
+        traces.append(RuleTrace(rule.line, rule.source or str(rule), play, True, "", tuple(checked), holds))
         if holds:
             return play, rule, traces, ""
     if view.can_pass:
         return None, None, traces, "no rule applied: pass"
-    play, applies, _ = resolve(_L_STAR, view)
+    play, applies, _ = _resolve(_L_STAR, view)
     if applies:
         return play, None, traces, "no rule applied and I must lead: L* (the lowest cards)"
     fallback = min(view.legal, key=lambda p: (view.strength(p[0]), p[1]))
     return fallback, None, traces, "no rule applied and I must lead: my weakest legal play"
+
+
+def _trace_conditions(situation: Situation, play: Play | None, conditions, checked: list) -> bool:
+    """Evaluate like the hot path (stop deciding at the first false), recording each one.
+
+    After a false condition the rest are shown for the trace only; `Random`
+    is then not drawn, so a traced game draws exactly what an untraced one does.
+    """
+    holds = True
+    for condition, reader, test, target in conditions:
+        name = condition.variable.full
+        if not holds and reader[0] == _RANDOM:
+            checked.append(ConditionTrace(str(condition), name, None, None, False))
+            continue
+        value = situation._read(reader, play)
+        verdict = test(value, target)
+        checked.append(ConditionTrace(str(condition), name, value, verdict, holds))
+        holds = holds and verdict
+    return holds
 
 
 def situation_summary(view: ClimbingView) -> dict:

@@ -3,8 +3,11 @@
 A file is parsed line by line (one rule per line), so one bad line never hides
 the errors of the next ones. The grammar checks the *shape* of a rule:
 
-    rule      = potential - {condition | stray comparison} [comment] end
+    rule      = potential - {condition | stray comparison} [excess] [comment] end
     condition = variable - comparison - value
+
+(at most 11 conditions are parsed: the 11th is already an error, and skipping
+the excess unparsed bounds the work an absurd line can cause).
 
 `-` (pyparsing's "no backtracking") follows each unambiguous head, so a failure
 is reported where the mistake is (`CardVal Q` fails at `Q`: missing comparison)
@@ -12,7 +15,8 @@ rather than at the start of the condition. Variable names are taken as any
 word and resolved afterwards by the reader, which can then say "did you mean".
 
 Everything is case-insensitive and ASCII-only (`re.ASCII`, so the Kelvin sign
-is not a `K`); blanks are spaces and tabs (tabs kept: columns count characters).
+is not a `K`); blanks are spaces and tabs (also CR, FF, VT); tabs are kept, so
+columns count characters.
 Parsing builds `Token`s with their offsets; nothing is evaluated.
 """
 from __future__ import annotations
@@ -28,15 +32,16 @@ from pyparsing import (
     ParseSyntaxException,
     Regex,
     StringEnd,
-    ZeroOrMore,
 )
 
+from personalities.syntax import MAX_CONDITIONS
 from personalities.variables import VariableError, resolve_variable
 
 BLANKS = " \t\r\f\v"
 _NOT_BLANK = r"[^ \t\r\f\v;]"
 _ENDS_WORD = r"(?=[ \t\r\f\v;]|$)"  # a token must be followed by a blank, a comment or the end
 _FLAGS = re.IGNORECASE | re.ASCII
+_FIRST_WORD = re.compile(_NOT_BLANK + "*")
 COMPARISON_CHARS = "<>=!"
 
 POTENTIAL_EXPECTED = (
@@ -126,7 +131,9 @@ END.set_whitespace_chars(BLANKS, copy_defaults=False)
 CONDITION = (VARIABLE - COMPARISON - VALUE).add_parse_action(
     lambda s, loc, toks: RawCondition(*toks)
 )
-RULE = POTENTIAL - Group(ZeroOrMore(CONDITION | STRAY)) - Optional(COMMENT) - END
+EXCESS = _token(r"[^;]+", "more conditions").suppress()
+RULE = (POTENTIAL - Group((CONDITION | STRAY)[0, MAX_CONDITIONS + 1])
+        - Optional(EXCESS) - Optional(COMMENT) - END)
 POTENTIAL_ONLY = POTENTIAL - Optional(COMMENT) - END
 CONDITION_ONLY = CONDITION - Optional(COMMENT) - END
 for _element in (RULE, POTENTIAL_ONLY, CONDITION_ONLY):
@@ -141,7 +148,7 @@ def is_rule_line(line: str) -> bool:
 
 def first_word(line: str) -> Token:
     """The first blank-separated word of a line (a rule's potential cards)."""
-    match = re.compile(_NOT_BLANK + "*").search(line, len(line) - len(line.lstrip(BLANKS)))
+    match = _FIRST_WORD.search(line, len(line) - len(line.lstrip(BLANKS)))
     return Token(match.group(), match.start())
 
 
@@ -179,15 +186,7 @@ def explain(exc: ParseBaseException, line: str) -> Problem:
     if _failed(exc, POTENTIAL):
         return _explain_potential(line, loc)
     if _failed(exc, COMPARISON):
-        if at_end:
-            return Problem(after, 1, f"missing comparison after '{previous[0]}'",
-                           COMPARISON_EXPECTED, CONDITION_HINT)
-        if _CMP_RUN.fullmatch(word):
-            fix = _COMPARISON_FIXES.get(word)
-            hint = f"did you mean '{fix}'?" if fix else ""
-            return Problem(loc, len(word), f"unknown comparison '{word}'", COMPARISON_EXPECTED, hint)
-        return Problem(loc, len(word), f"missing comparison between '{previous[0]}' and '{word}'",
-                       COMPARISON_EXPECTED, CONDITION_HINT)
+        return _explain_comparison(loc, word, at_end, after, previous[0])
     if _failed(exc, VARIABLE):  # only a lone condition (`Condition.parse`) can lack one
         return Problem(loc, max(1, len(word)), "missing game variable", "a game variable",
                        CONDITION_HINT)
@@ -205,6 +204,18 @@ def _glued(head_pattern: str, text: str) -> str | None:
     """The head of `text` when it is `head_pattern` glued to a condition (`LCardVal<Q`)."""
     match = re.match(rf"({head_pattern})([^ \t\r\f\v;<>=!]+)[<>=!]", text, _FLAGS)
     return match[1] if match and _names_variable(match[2]) else None
+
+
+def _explain_comparison(loc: int, word: str, at_end: bool, after: int, previous: str) -> Problem:
+    if at_end:
+        return Problem(after, 1, f"missing comparison after '{previous}'",
+                       COMPARISON_EXPECTED, CONDITION_HINT)
+    if _CMP_RUN.fullmatch(word):
+        fix = _COMPARISON_FIXES.get(word)
+        hint = f"did you mean '{fix}'?" if fix else ""
+        return Problem(loc, len(word), f"unknown comparison '{word}'", COMPARISON_EXPECTED, hint)
+    return Problem(loc, len(word), f"missing comparison between '{previous}' and '{word}'",
+                   COMPARISON_EXPECTED, CONDITION_HINT)
 
 
 def _explain_value(line: str, loc: int, word: str, at_end: bool, after: int, previous: str) -> Problem:
@@ -245,7 +256,7 @@ def _explain_potential(line: str, loc: int) -> Problem:
                        "a modifier: s, p, t, q or *")
     head = _WORD.match(line, loc).group()
     rest = line[loc + len(head):].lstrip(BLANKS)
-    if _names_variable(head) and rest[:1] in tuple(COMPARISON_CHARS):
+    if _names_variable(head) and rest[:1] and rest[0] in COMPARISON_CHARS:
         return Problem(loc, len(head), "missing potential cards: a rule starts with the cards to play",
                        POTENTIAL_EXPECTED, f"e.g. 'L {line.strip(BLANKS)}'")
     return Problem(loc, len(found), f"unknown potential cards '{found}'", POTENTIAL_EXPECTED,

@@ -57,22 +57,25 @@ def _chance_nobody_holds(sizes: tuple[int, ...], groups: tuple[int, ...], total:
     return float(scale) / factorial(total) * _allocations(sizes, groups, count)
 
 
+_INV_FACTORIAL = [1.0 / factorial(i) for i in range(128)]
+
+
 @lru_cache(maxsize=262144)
 def _allocations(free: tuple[int, ...], groups: tuple[int, ...], count: int) -> float:
     """Sum over ways to spread each group's cards (< count per hand) of the weights."""
     if not groups:
-        return 1.0 / prod(factorial(f) for f in free)
+        return prod(_INV_FACTORIAL[f] for f in free)
     first, rest = groups[0], groups[1:]
     total = 0.0
-    for split, weight in _splits(first, free, count):
-        new_free = tuple(sorted(f - a for f, a in zip(free, split)))
+    for new_free, weight in _splits(first, free, count):
         total += weight * _allocations(new_free, rest, count)
     return total
 
 
-def _splits(cards: int, free: tuple[int, ...], count: int):
-    """Every way to give `cards` cards to hands with `free` places, < `count` each,
-    with weight prod 1/a_i!."""
+@lru_cache(maxsize=65536)
+def _splits(cards: int, free: tuple[int, ...], count: int) -> tuple[tuple[tuple[int, ...], float], ...]:
+    """Every way to give `cards` cards to hands with `free` places, < `count` each:
+    (the sorted free places left, weight prod 1/a_i!)."""
     n = len(free)
     out = []
 
@@ -80,7 +83,8 @@ def _splits(cards: int, free: tuple[int, ...], count: int):
         if i == n - 1:
             if left < count and left <= free[i]:
                 split = chosen + [left]
-                out.append((split, 1.0 / prod(factorial(a) for a in split)))
+                left_free = tuple(sorted(f - a for f, a in zip(free, split)))
+                out.append((left_free, prod(_INV_FACTORIAL[a] for a in split)))
             return
         for a in range(0, min(left, count - 1, free[i]) + 1):
             chosen.append(a)
@@ -88,4 +92,4 @@ def _splits(cards: int, free: tuple[int, ...], count: int):
             chosen.pop()
 
     extend(0, cards, [])
-    return out
+    return tuple(out)

@@ -38,7 +38,7 @@ class RulePlayer:
         if isinstance(view, ExchangeView):
             return view.actions[exchange_choice(view)]
         play, _, _, _ = decide(self.personality, view, rng)
-        return view.actions[play]
+        return view.action(play)
 
     def explain(self, observation: Any, legal_actions: Sequence[Any], rng: random.Random) -> Decision:
         view = self.view(observation, legal_actions)
@@ -51,7 +51,7 @@ class RulePlayer:
                                   (), f"give {text}", None, EXCHANGE_NOTE, kind="exchange")
             return Decision(view.actions[gift], trace)
         play, trace = explain(self.personality, view, rng, player)
-        return Decision(view.actions[play], trace)
+        return Decision(view.action(play), trace)
 
     def __repr__(self) -> str:
         return f"RulePlayer({self.personality.name!r})"

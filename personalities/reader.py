@@ -9,11 +9,13 @@ here, so all errors of a file are reported together, as `Diagnostic`s from
 `recycle.diagnostics`. Warnings (rules that can never fire, conditions that can
 never be true) do not stop a file from loading; they are in
 `Personality.warnings`. Input is bounded: files over 1 MB and lines over 10,000
-characters are rejected before parsing. Nothing in a file is evaluated.
+characters are rejected before parsing, and reading stops after 5,000 rules.
+Nothing in a file is evaluated.
 """
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any, Callable
 
 from pyparsing import ParseBaseException
 
@@ -45,6 +47,7 @@ from personalities.variables import (
 
 MAX_FILE_BYTES = 1_000_000
 MAX_LINE_CHARS = 10_000
+MAX_RULES = 5_000  # bounds the time an absurd file can take (about 60 us a rule)
 _CARD_VARIABLES = ", ".join(v.full for v in Variable if v.is_card_value)
 _DEFAULT_TABLE = "ranges are those of the default table (5 players, 52 cards)"
 
@@ -103,6 +106,7 @@ def _read(text: str, name: str | None, filename: str) -> tuple[Personality | Non
     rules: list[Rule] = []
     diagnostics: list[Diagnostic] = []
     description = ""
+    rule_lines = 0
     for number, line in enumerate(text.removeprefix("\ufeff").split("\n"), 1):
         line = line.removesuffix("\r")
         if len(line) > MAX_LINE_CHARS:
@@ -110,6 +114,12 @@ def _read(text: str, name: str | None, filename: str) -> tuple[Personality | Non
                 filename, number, MAX_LINE_CHARS + 1,
                 f"line too long ({len(line)} characters; the limit is {MAX_LINE_CHARS})"))
         elif grammar.is_rule_line(line):
+            rule_lines += 1
+            if rule_lines > MAX_RULES:
+                diagnostics.append(Diagnostic(
+                    filename, number, 1, f"too many rules: at most {MAX_RULES:,}",
+                    source_line=line, hint="the rest of the file is not read"))
+                break
             rule, problems = _rule(line, number)
             diagnostics += [_diagnostic(p, filename, number, line, sev) for p, sev in problems]
             if rule is not None:
@@ -151,16 +161,18 @@ def _read_file(path: str | Path) -> tuple[str | None, list[Diagnostic]]:
 
 
 def _too_large(filename: str, size: int, unit: str) -> Diagnostic:
-    return Diagnostic(filename, 1, 1, f"file too large ({size} {unit}; the limit is {MAX_FILE_BYTES:,} bytes)",
+    return Diagnostic(filename, 1, 1,
+                      f"file too large ({size} {unit}; the limit is {MAX_FILE_BYTES:,} bytes)",
                       hint="a .rul file is a few kilobytes")
 
 
-def _diagnostic(problem: Problem, filename: str, line: int, source: str, severity: Severity) -> Diagnostic:
+def _diagnostic(problem: Problem, filename: str, line: int, source: str,
+                severity: Severity) -> Diagnostic:
     return Diagnostic(filename, line, problem.start + 1, problem.message, source,
                       max(1, problem.length), problem.expected, problem.hint, severity)
 
 
-def _fragment(parse, text: str, filename: str, convert):
+def _fragment(parse: Callable, text: str, filename: str, convert: Callable) -> Any:
     """Parse a lone potential or condition with the same checks as in a file."""
     line = text.removesuffix("\n").removesuffix("\r")
     try:

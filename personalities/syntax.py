@@ -30,10 +30,10 @@ MAX_CONDITIONS = 10
 MAX_VALUE = 999_999_999
 """Largest value a condition may compare with: 9 digits keeps `int()` cheap."""
 
-_LETTER_VALUES = {"T": 10, "J": 11, "Q": 12, "K": 13, "A": 14}
-_VALUE_LETTERS = {v: k for k, v in _LETTER_VALUES.items()} | {15: "2"}
 TWO = 15
 """A two's value: the highest card."""
+_LETTER_VALUES = {"T": 10, "J": 11, "Q": 12, "K": 13, "A": 14}
+_VALUE_LETTERS = {v: k for k, v in _LETTER_VALUES.items()} | {TWO: "2"}
 
 
 def card_text(value: int) -> str:

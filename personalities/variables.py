@@ -48,7 +48,9 @@ class Variable(enum.Enum):
         "My rank from the previous round: 1 President, 2 Vice-President, "
         "3 Neutral, 4 Vice-Loser, 5 Loser, 6 none yet (first round)", 1, 6,
     )
-    NUM_DIFF_VALS = ("V", "NumDiffVals", "How many different values do I hold, not counting twos?", 0, 13)
+    NUM_DIFF_VALS = (
+        "V", "NumDiffVals", "How many different values do I hold, not counting twos?", 0, 13,
+    )
     TWOS_LEFT = ("T", "TwosLeft", "Twos not in my hand and not yet played", 0, 4)
     CARD_VAL = ("C", "CardVal", "Value of the considered play (a two is 15)", 3, 15, "card", "play")
     RANDOM = ("R", "Random", "A fresh random number each time it is referenced", 1, 100)
@@ -56,7 +58,9 @@ class Variable(enum.Enum):
     HIGHEST_OPP_CARDS = (
         "N", "HighestOppCards", "Most cards held by any opponent still in the round", 0, 13,
     )
-    NUM_THIS_VALUE = ("S", "NumThisValue", "How many cards of the considered value do I hold?", 1, 4, "play")
+    NUM_THIS_VALUE = (
+        "S", "NumThisValue", "How many cards of the considered value do I hold?", 1, 4, "play",
+    )
     FOLLOW_ODDS = (
         "O", "FollowOdds",
         "Chance, in percent, that at least one opponent still in the round can beat "
@@ -78,8 +82,12 @@ class Variable(enum.Enum):
         "M", "MatchesUpCard", "Does the considered value equal the upcards' value? 0 no, 1 yes",
         0, 1, "play",
     )
-    MY_LOWEST_CARD = ("W", "MyLowestCard", "My lowest value, not counting twos (0 if none)", 0, 14, "card", "zero")
-    MY_HIGHEST_CARD = ("E", "MyHighestCard", "My highest value, not counting twos (0 if none)", 0, 14, "card", "zero")
+    MY_LOWEST_CARD = (
+        "W", "MyLowestCard", "My lowest value, not counting twos (0 if none)", 0, 14, "card", "zero",
+    )
+    MY_HIGHEST_CARD = (
+        "E", "MyHighestCard", "My highest value, not counting twos (0 if none)", 0, 14, "card", "zero",
+    )
 
     def __new__(cls, short: str, full: str, meaning: str, low: int, high: int, *flags: str):
         member = object.__new__(cls)

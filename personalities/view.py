@@ -9,7 +9,7 @@ builds one through an adapter.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Hashable
+from typing import Any, Collection, Hashable
 
 TWO = 15
 JOKER = 16
@@ -27,8 +27,8 @@ class ClimbingView:
     """Cards I hold per value, indexed 0..16 (index 16: jokers)."""
     upcards: Play | None
     """The play to beat, or None when I have the lead."""
-    legal: frozenset[Play]
-    """The (value, count) plays the rules allow me now (naturals only)."""
+    legal: Collection[Play]
+    """The (value, count) plays the rules allow me now (naturals only); supports `in`."""
     can_pass: bool
     """May I pass now? (Not when I lead.)"""
     unseen: tuple[int, ...]
@@ -48,7 +48,13 @@ class ClimbingView:
     jokers_beat_singles: bool = True
     """Does a lone joker beat any single (for FollowOdds)?"""
     actions: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
-    """The game's action for each legal (value, count) play, and for None (pass)."""
+    """The game's action for each legal (value, count) play."""
+    pass_action: Any = field(default=None, compare=False, repr=False)
+    """The game's action for passing (when `can_pass`)."""
+
+    def action(self, play: Play | None) -> Any:
+        """The game's action for a resolved play, or for a pass (None)."""
+        return self.pass_action if play is None else self.actions[play]
 
     @property
     def lead(self) -> bool:

@@ -8,6 +8,8 @@ from __future__ import annotations
 from functools import cached_property
 from typing import TYPE_CHECKING
 
+from recycle.engine import GameError
+
 from .cards import Card, Play
 from .knowledge import known_holdings, value_bounds
 
@@ -39,8 +41,8 @@ class PresidentObservation:
     """One player's view. Public: every count, every played card, the history."""
 
     __slots__ = ("player", "settings", "phase", "round_no", "current_player", "hand_mask",
-                 "counts", "upcards", "last_player", "sizes", "played_mask", "places",
-                 "prev_places", "scores", "reversed", "_history", "pending", "_lay", "_facts", "__dict__")
+                 "counts", "upcards", "last_player", "sizes", "played_mask", "played_counts", "places",
+                 "prev_places", "scores", "reversed", "_history", "pending", "_lay", "_facts", "_source", "__dict__")
 
     def __init__(self, state: "PresidentState", player: int) -> None:
         self.player = player
@@ -54,6 +56,7 @@ class PresidentObservation:
         self.last_player = state.last_player
         self.sizes = tuple(state.sizes)
         self.played_mask = state.played
+        self.played_counts = tuple(state.played_counts)  # per value, as in `counts`
         self.places = tuple(state.places)
         self.prev_places = state.prev_places
         self.scores = tuple(state.scores)
@@ -65,6 +68,10 @@ class PresidentObservation:
         self._lay = state.lay
         # This round's public facts and my own gifts, for knowledge derived on demand.
         self._facts = (tuple(state.gifts), tuple(state.bounds), tuple(state.known_public))
+        # For search players: the live state itself, never exposed. No copy is made
+        # (observations are built for every decision of fast random play); the
+        # history fingerprint above tells `sample_state` whether it has moved on.
+        self._source = state
 
     # ---- my hand ------------------------------------------------------
     @cached_property
@@ -89,10 +96,6 @@ class PresidentObservation:
     @cached_property
     def played_cards(self) -> list[Card]:
         return self._lay.card_list(self.played_mask)
-
-    @cached_property
-    def played_counts(self) -> tuple[int, ...]:
-        return tuple(self._lay.counts(self.played_mask))
 
     def still_in(self) -> list[int]:
         return [p for p in range(self.num_players) if self.places[p] == 0]
@@ -127,6 +130,33 @@ class PresidentObservation:
     def exchanged(self) -> list[tuple[int, int, list[Card]]]:
         """This round's gifts I took part in: (giver, receiver, cards)."""
         return [(g, r, self._lay.card_list(m)) for g, r, m in self._facts[0] if self.player in (g, r)]
+
+    # ---- for search players -------------------------------------------
+    def sample_state(self, rng) -> "PresidentState":
+        """A full state consistent with everything this player knows, hidden cards re-dealt with `rng`.
+
+        This is how search players get a state to search from without seeing
+        hidden cards: the result depends only on this observation and `rng`
+        (two true states that this player cannot tell apart give the same
+        sample for the same `rng`). Valid only while the state the observation
+        was taken from has not moved on (true throughout an agent's `choose`).
+        """
+        return self._live().determinize(self.player, rng)
+
+    def true_state(self) -> "PresidentState":
+        """CHEATING: a copy of the real state, hidden cards included.
+
+        Only for baselines that are labelled as cheating (`mcts`); an honest
+        agent must use `sample_state`.
+        """
+        return self._live().clone()
+
+    def _live(self) -> "PresidentState":
+        state = self._source
+        items, length = self._history
+        if state.history is not items or len(items) != length:
+            raise GameError("this observation is stale: the state it was taken from has moved on")
+        return state
 
     def __repr__(self) -> str:
         hand = " ".join(map(str, self.hand))

@@ -36,7 +36,7 @@ class PresidentState(GameState):
     """A President match in progress. Build one with `new_match`."""
 
     __slots__ = (
-        "settings", "num_players", "lay", "masks", "counts", "sizes", "played", "phase",
+        "settings", "num_players", "lay", "masks", "counts", "sizes", "played", "played_counts", "phase",
         "current", "upcards", "last_player", "declined", "out", "places", "best_free",
         "worst_free", "reversed", "round_no", "prev_places", "scores", "round_log",
         "history", "pending", "gifts", "bounds", "known_public", "deal_seed", "first_leader",
@@ -93,6 +93,7 @@ class PresidentState(GameState):
         self.counts = [lay.counts(m) for m in self.masks]
         self.sizes = [m.bit_count() for m in self.masks]
         self.played = 0
+        self.played_counts = [0] * 17
         self.upcards = None
         self.last_player = -1
         self.declined = 0
@@ -140,6 +141,7 @@ class PresidentState(GameState):
         c.counts = [row[:] for row in self.counts]
         c.sizes = self.sizes[:]
         c.played, c.phase, c.current = self.played, self.phase, self.current
+        c.played_counts = self.played_counts[:]
         c.upcards, c.last_player, c.declined, c.out = self.upcards, self.last_player, self.declined, self.out
         c.places = self.places[:]
         c.best_free, c.worst_free, c.reversed = self.best_free, self.worst_free, self.reversed
@@ -336,7 +338,9 @@ class PresidentState(GameState):
         if play.jokers:
             taken |= lay.take(self.masks[p], JOKER, play.jokers)
             counts[JOKER] -= play.jokers
+            self.played_counts[JOKER] += play.jokers
         counts[play.value] -= play.naturals
+        self.played_counts[play.value] += play.naturals
         self.masks[p] ^= taken
         self.played |= taken
         self.sizes[p] -= play.count

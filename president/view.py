@@ -20,17 +20,14 @@ def president_view(obs: PresidentObservation, legal_actions: Sequence[Play | Giv
         return ExchangeView(obs.counts, obs.pending[2], obs.pending[1],
                             actions={g.values: g for g in legal_actions})
     actions: dict = {}
+    pass_action = None
     for action in legal_actions:
-        if action.is_pass:
-            actions[None] = action
-        elif action.jokers == 0:  # rule players never spend wild jokers
+        if action.count == 0:
+            pass_action = action
+        elif action.jokers == 0:  # rule players never spend wild jokers...
             actions[(action.value, action.count)] = action
-    can_pass = None in actions
-    legal = frozenset(k for k in actions if k is not None)
-    if not legal and not can_pass:  # only wild-joker plays are legal: offer them under their value
-        for action in legal_actions:
-            actions[(action.value, action.count)] = action
-        legal = frozenset(k for k in actions if k is not None)
+    if not actions and pass_action is None:  # ...unless only such plays are legal
+        actions = {(a.value, a.count): a for a in legal_actions}
     me = obs.player
     unseen = _unseen(obs.settings, obs.counts, obs.played_counts)
     opponents = [p for p in obs.still_in() if p != me]
@@ -43,8 +40,8 @@ def president_view(obs: PresidentObservation, legal_actions: Sequence[Play | Giv
     return ClimbingView(
         hand=obs.counts,
         upcards=None if up is None else (up.value, up.count),
-        legal=legal,
-        can_pass=can_pass,
+        legal=actions.keys(),
+        can_pass=pass_action is not None,
         unseen=unseen,
         opponent_counts=tuple(obs.sizes[p] for p in opponents),
         played=sum(obs.played_counts),
@@ -54,14 +51,15 @@ def president_view(obs: PresidentObservation, legal_actions: Sequence[Play | Giv
         higher_players=higher,
         jokers_beat_singles=True,
         actions=actions,
+        pass_action=pass_action,
     )
 
 
 def _unseen(settings: Settings, hand: Sequence[int], played: Sequence[int]) -> tuple[int, ...]:
     """Per value, the cards of the pack that are neither mine nor played."""
-    unseen = [0] * 17
-    for v in range(3, 16):
-        unseen[v] = 4 * settings.decks - hand[v] - played[v]
+    per_value = 4 * settings.decks
+    unseen = [per_value - h - p for h, p in zip(hand, played)]
+    unseen[0] = unseen[1] = unseen[2] = 0
     unseen[JOKER] = settings.jokers - hand[JOKER] - played[JOKER]
     return tuple(unseen)
 
@@ -105,10 +103,8 @@ def hypothetical_view(settings: Settings, hand: list[int], upcards: list[int] | 
                 actions[(v, k)] = play_of(v, k)
         elif held >= up[1] and (v > up[0] or (equal and v == up[0])):
             actions[(v, up[1])] = play_of(v, up[1])
-    if up is not None:
-        actions[None] = PASS
     return ClimbingView(
-        hand=tuple(counts), upcards=up, legal=frozenset(k for k in actions if k is not None),
+        hand=tuple(counts), upcards=up, legal=actions.keys(),
         can_pass=up is not None, unseen=unseen, opponent_counts=tuple(opponents),
         played=sum(played_counts), deck_size=settings.deck_size, rank=rank,
-        higher_players=higher_players, actions=actions)
+        higher_players=higher_players, actions=actions, pass_action=PASS if up is not None else None)

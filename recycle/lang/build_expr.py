@@ -61,8 +61,15 @@ class ExprBuilder:
 
     # --- reporting ------------------------------------------------------------
 
-    def fail(self, sx, message: str, expected: str = "", hint: str = ""):
-        self.src.report(sx.offset, message, length=sx.width, expected=expected, hint=hint)
+    def fail(self, sx, message: str, expected: str = "", hint: str = "", at: int | None = None):
+        """Report an error about `sx` (at offset `at` if given) and abandon the form.
+        Stays quiet when a character-level error inside `sx` already explains it."""
+        end = sx.end if type(sx) is SList else sx.offset + sx.width
+        if not self.src.covers_lexical(sx.offset, end):
+            if at is None:
+                self.src.report(sx.offset, message, length=sx.width, expected=expected, hint=hint)
+            else:
+                self.src.report(at, message, expected=expected, hint=hint)
         raise Reject
 
     def expect(self, sx, kind: str):
@@ -96,9 +103,7 @@ class ExprBuilder:
         if len(rest) > (n if isinstance(n, int) else 0):
             where = rest[n] if isinstance(n, int) else rest[0]
             self.fail(where, f"too many arguments to {name}", usage)
-        self.src.report(sx.end if sx.end >= 0 else sx.offset,
-                        f"missing argument to {name}", expected=usage)
-        raise Reject
+        self.fail(sx, f"missing argument to {name}", usage, at=sx.end)
 
     def using(self, sx: SList, usage: str) -> tuple:
         """`(HEAD X using PM)` -> (X, built point map)."""
@@ -109,8 +114,12 @@ class ExprBuilder:
 
     def each(self, items, build) -> tuple:
         """Build every item, reporting all failures before giving up."""
+        return self.all_of(*((build, item) for item in items))
+
+    def all_of(self, *jobs) -> tuple:
+        """Run every (build, form) job; give up only after all were tried."""
         out, failed = [], False
-        for item in items:
+        for build, item in jobs:
             try:
                 out.append(build(item))
             except Reject:
@@ -336,18 +345,22 @@ class ExprBuilder:
 
     def names(self, sx: SList, what: str) -> tuple[str, ...]:
         """`(A, B, C)`: names separated by commas."""
-        out, items = [], sx.items
+        return self.listed(sx.items, "name", what)
+
+    def listed(self, items: list, kind: str, what: str) -> tuple[str, ...]:
+        """Atoms of `kind` separated by commas (`A, B, C` or `0, 2`)."""
+        out = []
         for i, item in enumerate(items):
             if i % 2:
                 if not (type(item) is Atom and item.kind == "comma"):
                     self.fail(item, f"missing ',' in the list of {what}", f"({what}, ...)")
                 if i == len(items) - 1:
-                    self.fail(item, "',' ends the list", f"a name after ','")
-            elif type(item) is Atom and item.kind == "name":
+                    self.fail(item, "',' ends the list", f"one of the {what} after ','")
+            elif type(item) is Atom and item.kind == kind:
                 out.append(item.text)
             else:
-                self.fail(item, f"expected a name in the list of {what}, found {found(item)}",
-                          "an upper-case NAME")
+                self.fail(item, f"expected one of the {what}, found {found(item)}",
+                          "an upper-case NAME" if kind == "name" else "a number")
         return tuple(out)
 
 

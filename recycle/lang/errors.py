@@ -7,6 +7,8 @@ it can and raises one `GameSyntaxError` carrying all of them.
 """
 from __future__ import annotations
 
+import bisect
+
 from recycle.diagnostics import Diagnostic, DiagnosticError, Severity, locate, nearest_names
 
 #: Diagnostics kept per file; past this the reader stops (one more says so).
@@ -32,6 +34,12 @@ class Source:
         self.text = text
         self.filename = filename
         self.diagnostics: list[Diagnostic] = []
+        self.lexical: list[int] = []  # offsets of character-level errors, ascending
+
+    def covers_lexical(self, start: int, end: int) -> bool:
+        """Is a character-level error inside [start, end]? (Its effects are not re-reported.)"""
+        i = bisect.bisect_left(self.lexical, start)
+        return i < len(self.lexical) and self.lexical[i] <= end
 
     @property
     def has_errors(self) -> bool:
@@ -40,9 +48,12 @@ class Source:
     def report(self, offset: int, message: str, *, length: int = 1, expected: str = "",
                hint: str = "", severity: Severity = Severity.ERROR) -> None:
         """Record a diagnostic at a character offset of the text."""
-        if len(self.diagnostics) >= MAX_ERRORS:
-            raise TooManyErrors
         line, column, source_line = locate(self.text, offset)
+        if len(self.diagnostics) >= MAX_ERRORS:
+            self.diagnostics.append(Diagnostic(
+                self.filename, line, column, f"too many errors (over {MAX_ERRORS}); stopped reading",
+                source_line, hint="fix the errors above first"))
+            raise TooManyErrors
         length = max(1, min(length, len(source_line) - column + 1))
         self.diagnostics.append(Diagnostic(
             self.filename, line, column, message, source_line, length,

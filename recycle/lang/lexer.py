@@ -25,25 +25,25 @@ MAX_DEPTH = 100  # the deepest corpus file nests 19 levels
 MAX_INT_DIGITS = 18
 
 # Order matters: comments before the catch-all, `..` before `.`, two-character
-# operators before one. The final `.` makes every non-space character a token,
-# so nothing is skipped silently.
+# operators before one. A lone `;` takes its line along (reported once, not
+# read as code). The final `.` makes every non-space character a token, so
+# nothing is skipped silently.
 _TOKEN = pp.Regex(
-    r";;[^\n]*|[()]|'[A-Za-z0-9_]*|[A-Za-z0-9_]+|\.\.|==|!=|>=|<=|//|[<>+*%^:,-]|."
+    r";;[^\n]*|;[^\n]*|[()]|['\u2018\u2019][A-Za-z0-9_]*|[A-Za-z0-9_]+|\.\.|==|!=|>=|<=|//|[<>+*%^:,-]|."
 ).set_name("RECYCLE token")
 _TOKEN.set_whitespace_chars(" \t\r\n\f\v", copy_defaults=False)
 _TOKEN.parse_with_tabs()  # keep offsets exact: pyparsing would expand tabs
 
 _OPERATORS = {"==", "!=", ">=", "<=", "//", "<", ">", "+", "*", "%", "^", "-"}
 _PUNCT = {",": "comma", ":": "colon", "..": "dots"}
+# Likely typos read as what was meant, after the error, so one slip gives one error.
+_REPAIRS = {"=": "==", "!": "!=", "/": "//"}
 _BAD_HINTS = {
-    ";": "a comment starts with ';;'",
     "=": "equality is written '=='",
     "!": "inequality is written '!='",
     "/": "integer division is written '//'",
     ".": "a range is written (range LOW..HIGH)",
     '"': "names are written in capitals without quotes",
-    "\u2018": "a variable starts with the plain quote '",
-    "\u2019": "a variable starts with the plain quote '",
     "[": "forms are grouped with ( and ) only",
     "]": "forms are grouped with ( and ) only",
     "{": "forms are grouped with ( and ) only",
@@ -142,7 +142,10 @@ def read_form(src: Source) -> Reading:
                 done.end = start
                 if not stack:
                     return Reading(done, _trailing(tokens, text))
-        elif tok.startswith(";;"):
+        elif first == ";":
+            if not tok.startswith(";;"):
+                src.report(start, "a single ';' does not start a comment",
+                           hint="a comment starts with ';;' (this line is skipped)")
             continue
         else:
             atom = _atom(src, tok, start, line, column)
@@ -185,25 +188,29 @@ def _unbalanced(src: Source, stack: list[SList], suspect: tuple[SList, int] | No
 def _atom(src: Source, tok: str, start: int, line: int, column: int) -> Atom | None:
     """Classify one token; report and repair (or drop) malformed ones."""
     first = tok[0]
-    if first == "'":
+    if first in "'\u2018\u2019":
         body = tok[1:]
+        if first != "'":
+            _lex_error(src, start, f"a variable starts with the plain quote ', not {first!r}",
+                       hint=f"write '{body}")
+            first = "'"
         if body.isalpha() and body.isupper():
             return Atom("var", body, start, line, column)
         if not body:
-            src.report(start, "a quote must be followed by a variable name",
+            _lex_error(src, start, "a quote must be followed by a variable name",
                        expected="'NAME (upper-case letters)")
             return None
-        src.report(start, f"bad variable name {tok!r}: variables are upper-case letters",
+        _lex_error(src, start, f"bad variable name {tok!r}: variables are upper-case letters",
                    length=len(tok), hint=f"write '{_upper(body)}")
         return Atom("var", _upper(body), start, line, column)
     if first.isdigit():
         if tok.isdigit():
             if len(tok) > MAX_INT_DIGITS:
-                src.report(start, f"integer literal too long ({len(tok)} digits)",
+                _lex_error(src, start, f"integer literal too long ({len(tok)} digits)",
                            length=len(tok), hint=f"at most {MAX_INT_DIGITS} digits")
                 return Atom("int", "0", start, line, column)
             return Atom("int", tok, start, line, column)
-        src.report(start, f"{tok!r} is neither a number nor a name", length=len(tok),
+        _lex_error(src, start, f"{tok!r} is neither a number nor a name", length=len(tok),
                    hint="names are upper-case letters only, numbers digits only")
         return Atom("name", _upper(tok) or "X", start, line, column)
     if first.isalpha() or first == "_":
@@ -215,7 +222,7 @@ def _atom(src: Source, tok: str, start: int, line: int, column: int) -> Atom | N
         from recycle.lang.vocab import KEYWORDS
         hint = (f"keywords are lower-case: {tok.lower()}" if tok.lower() in KEYWORDS
                 else f"write {_upper(tok) or 'X'}")
-        src.report(start, f"bad name {tok!r}: names are upper-case letters only",
+        _lex_error(src, start, f"bad name {tok!r}: names are upper-case letters only",
                    length=len(tok), hint=hint)
         if tok.lower() in KEYWORDS:
             return Atom("word", tok.lower(), start, line, column)
@@ -224,11 +231,20 @@ def _atom(src: Source, tok: str, start: int, line: int, column: int) -> Atom | N
         return Atom("op", tok, start, line, column)
     if tok in _PUNCT:
         return Atom(_PUNCT[tok], tok, start, line, column)
+    if tok in _REPAIRS:
+        _lex_error(src, start, f"unexpected character {tok!r}", hint=_BAD_HINTS[tok])
+        return Atom("op", _REPAIRS[tok], start, line, column)
     name = unicodedata.name(first, "")
     shown = f"{first!r} (U+{ord(first):04X}{' ' + name if name else ''})"
-    src.report(start, f"unexpected character {shown}",
+    _lex_error(src, start, f"unexpected character {shown}",
                hint=_BAD_HINTS.get(first, "RECYCLE uses letters, digits, ( ) ' and operators"))
     return None
+
+
+def _lex_error(src: Source, start: int, message: str, **kw) -> None:
+    """A token-level error: recorded so the builder does not re-report its effects."""
+    src.lexical.append(start)
+    src.report(start, message, **kw)
 
 
 def _upper(word: str) -> str:

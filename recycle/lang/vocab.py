@@ -81,6 +81,7 @@ DESCRIBE = {
     "player": "a player", "team": "a team", "players": "a collection of players",
     "teams": "a collection of teams", "ints": "a range of integers", "strs": "a list of names",
     "points": "a point map", "owner": "an owner", "unknown": "a value of unknown kind",
+    "collection": "a collection", "action": "an action", "value": "a value",
 }
 
 #: Distinctive forms: key -> (dialect letter, description).
@@ -111,6 +112,7 @@ FEATURES = {
     "nested-teams": ("B", "nested team lists"),
     "no-teams": ("B", "setup without (create teams ...)"),
     "repeat-forget": ("B", "(repeat all (forget ...))"),
+    "repeat-deck": ("B", "(repeat N (create deck ...))"),
     "cycle-var": ("B", "(cycle next|current 'VAR)"),
     "award-pairs": ("B", "(KEY : VALUE) awards"),
     "trailing-text": ("B", "text after (game ...)"),

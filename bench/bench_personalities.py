@@ -1,0 +1,86 @@
+"""Benchmark of rule players: decisions per second per personality, full rounds
+per second with five rule players, and the time to load a `.rul` file.
+
+    python bench/bench_personalities.py [--seconds 2] [--runs 3]
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import random
+import statistics
+import time
+from importlib import resources
+
+from personalities.catalog import shipped_names
+from personalities.reader import parse_personality
+from president.bots import make_bot, make_bots
+from president.settings import preset
+from president.state import PresidentState
+from recycle.engine import play_game
+
+SETTINGS = dataclasses.replace(preset("classic"), rounds=1)
+FIVE = ["Classic", "Cautious", "Aggressive", "Counter", "TwoHoarder"]
+
+
+def rounds_per_second(specs: list[str], seconds: float, seed: int) -> tuple[float, float]:
+    agents, _ = make_bots(specs, SETTINGS.players)
+    rng = random.Random(seed)
+    rounds = decisions = 0
+    start = time.perf_counter()
+    while (elapsed := time.perf_counter() - start) < seconds:
+        state = PresidentState.new_match(SETTINGS, seed * 1_000_003 + rounds)
+        play_game(state, agents, rng)
+        rounds += 1
+        decisions += len(state.history)
+    return rounds / elapsed, decisions / elapsed
+
+
+def decisions_per_second(name: str, seconds: float, seed: int) -> float:
+    """One personality deciding every position of random-ish games (all seats it)."""
+    agent = make_bot(name)
+    positions = []
+    for g in range(20):
+        state = PresidentState.new_match(SETTINGS, seed + g)
+        others = random.Random(g)
+        while not state.is_terminal():
+            p = state.current_player()
+            positions.append((state.observation(p), state.legal_actions()))
+            legal = state.legal_actions()
+            state.apply(legal[others.randrange(len(legal))])
+    rng = random.Random(seed)
+    done = 0
+    start = time.perf_counter()
+    while (elapsed := time.perf_counter() - start) < seconds:
+        for obs, legal in positions:
+            agent.choose(obs, legal, rng)
+        done += len(positions)
+    return done / elapsed
+
+
+def load_ms(name: str, repeat: int = 200) -> float:
+    text = resources.files("personalities").joinpath(f"{name}.rul").read_text()
+    start = time.perf_counter()
+    for _ in range(repeat):
+        parse_personality(text, name=name)
+    return 1000 * (time.perf_counter() - start) / repeat
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=2.0)
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    print(f"{'personality':<12} {'decisions/s':>12} {'load ms':>8}")
+    for name in shipped_names():
+        dps = statistics.median(decisions_per_second(name, args.seconds / 2, s) for s in range(args.runs))
+        print(f"{name:<12} {dps:>12,.0f} {load_ms(name):>8.2f}")
+    runs = [rounds_per_second(FIVE, args.seconds, s) for s in range(args.runs)]
+    print(f"full rounds per second, five rule players ({', '.join(FIVE)}): "
+          f"{statistics.median(r for r, _ in runs):,.0f}")
+    print(f"decisions per second in those rounds: {statistics.median(d for _, d in runs):,.0f}")
+    print(f"(median of {args.runs} runs)")
+
+
+if __name__ == "__main__":
+    main()

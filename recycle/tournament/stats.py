@@ -1,0 +1,175 @@
+"""The arithmetic of confidence: intervals, clustered means, the SPRT.
+
+Rounds are not independent: rounds of one match share the rank/exchange
+dynamics, and the rotations of one duplicate deal share the cards. The
+independent unit is the deal, so every interval here is computed from
+per-deal (cluster) totals:
+
+- a mean (finishing place, points per round) is the ratio estimator
+  r = sum(y_c) / sum(m_c) over clusters c (y_c the deal's total, m_c its
+  rounds), with the cluster-robust variance
+  Var(r) = k/(k-1) * sum((y_c - r*m_c)^2) / (sum m_c)^2, and the interval is
+  r +- t(0.975, k-1) * sqrt(Var(r)). With equal cluster sizes this is exactly
+  the t interval on per-deal means.
+- a rate (President, Loser, A above B) uses the Wilson score interval with the
+  effective sample size n_eff = r(1-r) / Var(r) (Kish's design effect), so it
+  keeps Wilson's good behaviour near 0 and 1 while being honest about the
+  correlation, and the same t quantile as critical value.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from statistics import NormalDist
+
+NAN = float("nan")
+
+
+def t_quantile(p: float, df: int) -> float:
+    """The p-quantile (p > 0.5) of Student's t with `df` degrees of freedom."""
+    if df < 1:
+        return NAN
+    if df > 200:  # Cornish-Fisher expansion (Abramowitz & Stegun 26.7.5): error < 1e-7 here
+        z = NormalDist().inv_cdf(p)
+        return (z + (z ** 3 + z) / (4 * df) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * df ** 2)
+                + (3 * z ** 7 + 19 * z ** 5 + 17 * z ** 3 - 15 * z) / (384 * df ** 3))
+    lo, hi = 0.0, 1.0
+    while _t_central(hi, df) < 2 * p - 1:
+        hi *= 2
+    for _ in range(100):  # bisection on the exact closed-form distribution
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if _t_central(mid, df) < 2 * p - 1 else (lo, mid)
+    return (lo + hi) / 2
+
+
+def _t_central(t: float, df: int) -> float:
+    """P(|T| <= t) for integer df: the finite sums of Abramowitz & Stegun 26.7.3-4."""
+    theta = math.atan(t / math.sqrt(df))
+    c2 = math.cos(theta) ** 2
+    if df % 2:
+        term, total = math.cos(theta), 0.0
+        for k in range(1, (df - 1) // 2 + 1):
+            total += term
+            term *= c2 * (2 * k) / (2 * k + 1)
+        return 2 / math.pi * (theta + math.sin(theta) * total) if df > 1 else 2 * theta / math.pi
+    term, total = 1.0, 0.0
+    for k in range(1, df // 2 + 1):
+        total += term
+        term *= c2 * (2 * k - 1) / (2 * k)
+    return math.sin(theta) * total
+
+
+def wilson(successes: float, n: float, z: float = NormalDist().inv_cdf(0.975)) -> tuple[float, float]:
+    """Wilson score interval for a proportion successes/n (default 95%)."""
+    if n <= 0:
+        return NAN, NAN
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass
+class ClusterSum:
+    """Running sums over clusters (deals) of a total y_c over m_c units (rounds).
+
+    Constant memory however many clusters are added.
+    """
+
+    k: int = 0
+    y: float = 0.0
+    m: float = 0.0
+    yy: float = 0.0
+    mm: float = 0.0
+    ym: float = 0.0
+
+    def add(self, y: float, m: float) -> None:
+        if m <= 0:
+            return
+        self.k += 1
+        self.y += y
+        self.m += m
+        self.yy += y * y
+        self.mm += m * m
+        self.ym += y * m
+
+    @property
+    def mean(self) -> float:
+        return self.y / self.m if self.m else NAN
+
+    def variance(self) -> float:
+        """Cluster-robust variance of `mean` (NaN with fewer than 2 clusters)."""
+        if self.k < 2:
+            return NAN
+        r = self.mean
+        ss = max(self.yy - 2 * r * self.ym + r * r * self.mm, 0.0)
+        return self.k / (self.k - 1) * ss / (self.m * self.m)
+
+    def critical(self, level: float = 0.95) -> float:
+        return t_quantile(0.5 + level / 2, self.k - 1)
+
+    def mean_ci(self, level: float = 0.95) -> tuple[float, float]:
+        """t interval of the mean on k-1 degrees of freedom."""
+        half = self.critical(level) * math.sqrt(self.variance()) if self.k >= 2 else NAN
+        return self.mean - half, self.mean + half
+
+    def rate_ci(self, level: float = 0.95) -> tuple[float, float]:
+        """Wilson interval with the design-effect sample size (y_c counts successes)."""
+        if self.k < 2:
+            return NAN, NAN
+        r, var = self.mean, self.variance()
+        n_eff = r * (1 - r) / var if var > 0 and 0 < r < 1 else self.m
+        return wilson(r * n_eff, n_eff, self.critical(level))
+
+
+@dataclass
+class SPRT:
+    """Wald's sequential probability ratio test on Bernoulli trials.
+
+    H0: p = p0 against H1: p = p1 (p0 < p1). After s successes and f failures
+    the log-likelihood ratio is LLR = s*log(p1/p0) + f*log((1-p1)/(1-p0)).
+    Stop and accept H1 when LLR >= log((1-beta)/alpha), accept H0 when
+    LLR <= log(beta/(1-alpha)); alpha and beta are the nominal error rates.
+    Fractional trials (a tie counts half) use the same formula.
+    """
+
+    p0: float = 0.45
+    p1: float = 0.55
+    alpha: float = 0.05
+    beta: float = 0.05
+    successes: float = 0.0
+    failures: float = 0.0
+
+    def __post_init__(self) -> None:
+        if not 0 < self.p0 < self.p1 < 1:
+            raise ValueError(f"SPRT needs 0 < p0 < p1 < 1, got p0={self.p0}, p1={self.p1}")
+        if not (0 < self.alpha < 0.5 and 0 < self.beta < 0.5):
+            raise ValueError(f"SPRT alpha and beta must be between 0 and 0.5, got {self.alpha}, {self.beta}")
+
+    @property
+    def lower(self) -> float:
+        return math.log(self.beta / (1 - self.alpha))
+
+    @property
+    def upper(self) -> float:
+        return math.log((1 - self.beta) / self.alpha)
+
+    @property
+    def llr(self) -> float:
+        return (self.successes * math.log(self.p1 / self.p0)
+                + self.failures * math.log((1 - self.p1) / (1 - self.p0)))
+
+    def add(self, successes: float, trials: float) -> None:
+        self.successes += successes
+        self.failures += trials - successes
+
+    @property
+    def decision(self) -> str | None:
+        """"H1", "H0", or None while the evidence is inside the boundaries."""
+        llr = self.llr
+        if llr >= self.upper:
+            return "H1"
+        if llr <= self.lower:
+            return "H0"
+        return None

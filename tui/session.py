@@ -1,0 +1,314 @@
+"""One match as the app plays it: state, bots, their rngs, and the record of decisions.
+
+No Textual here: the screens read a `Session` and call `apply`; bot decisions
+are computed elsewhere (in worker threads) from a `BotJob` taken on the app
+thread, so the state itself is only ever touched by one thread.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+from president.bots import make_bot
+from president.cards import JOKER, Card, Give, Play, play_of
+from president.observation import NO_RANK, RANK_TITLES, rank_of_place
+from president.simulate import match_seed
+from president.state import Phase, PresidentState
+from recycle.engine import ActionParseError, Decision, IllegalAction, decide
+
+from .options import MatchOptions
+
+HUMAN = 0
+SEAT_NAMES = ("You", "Ada", "Bo", "Cleo", "Dan", "Eve", "Finn")
+SUIT_SYMBOLS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
+
+
+def card_label(card: Card) -> str:
+    """`7♥`, `T♠`, `Jk`: two cells wide, the way cards are drawn on screen."""
+    return "Jk" if card.value == JOKER else str(card)[:-1] + SUIT_SYMBOLS[card.suit]
+
+
+def ordinal(n: int) -> str:
+    return f"{n}{'st' if n == 1 else 'nd' if n == 2 else 'rd' if n == 3 else 'th'}"
+
+
+@dataclass(frozen=True)
+class BotJob:
+    """Everything one decision needs, captured on the app thread; `run` is thread-safe."""
+
+    player: int
+    agent: Any
+    observation: Any
+    legal: Sequence[Any]
+    rng: random.Random
+
+    def run(self) -> Decision:
+        return decide(self.agent, self.observation, self.legal, self.rng, explain=True)
+
+
+@dataclass(frozen=True)
+class DecisionRecord:
+    """A bot decision as the debug screen lists it."""
+
+    round: int  # 1-based
+    number: int  # position in the match, 1-based
+    player: int
+    name: str
+    action: Any
+    trace: Any
+
+    @property
+    def label(self) -> str:
+        return f"R{self.round} #{self.number:<3} {self.name}: {self.action}"
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """A finished round: places, the points each scored, and the match score after it."""
+
+    round: int  # 1-based
+    places: tuple[int, ...]
+    scores: tuple[int, ...]
+    match_over: bool
+
+    @property
+    def points(self) -> tuple[int, ...]:
+        n = len(self.places)
+        return tuple(n - place for place in self.places)
+
+
+@dataclass
+class SeatSource:
+    """Where a seat's personality comes from; `path` None means shipped (read-only)."""
+
+    path: Path | None
+    mtime: float = 0.0
+
+
+@dataclass
+class Outcome:
+    """What applying one action did: lines for the log, and the round result if it ended one."""
+
+    lines: list[str] = field(default_factory=list)
+    result: RoundResult | None = None
+
+
+class Session:
+    """A match between the human (seat 0) and bots, reproducible from `options.seed`."""
+
+    def __init__(self, options: MatchOptions) -> None:
+        self.options = options
+        self.settings = options.settings
+        n = self.settings.players
+        self.names = [SEAT_NAMES[p] if p < len(SEAT_NAMES) else f"P{p}" for p in range(n)]
+        self.specs = ["human"] + options.seat_specs()
+        dirs = options.rules_dirs
+        self.agents: list[Any] = [None] + [make_bot(spec, dirs) for spec in self.specs[1:]]
+        # One rng per seat derived from the seed: a hint or a slow bot never shifts another's draws.
+        self.rngs = [random.Random(f"president-play/{options.seed}/seat/{p}") for p in range(n)]
+        self.hint_rng = random.Random(f"president-play/{options.seed}/hints")
+        self.sources = [None] + [seat_source(spec, dirs) for spec in self.specs[1:]]
+        self.state = PresidentState.new_match(self.settings, match_seed(options.seed, 0))
+        self.version = 0  # bumped by every change of the state: stale decisions are dropped
+        self.decisions: list[DecisionRecord] = []
+        self.results: list[RoundResult] = []
+
+    # ---- reading the table ------------------------------------------------
+    @property
+    def round_number(self) -> int:
+        """The round being played (1-based); the last one once the match is over."""
+        return self.state.round_no if self.over else self.state.round_no + 1
+
+    @property
+    def over(self) -> bool:
+        return self.state.phase is Phase.OVER
+
+    def round_text(self) -> str:
+        s = self.settings
+        length = f"of {s.rounds}" if s.rounds else ""
+        target = f"to {s.target_score} points" if s.target_score else ""
+        return " ".join(x for x in (f"round {self.round_number}", length, target) if x)
+
+    def personality_name(self, p: int) -> str:
+        agent = self.agents[p]
+        return "human" if agent is None else getattr(agent, "name", self.specs[p])
+
+    def title(self, p: int) -> str:
+        """Rank from the previous round: President ... Loser, or '-' in the first round."""
+        prev = self.state.prev_places
+        rank = NO_RANK if prev is None else rank_of_place(prev[p], self.settings.players)
+        return RANK_TITLES[rank]
+
+    def last_action(self, p: int) -> str:
+        for player, action in reversed(self.state.history):
+            if player == p:
+                return "skipped" if action is None else str(action)
+        return ""
+
+    def place(self, p: int) -> int:
+        return self.state.places[p] if self.state.phase is Phase.PLAY else 0
+
+    def human_turn(self) -> bool:
+        return not self.over and self.state.current_player() == HUMAN
+
+    def giving(self) -> tuple[int, int] | None:
+        """(receiver, count) when the human must choose cards to give now."""
+        if self.state.phase is Phase.EXCHANGE and self.state.pending[0][0] == HUMAN:
+            _, receiver, count = self.state.pending[0]
+            return receiver, count
+        return None
+
+    def wanted_count(self) -> int | None:
+        """How many cards the human should select: None when leading (any set of one value)."""
+        give = self.giving()
+        if give:
+            return give[1]
+        up = self.state.upcards
+        return None if up is None else up.count
+
+    def my_exchange(self) -> list[str]:
+        """This round's gifts the human took part in, as sentences."""
+        lines = []
+        for giver, receiver, cards in self.state.observation(HUMAN).exchanged:
+            text = " ".join(card_label(c) for c in cards)
+            if giver == HUMAN:
+                lines.append(f"you gave {text} to {self.names[receiver]} ({self.title(receiver)})")
+            else:
+                lines.append(f"you received {text} from {self.names[giver]} ({self.title(giver)})")
+        return lines
+
+    def round_decisions(self) -> list[DecisionRecord]:
+        """Bot decisions of this round and the one before (just finished rounds stay inspectable)."""
+        current = self.state.round_no + 1
+        return [d for d in self.decisions if d.round >= current - 1]
+
+    # ---- the human's actions ----------------------------------------------
+    def action_from_cards(self, cards: list[Card]) -> Play | Give:
+        """The action the selected cards make; raises `IllegalAction` saying why it is not allowed."""
+        give = self.giving()
+        if give:
+            receiver, count = give
+            if len(cards) != count:
+                raise IllegalAction(f"choose exactly {count} card(s) to give to {self.names[receiver]}, "
+                                    f"not {len(cards)}", "exchange-count")
+            return Give(tuple(sorted(c.value for c in cards)))
+        if not cards:
+            raise IllegalAction("select the cards to play first (or press p to pass)", "select")
+        naturals = {c.value for c in cards if c.value != JOKER}
+        jokers = sum(1 for c in cards if c.value == JOKER)
+        if len(naturals) > 1:
+            raise IllegalAction("a play is cards of one value: "
+                                + " ".join(card_label(c) for c in cards) + " mixes values", "one-value")
+        try:
+            play = play_of(naturals.pop(), len(cards), jokers) if naturals else Play.parse(" ".join(["Jk"] * jokers))
+        except ActionParseError as exc:
+            raise IllegalAction(str(exc), "jokers") from None
+        self.state.check_play(play)
+        return play
+
+    def check_pass(self) -> Play:
+        self.state.check_play(Play.PASS)
+        return Play.PASS
+
+    # ---- bots -------------------------------------------------------------
+    def bot_job(self) -> BotJob | None:
+        """The decision the bot to move must make, or None when it is the human's turn."""
+        p = self.state.current_player()
+        if self.over or p == HUMAN:
+            return None
+        return BotJob(p, self.agents[p], self.state.observation(p), self.state.legal_actions(), self.rngs[p])
+
+    def hint_job(self, spec: str) -> BotJob:
+        """`spec` deciding in the human's place (its own rng: hints never change the bots' play)."""
+        agent = make_bot(spec, self.options.rules_dirs)
+        return BotJob(HUMAN, agent, self.state.observation(HUMAN), self.state.legal_actions(), self.hint_rng)
+
+    # ---- changing the state -------------------------------------------------
+    def apply(self, player: int, action: Any, trace: Any = None) -> Outcome:
+        """Play `action` for `player` (who must be to move); raises `IllegalAction`."""
+        state = self.state
+        if state.current_player() != player:
+            raise IllegalAction(f"it is not {self.names[player]}'s turn", "turn")
+        round_before, seen = state.round_no, len(state.history)
+        state.apply(action)
+        self.version += 1
+        if player != HUMAN:
+            self.decisions.append(DecisionRecord(round_before + 1, len(self.decisions) + 1, player,
+                                                 self.names[player], action, trace))
+        out = Outcome([self._describe(player, action)])
+        if state.round_no != round_before:
+            out.result = RoundResult(state.round_no, state.round_log[-1], tuple(state.scores), self.over)
+            self.results.append(out.result)
+            winner = self.names[out.result.places.index(1)]
+            out.lines.append(f"round {out.result.round} over: {winner} is President")
+            return out
+        for skipped, gone in state.history[seen + 1:]:
+            if gone is None:
+                out.lines.append(f"{self.names[skipped]} is skipped (equal value)")
+        if isinstance(action, Play) and not action.is_pass and state.places[player]:
+            out.lines.append(f"{self.names[player]} goes out {ordinal(state.places[player])}")
+        if isinstance(action, Play) and state.phase is Phase.PLAY and state.upcards is None:
+            out.lines.append(f"trick over: {self.names[state.current]} leads")
+        return out
+
+    def _describe(self, player: int, action: Any) -> str:
+        who = self.names[player]
+        if isinstance(action, Give):
+            to = self.names[self.state.gifts[-1][1]]
+            if HUMAN in (player, self.state.gifts[-1][1]):
+                return f"{who} gave {' '.join(card_label(c) for c in self._last_gift())} to {to}"
+            return f"{who} gave {len(action.values)} card(s) to {to}"
+        return f"{who} passes" if action.is_pass else f"{who} plays {action}"
+
+    def _last_gift(self) -> list[Card]:
+        return self.state.lay.card_list(self.state.gifts[-1][2])
+
+    # ---- personalities from files ---------------------------------------------
+    def reload_seat(self, p: int, personality: Any, path: Path | None = None) -> None:
+        """Seat p plays `personality` from its next decision (a decision in flight keeps the old one)."""
+        self.agents[p].reload(personality)
+        if path is not None:
+            self.sources[p] = SeatSource(path, _mtime(path))
+
+    def changed_sources(self) -> list[tuple[int, Path]]:
+        """Seats whose .rul file changed on disk since it was last read (the file's mtime is noted)."""
+        changed = []
+        for p, source in enumerate(self.sources):
+            if source is None or source.path is None:
+                continue
+            mtime = _mtime(source.path)
+            if mtime != source.mtime:
+                source.mtime = mtime
+                changed.append((p, source.path))
+        return changed
+
+    def note_saved(self, path: Path) -> None:
+        """Our own editor wrote `path`: not an outside change to reload from."""
+        for source in self.sources:
+            if source is not None and source.path == path:
+                source.mtime = _mtime(path)
+
+
+def seat_source(spec: str, rules_dirs: tuple[Path, ...]) -> SeatSource | None:
+    """The .rul file a spec names (as `find_personality` looks it up); None for non-personality bots."""
+    from personalities.catalog import shipped_names
+
+    path = Path(spec)
+    if spec.lower().endswith(".rul") or path.is_file():
+        return SeatSource(path, _mtime(path))
+    for folder in rules_dirs:
+        for candidate in sorted(folder.glob("*.rul")) if folder.is_dir() else ():
+            if candidate.stem.lower() == spec.lower():
+                return SeatSource(candidate, _mtime(candidate))
+    if spec.lower() in (n.lower() for n in shipped_names()):
+        return SeatSource(None)
+    return None
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0

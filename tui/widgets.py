@@ -1,0 +1,183 @@
+"""The table's widgets: seats, the felt with the upcards, my hand, the score.
+
+They draw what a `Session` says and report what the person does by posting
+messages; none of them changes the game.
+"""
+from __future__ import annotations
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+from textual import events
+from textual.message import Message
+from textual.widget import Widget
+from textual.widgets import Static
+
+from president.cards import JOKER, Card, value_text
+
+from .session import HUMAN, Session, card_label, ordinal
+
+CARD_WIDTH = 4  # cells per drawn card: a border, two cells of face, a border
+
+
+def draw_cards(labels: list[str], red: set[int] = frozenset(), raised: set[int] = frozenset(),
+               cursor: int | None = None) -> Text:
+    """Cards as little boxes, 4 lines high: raised (selected) cards sit one line up."""
+    rows = [Text() for _ in range(4)]
+    for i, label in enumerate(labels):
+        face_style = "bold red" if i in red else "bold"
+        edge = "bold yellow" if i == cursor else ("green" if i in raised else "")
+        top = 0 if i in raised else 1
+        for r in range(4):
+            if r == top:
+                rows[r].append("╭──╮", edge)
+            elif r == top + 1:
+                rows[r].append("│", edge).append(f"{label:<2}", face_style).append("│", edge)
+            elif r == top + 2:
+                rows[r].append("╰──╯", edge)
+            else:
+                rows[r].append("    ")
+    return Text("\n").join(rows)
+
+
+class HandView(Widget):
+    """My cards, lowest value first; a cursor and a selection, driven by keys and clicks."""
+
+    class Changed(Message):
+        """The selection changed (a click, a key): the screen says whether it can be played."""
+
+        def __init__(self, cards: list[Card]) -> None:
+            super().__init__()
+            self.cards = cards
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.cards: list[Card] = []
+        self.cursor = 0
+        self.selected: set[int] = set()
+
+    def set_cards(self, cards: list[Card]) -> None:
+        """Show a new hand; the selection is kept only while the hand is unchanged."""
+        cards = sorted(cards)
+        if cards != self.cards:
+            self.cards, self.selected = cards, set()
+            self.cursor = min(self.cursor, max(0, len(cards) - 1))
+            self._changed()
+
+    def selected_cards(self) -> list[Card]:
+        return [self.cards[i] for i in sorted(self.selected)]
+
+    def move(self, delta: int) -> None:
+        if self.cards:
+            self.cursor = (self.cursor + delta) % len(self.cards)
+            self.refresh()
+
+    def toggle(self, index: int | None = None) -> None:
+        i = self.cursor if index is None else index
+        if 0 <= i < len(self.cards):
+            self.cursor = i
+            self.selected ^= {i}
+            self._changed()
+
+    def select_value(self, value: int, count: int | None) -> None:
+        """Select `count` cards of `value` (all when None); the same key again clears them."""
+        indices = [i for i, c in enumerate(self.cards) if c.value == value]
+        wanted = set(indices[:count] if count else indices)
+        self.selected = set() if wanted and self.selected == wanted else wanted
+        if indices:
+            self.cursor = indices[0]
+        self._changed()
+
+    def clear(self) -> None:
+        if self.selected:
+            self.selected = set()
+            self._changed()
+
+    def _changed(self) -> None:
+        self.refresh()
+        self.post_message(self.Changed(self.selected_cards()))
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is not None and offset.x // CARD_WIDTH < len(self.cards):
+            self.toggle(offset.x // CARD_WIDTH)
+
+    def render(self) -> Text:
+        if not self.cards:
+            return Text("(no cards)", style="dim")
+        labels = [card_label(c) for c in self.cards]
+        red = {i for i, c in enumerate(self.cards) if c.suit in "hd" and c.value != JOKER}
+        drawn = draw_cards(labels, red, self.selected, self.cursor)
+        marker = Text(" " * (CARD_WIDTH * self.cursor + 1) + "▲", style="bold yellow")
+        return Text("\n").join([drawn, marker])
+
+
+class SeatPanel(Static):
+    """One player at the table: name, personality, cards left, rank, last action."""
+
+    def __init__(self, seat: int, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.seat = seat
+
+    def show(self, session: Session, thinking: bool) -> None:
+        p, state = self.seat, session.state
+        self.border_title = session.names[p]
+        self.border_subtitle = f"{state.scores[p]} pts"
+        place = session.place(p)
+        last = session.last_action(p)
+        lines = [
+            Text(session.personality_name(p), style="italic"),
+            Text(f"{state.sizes[p]} cards · {session.title(p)}"),
+            Text(f"out {ordinal(place)}" if place else (f"last: {last}" if last else ""),
+                 style="bold green" if place else ""),
+            Text("thinking…" if thinking else "", style="bold magenta"),
+        ]
+        if p == HUMAN:  # my own line is short: the hand below shows the cards
+            lines = [Text(f"You · {session.title(p)} · {state.sizes[p]} cards"
+                          + (f" · out {ordinal(place)}" if place else (f" · last: {last}" if last else "")))]
+        self.set_class(not session.over and state.current_player() == p, "to-move")
+        self.set_class(thinking, "thinking")
+        self.set_class(bool(place), "out")
+        self.update(Group(*lines))
+
+
+class Felt(Static):
+    """The middle of the table: the upcards, who played them, whose turn it is."""
+
+    def show(self, session: Session) -> None:
+        state = session.state
+        parts: list = []
+        if session.over:
+            best = max(state.scores)
+            winners = " and ".join(session.names[p] for p, s in enumerate(state.scores) if s == best)
+            parts += [Text("match over", style="bold"), Text(f"{winners} won with {best} points"),
+                      Text("press n for a new match", style="dim")]
+        elif session.giving() is not None or state.phase.value == "exchange":
+            giver, receiver, count = state.pending[0]
+            parts += [Text("exchange", style="bold"),
+                      Text(f"{session.names[giver]} gives {count} card(s) to {session.names[receiver]}")]
+        elif state.upcards is None:
+            parts += [Text(f"{session.names[state.current]} to lead", style="bold")]
+        else:
+            up = state.upcards
+            labels = [value_text(up.value)] * up.naturals + ["Jk"] * up.jokers
+            parts += [draw_cards(labels), Text(f"played by {session.names[state.last_player]}")]
+        if not session.over:
+            turn = "your turn" if session.human_turn() else f"{session.names[state.current]}'s turn"
+            parts.append(Text(turn, style="bold yellow" if session.human_turn() else ""))
+        self.update(Group(*parts))
+
+
+class ScoreBoard(Static):
+    """Points per player, with the round being played."""
+
+    def show(self, session: Session) -> None:
+        self.border_title = session.round_text()
+        table = Table(box=None, expand=True, pad_edge=False)
+        table.add_column("player")
+        table.add_column("bot", overflow="ellipsis", no_wrap=True)
+        table.add_column("rank")
+        table.add_column("pts", justify="right")
+        for p, name in enumerate(session.names):
+            table.add_row(name, session.personality_name(p), session.title(p), str(session.state.scores[p]))
+        self.update(table)
