@@ -47,6 +47,8 @@ class ClimbingView:
     """Players of higher rank than me still in the round."""
     jokers_beat_singles: bool = True
     """Does a lone joker beat any single (for FollowOdds)?"""
+    wild_jokers: bool = False
+    """Do jokers complete sets of a natural value (for FollowOdds)?"""
     actions: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
     """The game's action for each legal (value, count) play."""
     pass_action: Any = field(default=None, compare=False, repr=False)
@@ -69,7 +71,7 @@ class ClimbingView:
         return len(self.order) if value == JOKER else self.order.index(value)
 
     def odds_key(self) -> Hashable:
-        return (self.unseen, self.opponent_counts, self.order, self.jokers_beat_singles)
+        return (self.unseen, self.opponent_counts, self.order, self.jokers_beat_singles, self.wild_jokers)
 
 
 def cards_text(value: int, count: int) -> str:

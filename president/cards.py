@@ -55,6 +55,8 @@ class Card:
         t = text.strip()
         if t.lower() in ("jk", "joker"):
             return cls(JOKER, "")
+        if t.lower().startswith("jk"):
+            raise ActionParseError(f"{text!r}: a joker has no suit (write Jk)")
         if len(t) < 2 or t[-1].lower() not in _SUIT_NAMES:
             raise ActionParseError(f"{text!r} is not a card (examples: 7h, Tc, 2s, Jk)")
         return cls(parse_value(t[:-1]), t[-1].lower())

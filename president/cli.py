@@ -4,10 +4,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .commands import explain, rules, simulate
+from .commands import explain, play, rules, simulate, tournament
 from .commands.common import USER_ERRORS, report_user_error
 
-COMMANDS = [simulate, rules, explain]
+COMMANDS = [play, simulate, rules, explain, tournament]
 
 
 def build_parser() -> argparse.ArgumentParser:

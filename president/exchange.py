@@ -92,6 +92,8 @@ def apply_gift(state: "PresidentState", give: Give) -> None:
     giver, receiver, count = state.pending[0]
     if len(give.values) != count:
         raise IllegalAction(f"player {giver} must give exactly {count} card(s), not {len(give.values)}", "exchange-count")
+    if any(not 3 <= v <= JOKER for v in give.values):
+        raise IllegalAction(f"{give} names a value that is not a card", "hold")
     lay, mask, chosen = state.lay, state.masks[giver], 0
     for v in set(give.values):
         need = give.values.count(v)

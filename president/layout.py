@@ -68,12 +68,12 @@ class Layout:
             mask ^= low
         return out
 
-    def bits_of(self, cards: list[Card]) -> int:
-        """The mask of suited cards (each physical card used once)."""
+    def bits_of(self, cards: list[Card], used: int = 0) -> int:
+        """The mask of suited cards, each physical card used once (not one of `used`)."""
         mask = 0
         for card in cards:
             for b, c in enumerate(self.cards):
-                if c == card and not mask >> b & 1:
+                if c == card and not (mask | used) >> b & 1:
                     mask |= 1 << b
                     break
             else:

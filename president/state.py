@@ -80,12 +80,14 @@ class PresidentState(GameState):
         if deal is not None:
             if len(deal) != n:
                 raise GameError(f"the deal has {len(deal)} hands for {n} players")
-            self.masks = [lay.bits_of(hand) for hand in deal]
-            union = 0
-            for m in self.masks:
-                if union & m:
-                    raise GameError("the deal gives one card to two players")
-                union |= m
+            self.masks, union = [], 0
+            for hand in deal:
+                try:
+                    mask = lay.bits_of(hand, used=union)  # identical copies go to distinct bits
+                except ValueError as exc:
+                    raise GameError(f"bad deal: {exc}") from None
+                self.masks.append(mask)
+                union |= mask
             if union != lay.full:
                 raise GameError(f"the deal must use the whole pack ({lay.full.bit_count()} cards)")
         else:
@@ -246,10 +248,12 @@ class PresidentState(GameState):
         if self.phase is not Phase.PLAY:
             return False
         up, s = self.upcards, self.settings
-        if play.count == 0:
-            return up is not None
-        counts = self.counts[self.current]
         v, k, j = play.value, play.count, play.jokers
+        if k == 0:
+            return up is not None and v == 0 and j == 0
+        if not 3 <= v <= JOKER or k < 0 or not 0 <= j <= k:
+            return False
+        counts = self.counts[self.current]
         if v == JOKER:
             if k != 1 or j or not counts[JOKER] or (up is not None and (up.count != 1 or up.value == JOKER)):
                 return False
@@ -276,8 +280,12 @@ class PresidentState(GameState):
         if self.is_legal(play):
             return
         p, up, counts = self.current, self.upcards, self.counts[self.current]
+        if play.count == 0 and (play.value or play.jokers):
+            raise IllegalAction(f"{play!r} is not a play: a pass is Play.PASS", "play")
         if play.is_pass:
             raise IllegalAction("the leader cannot pass: lead a single, pair, three or four of a kind", "lead")
+        if not 3 <= play.value <= JOKER or play.count < 0 or not 0 <= play.jokers <= play.count:
+            raise IllegalAction(f"{play!r} is not a play of this pack", "play")
         wild = counts[JOKER] if self.settings.joker_mode is JokerMode.WILD else 0
         if play.jokers and not wild:
             raise IllegalAction("jokers are not wild at this table", "jokers")
@@ -285,6 +293,8 @@ class PresidentState(GameState):
             raise IllegalAction(f"player {p} does not hold {play}", "hold")
         if up is not None and play.count != up.count:
             raise IllegalAction(f"must follow with {up.count} card(s), not {play.count}", "same-count")
+        if up is not None and up.value == JOKER:
+            raise IllegalAction("nothing beats a lone joker", "beat")
         if up is not None and play.value == up.value:
             raise IllegalAction(f"{play} only equals the upcards {up}: equal value is not allowed here", "equal-value")
         if up is not None and not self.beats(play.value, up.value):
@@ -315,13 +325,16 @@ class PresidentState(GameState):
         self.upcards, self.last_player = action, p
         if not s.pass_locks:
             self.declined = 0
+        # Whether the play ends the trick is judged in the order it was played in,
+        # before a revolution it starts (four twos still end the trick).
+        top = 3 if self.reversed else TWO
+        ends_trick = (s.twos_end_trick and action.value in (top, JOKER)) or (s.eight_cut and action.value == 8)
         if action.count >= 4 and s.revolution and action.value != JOKER:
             self.reversed = not self.reversed
         if self.sizes[p] == 0 and self._finish_player(
                 p, foul=s.no_going_out_on_two and (action.value in (TWO, JOKER) or action.jokers > 0)):
             return  # the round (perhaps the match) is over
-        top = 3 if self.reversed else TWO
-        if (s.twos_end_trick and action.value in (top, JOKER)) or (s.eight_cut and action.value == 8):
+        if ends_trick:
             self._new_trick(p)
             return
         if equal and s.equal_value is EqualValue.SKIP:

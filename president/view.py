@@ -7,7 +7,7 @@ from personalities.view import ClimbingView, ExchangeView
 
 from .cards import JOKER, Give, Play, play_of, PASS
 from .observation import NO_RANK, PresidentObservation
-from .settings import EqualValue, Settings
+from .settings import EqualValue, JokerMode, Settings
 from .state import Phase
 
 _NORMAL = tuple(range(3, 16))
@@ -50,6 +50,7 @@ def president_view(obs: PresidentObservation, legal_actions: Sequence[Play | Giv
         rank=rank,
         higher_players=higher,
         jokers_beat_singles=True,
+        wild_jokers=obs.settings.joker_mode is JokerMode.WILD,
         actions=actions,
         pass_action=pass_action,
     )
@@ -71,6 +72,12 @@ def hypothetical_view(settings: Settings, hand: list[int], upcards: list[int] | 
     Upcards count as played. Without opponent counts, the unseen cards are
     shared as evenly as possible among the other players of the table.
     """
+    if not hand:
+        raise ValueError("the hand is empty: name my cards with --hand")
+    if not 1 <= rank <= NO_RANK:
+        raise ValueError(f"rank must be 1 (President) to 6 (none yet), not {rank}")
+    if not 0 <= higher_players < settings.players:
+        raise ValueError(f"higher players must be 0 to {settings.players - 1}, not {higher_players}")
     counts = [0] * 17
     for v in hand:
         counts[v] += 1
@@ -90,6 +97,9 @@ def hypothetical_view(settings: Settings, hand: list[int], upcards: list[int] | 
     if opponents is None:
         left, others = sum(unseen), settings.players - 1
         opponents = [left // others + (1 if i < left % others else 0) for i in range(others)]
+    elif not 1 <= len(opponents) < settings.players or min(opponents) < 1:
+        raise ValueError(f"--opponents gives the card counts of the 1 to {settings.players - 1} opponents "
+                         f"still in the round, each 1 or more, not {','.join(map(str, opponents))}")
     elif sum(opponents) != sum(unseen):
         raise ValueError(f"the opponents hold {sum(opponents)} cards but {sum(unseen)} are unseen")
     actions: dict = {}
@@ -107,4 +117,4 @@ def hypothetical_view(settings: Settings, hand: list[int], upcards: list[int] | 
         hand=tuple(counts), upcards=up, legal=actions.keys(),
         can_pass=up is not None, unseen=unseen, opponent_counts=tuple(opponents),
         played=sum(played_counts), deck_size=settings.deck_size, rank=rank,
-        higher_players=higher_players, actions=actions, pass_action=PASS if up is not None else None)
+        higher_players=higher_players, wild_jokers=settings.joker_mode is JokerMode.WILD, actions=actions, pass_action=PASS if up is not None else None)

@@ -94,3 +94,7 @@ def make_agent(spec: str, fallback: Callable[[str], Agent | None] | None = None)
 
 def describe(agent: Any) -> str:
     return getattr(agent, "name", type(agent).__name__)
+
+
+# Last: the search players register themselves through `register` above.
+from . import search  # noqa: E402,F401

@@ -114,6 +114,7 @@ class Session:
         self.version = 0  # bumped by every change of the state: stale decisions are dropped
         self.decisions: list[DecisionRecord] = []
         self.results: list[RoundResult] = []
+        self.texts: dict[int, str] = {}  # seat -> .rul text it plays from an editor buffer (maybe unsaved)
 
     # ---- reading the table ------------------------------------------------
     @property
@@ -140,6 +141,9 @@ class Session:
         prev = self.state.prev_places
         rank = NO_RANK if prev is None else rank_of_place(prev[p], self.settings.players)
         return RANK_TITLES[rank]
+
+    def rank_text(self, p: int) -> str:
+        return self.title(p) if self.state.prev_places else "no rank yet"
 
     def last_action(self, p: int) -> str:
         for player, action in reversed(self.state.history):
@@ -241,16 +245,16 @@ class Session:
         if state.round_no != round_before:
             out.result = RoundResult(state.round_no, state.round_log[-1], tuple(state.scores), self.over)
             self.results.append(out.result)
-            winner = self.names[out.result.places.index(1)]
-            out.lines.append(f"round {out.result.round} over: {winner} is President")
+            winner = out.result.places.index(1)
+            out.lines.append(f"round {out.result.round} over: {self.says(winner, 'is', 'are')} President")
             return out
         for skipped, gone in state.history[seen + 1:]:
             if gone is None:
-                out.lines.append(f"{self.names[skipped]} is skipped (equal value)")
+                out.lines.append(f"{self.says(skipped, 'is', 'are')} skipped (equal value)")
         if isinstance(action, Play) and not action.is_pass and state.places[player]:
-            out.lines.append(f"{self.names[player]} goes out {ordinal(state.places[player])}")
+            out.lines.append(f"{self.says(player, 'goes', 'go')} out {ordinal(state.places[player])}")
         if isinstance(action, Play) and state.phase is Phase.PLAY and state.upcards is None:
-            out.lines.append(f"trick over: {self.names[state.current]} leads")
+            out.lines.append(f"trick over: {self.says(state.current, 'leads', 'lead')}")
         return out
 
     def _describe(self, player: int, action: Any) -> str:
@@ -260,17 +264,26 @@ class Session:
             if HUMAN in (player, self.state.gifts[-1][1]):
                 return f"{who} gave {' '.join(card_label(c) for c in self._last_gift())} to {to}"
             return f"{who} gave {len(action.values)} card(s) to {to}"
-        return f"{who} passes" if action.is_pass else f"{who} plays {action}"
+        return self.says(player, "passes", "pass") if action.is_pass else f"{self.says(player, 'plays', 'play')} {action}"
+
+    def says(self, p: int, third: str, second: str) -> str:
+        """`Ada plays` but `You play`."""
+        return f"You {second}" if p == HUMAN else f"{self.names[p]} {third}"
 
     def _last_gift(self) -> list[Card]:
         return self.state.lay.card_list(self.state.gifts[-1][2])
 
     # ---- personalities from files ---------------------------------------------
-    def reload_seat(self, p: int, personality: Any, path: Path | None = None) -> None:
+    def reload_seat(self, p: int, personality: Any, path: Path | None = None, text: str | None = None) -> None:
         """Seat p plays `personality` from its next decision (a decision in flight keeps the old one)."""
         self.agents[p].reload(personality)
+        self.agents[p].name = personality.name
+        if text is not None:
+            self.texts[p] = text
+        else:
+            self.texts.pop(p, None)
         if path is not None:
-            self.sources[p] = SeatSource(path, _mtime(path))
+            self.sources[p] = SeatSource(path, file_mtime(path))
 
     def changed_sources(self) -> list[tuple[int, Path]]:
         """Seats whose .rul file changed on disk since it was last read (the file's mtime is noted)."""
@@ -278,7 +291,7 @@ class Session:
         for p, source in enumerate(self.sources):
             if source is None or source.path is None:
                 continue
-            mtime = _mtime(source.path)
+            mtime = file_mtime(source.path)
             if mtime != source.mtime:
                 source.mtime = mtime
                 changed.append((p, source.path))
@@ -288,7 +301,7 @@ class Session:
         """Our own editor wrote `path`: not an outside change to reload from."""
         for source in self.sources:
             if source is not None and source.path == path:
-                source.mtime = _mtime(path)
+                source.mtime = file_mtime(path)
 
 
 def seat_source(spec: str, rules_dirs: tuple[Path, ...]) -> SeatSource | None:
@@ -297,18 +310,19 @@ def seat_source(spec: str, rules_dirs: tuple[Path, ...]) -> SeatSource | None:
 
     path = Path(spec)
     if spec.lower().endswith(".rul") or path.is_file():
-        return SeatSource(path, _mtime(path))
+        return SeatSource(path, file_mtime(path))
     for folder in rules_dirs:
         for candidate in sorted(folder.glob("*.rul")) if folder.is_dir() else ():
             if candidate.stem.lower() == spec.lower():
-                return SeatSource(candidate, _mtime(candidate))
+                return SeatSource(candidate, file_mtime(candidate))
     if spec.lower() in (n.lower() for n in shipped_names()):
         return SeatSource(None)
     return None
 
 
-def _mtime(path: Path) -> float:
+def file_mtime(path: Path | None) -> float:
+    """The file's modification time; 0 for no file or one that cannot be read."""
     try:
-        return path.stat().st_mtime
+        return path.stat().st_mtime if path else 0.0
     except OSError:
         return 0.0

@@ -14,6 +14,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from president.cards import JOKER, Card, value_text
+from president.state import Phase
 
 from .session import HUMAN, Session, card_label, ordinal
 
@@ -112,7 +113,19 @@ class HandView(Widget):
         return Text("\n").join([drawn, marker])
 
 
-class SeatPanel(Static):
+class Panel(Static):
+    """A Static that redraws only when what it shows has changed (each redraw costs a repaint)."""
+
+    _shown: list | None = None
+
+    def show_parts(self, parts: list, layout: bool = False) -> None:
+        """`layout` only for panels whose height follows their content."""
+        if parts != self._shown:
+            self._shown = parts
+            self.update(Group(*parts), layout=layout)
+
+
+class SeatPanel(Panel):
     """One player at the table: name, personality, cards left, rank, last action."""
 
     def __init__(self, seat: int, **kwargs) -> None:
@@ -126,22 +139,22 @@ class SeatPanel(Static):
         place = session.place(p)
         last = session.last_action(p)
         lines = [
-            Text(session.personality_name(p), style="italic"),
-            Text(f"{state.sizes[p]} cards · {session.title(p)}"),
+            Text.assemble((session.personality_name(p), "italic"), f" · {state.sizes[p]} cards"),
+            Text(session.rank_text(p), style="bold"),
             Text(f"out {ordinal(place)}" if place else (f"last: {last}" if last else ""),
                  style="bold green" if place else ""),
             Text("thinking…" if thinking else "", style="bold magenta"),
         ]
         if p == HUMAN:  # my own line is short: the hand below shows the cards
-            lines = [Text(f"You · {session.title(p)} · {state.sizes[p]} cards"
+            lines = [Text(f"You · {session.rank_text(p)} · {state.sizes[p]} cards"
                           + (f" · out {ordinal(place)}" if place else (f" · last: {last}" if last else "")))]
         self.set_class(not session.over and state.current_player() == p, "to-move")
         self.set_class(thinking, "thinking")
         self.set_class(bool(place), "out")
-        self.update(Group(*lines))
+        self.show_parts(lines)
 
 
-class Felt(Static):
+class Felt(Panel):
     """The middle of the table: the upcards, who played them, whose turn it is."""
 
     def show(self, session: Session) -> None:
@@ -152,10 +165,10 @@ class Felt(Static):
             winners = " and ".join(session.names[p] for p, s in enumerate(state.scores) if s == best)
             parts += [Text("match over", style="bold"), Text(f"{winners} won with {best} points"),
                       Text("press n for a new match", style="dim")]
-        elif session.giving() is not None or state.phase.value == "exchange":
+        elif state.phase is Phase.EXCHANGE:
             giver, receiver, count = state.pending[0]
             parts += [Text("exchange", style="bold"),
-                      Text(f"{session.names[giver]} gives {count} card(s) to {session.names[receiver]}")]
+                      Text(f"{session.says(giver, 'gives', 'give')} {count} card(s) to {session.names[receiver]}")]
         elif state.upcards is None:
             parts += [Text(f"{session.names[state.current]} to lead", style="bold")]
         else:
@@ -165,19 +178,24 @@ class Felt(Static):
         if not session.over:
             turn = "your turn" if session.human_turn() else f"{session.names[state.current]}'s turn"
             parts.append(Text(turn, style="bold yellow" if session.human_turn() else ""))
-        self.update(Group(*parts))
+        for part in parts:
+            part.justify = "center"
+        self.show_parts(parts)
 
 
-class ScoreBoard(Static):
+class ScoreBoard(Panel):
     """Points per player, with the round being played."""
 
     def show(self, session: Session) -> None:
         self.border_title = session.round_text()
+        rows = [(name, session.title(p), str(session.state.scores[p])) for p, name in enumerate(session.names)]
+        if rows == self._shown:
+            return
+        self._shown = rows
         table = Table(box=None, expand=True, pad_edge=False)
         table.add_column("player")
-        table.add_column("bot", overflow="ellipsis", no_wrap=True)
         table.add_column("rank")
         table.add_column("pts", justify="right")
-        for p, name in enumerate(session.names):
-            table.add_row(name, session.personality_name(p), session.title(p), str(session.state.scores[p]))
+        for row in rows:
+            table.add_row(*row)
         self.update(table)

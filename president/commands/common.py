@@ -54,7 +54,7 @@ def rules_dirs(args: argparse.Namespace) -> tuple[Path, ...]:
 
 
 def fail(message: str, code: int = EXIT_USAGE) -> int:
-    err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False)
+    err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
     return code
 
 

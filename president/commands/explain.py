@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import random
 from collections import Counter
@@ -112,7 +113,9 @@ def run_decide(args: argparse.Namespace) -> int:
 
 
 def run_stats(args: argparse.Namespace) -> int:
-    settings, agents, names = _table(args, args.bot, rounds=1)
+    settings, agents, names = _table(args, args.bot)
+    if args.rounds < 1:
+        raise ValueError("--rounds must be at least 1")
     bot = agents[0]
     if not isinstance(bot, RulePlayer):
         raise ValueError("stats counts rule firings; name a .rul file or a shipped personality")
@@ -123,10 +126,16 @@ def run_stats(args: argparse.Namespace) -> int:
         if player == 0 and decision.trace is not None and decision.trace.kind == "play":
             fired[decision.trace.fired_line or decision.trace.note] += 1
 
-    for r in range(args.rounds):
-        state = PresidentState.new_match(settings, match_seed(seed, r))
-        play_game(state, agents, random.Random(match_seed(seed, r) ^ 0x5EED), on_decision=record, explain=True)
+    # Whole matches, so that ranks and the exchange happen as they do in play.
+    played, match = 0, 0
+    while played < args.rounds:
+        length = min(settings.rounds or 10, args.rounds - played)
+        table = dataclasses.replace(settings, rounds=length, target_score=0)
+        state = PresidentState.new_match(table, match_seed(seed, match))
+        play_game(state, agents, random.Random(match_seed(seed, match) ^ 0x5EED), on_decision=record, explain=True)
+        played, match = played + length, match + 1
     rules = bot.personality.rules
+    names[0] = bot.personality.name
     total = sum(fired.values())
     rows = [{"line": rule.line, "rule": rule.source.strip() or str(rule), "fired": fired.get(rule.line, 0)}
             for rule in rules]

@@ -16,8 +16,8 @@ Layers: `lexer` (pyparsing tokens -> s-expressions), `build_expr`,
 """
 from recycle.lang.errors import GameSyntaxError
 from recycle.lang.lexer import MAX_CHARS, MAX_DEPTH
-from recycle.lang.reader import check_file, load_game, parse_game, read_game
+from recycle.lang.reader import check_file, check_text, load_game, parse_game, read_game
 from recycle.lang.tree import Game
 
-__all__ = ["GameSyntaxError", "Game", "parse_game", "load_game", "check_file", "read_game",
+__all__ = ["GameSyntaxError", "Game", "parse_game", "load_game", "check_file", "check_text", "read_game",
            "MAX_CHARS", "MAX_DEPTH"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 from recycle.lang import tree as T
 from recycle.lang.build_expr import found, head, storage_word
 from recycle.lang.build_values import ValueBuilder
-from recycle.lang.errors import Reject, did_you_mean
+from recycle.lang.errors import did_you_mean
 from recycle.lang.lexer import Atom, SList
 from recycle.lang.vocab import ELEMENT, EXPECTED, HEADS, HEAD_KIND, KEYWORDS, RELATIVE
 
@@ -32,7 +32,7 @@ class ActionBuilder(ValueBuilder):
         if word == "stage":
             self.fail(sx, "(stage ...) cannot appear inside actions", EXPECTED["action"],
                       "stages nest in stages or in the game")
-        if HEAD_KIND.get(word) == "bool" or word in ("all", "any"):
+        if HEAD_KIND.get(word) == "bool":
             self.fail(sx, f"({word} ...) is a condition, not an action", EXPECTED["action"],
                       _CONDITIONAL_HINT)
         if word is not None and word not in KEYWORDS and word not in HEAD_KIND:
@@ -112,7 +112,7 @@ class ActionBuilder(ValueBuilder):
         word = storage_word(target) if type(target) is SList else None
         pos = {"line": sx.line, "column": sx.column}
         if word == "sto":
-            if self.kind_of(value) == "str":
+            if self.kind_of(value) in ("str", "strs"):
                 self.fail(value, f"an integer storage cannot hold {found(value)}", EXPECTED["int"],
                           "names are kept in string storage: (OWNER str NAME)")
             return T.SetInt(*self._pair(target, "int", value, self.int_), **pos)
@@ -134,8 +134,7 @@ class ActionBuilder(ValueBuilder):
         if len(rest) != 3:
             self.arity(sx, rest, usage, 3)
         word, var, awards = rest
-        if not (type(word) is Atom and word.text == "points"):
-            self.fail(word, f"expected 'points', found {found(word)}", usage)
+        self.keyword(word, ("points",), usage)
         if not (type(var) is Atom and var.kind == "var"):
             self.fail(var, f"expected a variable 'NAME, found {found(var)}", usage)
         self.note("put-points", sx)
@@ -146,7 +145,8 @@ class ActionBuilder(ValueBuilder):
         self.note("update", sx)
         target, awards = self.args(sx, 2, "(update (OWNER points NAME) (AWARD ...))")
         if type(target) is not SList or storage_word(target) != "points":
-            self.fail(target, f"expected (OWNER points NAME), found {found(target)}", "a point map storage")
+            self.fail(target, f"expected (OWNER points NAME), found {found(target)}",
+                      "a point map storage")
         return T.UpdatePoints(*self._pair(target, "points", awards, self.point_map),
                               line=sx.line, column=sx.column)
 
@@ -170,8 +170,7 @@ class ActionBuilder(ValueBuilder):
     def _cycle(self, sx: SList) -> T.Node:
         usage = "(cycle next|current WHO)"
         mode, who = self.args(sx, 2, usage)
-        if not (type(mode) is Atom and mode.text in ("next", "current")):
-            self.fail(mode, f"expected next or current, found {found(mode)}", usage)
+        mode = self.keyword(mode, ("next", "current"), usage)
         if type(who) is Atom and who.kind == "word" and who.text in RELATIVE:
             target = who.text
         elif type(who) is Atom and who.kind == "var":
@@ -181,12 +180,11 @@ class ActionBuilder(ValueBuilder):
             if head(who) != "owner":
                 self.note("cycle-player", who)
             target = self.player(who)
-        return T.Cycle(mode.text, target, line=sx.line, column=sx.column)
+        return T.Cycle(mode, target, line=sx.line, column=sx.column)
 
     def _turn(self, sx: SList) -> T.Node:
         (word,) = self.args(sx, 1, "(turn pass)")
-        if not (type(word) is Atom and word.text == "pass"):
-            self.fail(word, f"expected pass, found {found(word)}", "(turn pass)")
+        self.keyword(word, ("pass",), "(turn pass)")
         return T.TurnPass(line=sx.line, column=sx.column)
 
     def _repeat(self, sx: SList) -> T.Node:

@@ -1,19 +1,21 @@
-"""Typed expressions from s-expressions: the builder's value half.
+"""The typed builder's base: errors, variables, kind inference, owners, storage, names.
 
+The builder turns s-expressions (`lexer`) into tree nodes, one method per kind
+(`int_`, `bool_`, `card`, `cards`, ...), spread over a chain of classes:
+ExprBuilder <- CollectionBuilder <- ValueBuilder <- ActionBuilder <- GameBuilder.
 RECYCLE is typed by position: `(top X)` is a card where a card is expected and
-a collection where one is. Each `ExprBuilder` method builds one kind (`int_`,
-`bool_`, `card`, `cards`, ...) and `kind_of` guesses a form's kind from its
-shape alone, which settles the few overloaded forms (==, size, top, all).
+a collection where one is. `kind_of` guesses a form's kind from its shape
+alone, which settles the few overloaded forms (==, size, top, all, let).
 Variables carry the kind of their binding, so `(top 'R)` over a run is right.
 """
 from __future__ import annotations
 
-from recycle.lang import expr as E
+from recycle.lang import tree as T
 from recycle.lang.errors import Reject, Source, did_you_mean
 from recycle.lang.lexer import Atom, SList
 from recycle.lang.tree import Feature
 from recycle.lang.vocab import (COLLECTIONS, DESCRIBE, ELEMENT, EXPECTED, FEATURES, HEAD_KIND,
-                                HEADS, KEYWORDS, RELATIVE, STORAGE, VISIBILITIES)
+                                HEADS, KEYWORDS, RELATIVE, STORAGE)
 
 # What a variable of each kind may stand for without a warning.
 _FITS = {"owner": ("player", "team"), "collection": tuple(COLLECTIONS)}
@@ -38,11 +40,16 @@ def storage_word(sx) -> str | None:
     return None
 
 
+def is_index(sx: SList) -> bool:
+    """`(N X)` with N a number, a variable or a form: an index into X."""
+    first = sx.items[0]
+    return len(sx.items) == 2 and (type(first) is SList or first.kind in ("int", "var"))
+
+
 def found(sx) -> str:
     """A short description of what was written, for messages."""
     if type(sx) is Atom:
-        return {"word": "keyword", "name": "name", "int": "number", "var": "variable"}.get(
-            sx.kind, "symbol") + f" {sx.source}"
+        return sx.describe()
     if not sx.items:
         return "()"
     first = sx.items[0]
@@ -98,18 +105,33 @@ class ExprBuilder:
             self.arity(sx, rest, usage, n)
         return rest
 
-    def arity(self, sx: SList, rest: list, usage: str, n: int | str) -> None:
+    def arity(self, sx: SList, rest: list, usage: str, n: int) -> None:
+        """Fail on a wrong argument count: at the first extra one, or at the ')'."""
         name = usage[: usage.find(" ")] + " ...)" if " " in usage else usage
-        if len(rest) > (n if isinstance(n, int) else 0):
-            where = rest[n] if isinstance(n, int) else rest[0]
-            self.fail(where, f"too many arguments to {name}", usage)
+        if len(rest) > n:
+            self.fail(rest[n], f"too many arguments to {name}", usage)
         self.fail(sx, f"missing argument to {name}", usage, at=sx.end)
+
+    def _span(self, sx: SList, usage: str) -> tuple:
+        """`LOW..HIGH` after the head word."""
+        rest = sx.items[1:]
+        if len(rest) != 3:
+            self.arity(sx, rest, usage, 3)
+        if not (type(rest[1]) is Atom and rest[1].kind == "dots"):
+            self.fail(rest[1], f"expected '..', found {found(rest[1])}", usage)
+        return self.int_(rest[0]), self.int_(rest[2])
+
+    def keyword(self, sx, words: tuple[str, ...], usage: str) -> str:
+        """The keyword `sx`, which must be one of `words`."""
+        if type(sx) is Atom and sx.kind == "word" and sx.text in words:
+            return sx.text
+        hint = did_you_mean(sx.text, words) if type(sx) is Atom else ""
+        self.fail(sx, f"expected {' or '.join(words)}, found {found(sx)}", usage, hint)
 
     def using(self, sx: SList, usage: str) -> tuple:
         """`(HEAD X using PM)` -> (X, built point map)."""
         x, word, pm = self.args(sx, 3, usage)
-        if not (type(word) is Atom and word.text == "using"):
-            self.fail(word, f"expected 'using', found {found(word)}", usage)
+        self.keyword(word, ("using",), usage)
         return x, self.points_ref(pm)
 
     def each(self, items, build) -> tuple:
@@ -130,7 +152,7 @@ class ExprBuilder:
 
     # --- variables ------------------------------------------------------------
 
-    def var(self, sx: Atom, want: str) -> E.Var:
+    def var(self, sx: Atom, want: str) -> T.Var:
         bound = self.scope.get(sx.text)
         if bound is None:
             self.fail(sx, f"unknown variable '{sx.text}",
@@ -141,17 +163,22 @@ class ExprBuilder:
             self.src.warn(sx.offset, f"'{sx.text} holds {DESCRIBE[kind]} (bound at line "
                           f"{bound[1]}), but {DESCRIBE.get(want, want)} is expected here",
                           length=sx.width)
-        return E.Var(sx.text, kind, line=sx.line, column=sx.column)
+        return T.Var(sx.text, kind, line=sx.line, column=sx.column)
 
     def within(self, var_sx, kind: str, build, body):
         """Bind `var_sx` to `kind` while building `body`; -> (Var, node)."""
         if not (type(var_sx) is Atom and var_sx.kind == "var"):
             self.fail(var_sx, f"expected a variable 'NAME, found {found(var_sx)}", "'NAME")
+        node = self._bound(var_sx, kind, build, body)
+        return T.Var(var_sx.text, kind, line=var_sx.line, column=var_sx.column), node
+
+    def _bound(self, var_sx: Atom, kind: str, build, body):
+        """`build(body)` with the variable bound (shadowing any outer one)."""
         name = var_sx.text
         old = self.scope.get(name)
         self.scope[name] = (kind, var_sx.line)
         try:
-            return E.Var(name, kind, line=var_sx.line, column=var_sx.column), build(body)
+            return build(body)
         finally:
             if old is None:
                 del self.scope[name]
@@ -203,26 +230,16 @@ class ExprBuilder:
             return self.kind_of(items[1])
         if word == "other" and len(items) == 2 and type(items[1]) is Atom:
             return {"player": "players", "team": "teams"}.get(items[1].text, "unknown")
-        if word in ("all", "any") and len(items) == 4 and type(items[2]) is Atom:
-            body = self._kind_within(items[2], ELEMENT.get(self.kind_of(items[1]), "unknown"), items[3])
+        if word in ("all", "any") and len(items) == 4 and getattr(items[2], "kind", "") == "var":
+            element = ELEMENT.get(self.kind_of(items[1]), "unknown")
+            body = self._bound(items[2], element, self.kind_of, items[3])
             if body == "bool":
                 return "bool"
             if word == "all":
                 return {"cards": "cardsets", "int": "int"}.get(body, "unknown")
         return "unknown"
 
-    def _kind_within(self, var_sx: Atom, kind: str, body) -> str:
-        old = self.scope.get(var_sx.text)
-        self.scope[var_sx.text] = (kind, var_sx.line)
-        try:
-            return self.kind_of(body)
-        finally:
-            if old is None:
-                del self.scope[var_sx.text]
-            else:
-                self.scope[var_sx.text] = old
-
-    def value(self, sx) -> tuple[E.Node, str]:
+    def value(self, sx) -> tuple[T.Node, str]:
         """Any value, typed by its shape (for declare, let, ==): -> (node, kind)."""
         kind = self.kind_of(sx)
         if type(sx) is Atom and sx.kind == "var":
@@ -239,10 +256,10 @@ class ExprBuilder:
 
     # --- owners, players, teams -------------------------------------------------
 
-    def owner(self, sx) -> E.Node:
+    def owner(self, sx) -> T.Node:
         if type(sx) is Atom:
             if sx.kind == "word" and sx.text == "game":
-                return E.GameOwner(line=sx.line, column=sx.column)
+                return T.GameOwner(line=sx.line, column=sx.column)
             if sx.kind == "var":
                 return self.var(sx, "owner")
         kind = self.kind_of(sx)
@@ -252,33 +269,33 @@ class ExprBuilder:
             return self.team(sx)
         self.expect(sx, "owner")
 
-    def player(self, sx) -> E.Node:
+    def player(self, sx) -> T.Node:
         return self._who(sx, "player")
 
-    def team(self, sx) -> E.Node:
+    def team(self, sx) -> T.Node:
         return self._who(sx, "team")
 
-    def _who(self, sx, kind: str) -> E.Node:
+    def _who(self, sx, kind: str) -> T.Node:
         if type(sx) is Atom and sx.kind == "var":
             return self.var(sx, kind)
         if type(sx) is SList and len(sx.items) == 2:
             first, second = sx.items
             if type(second) is Atom and second.kind == "word" and second.text == kind:
                 if type(first) is Atom and first.kind == "word" and first.text in RELATIVE:
-                    ref = E.PlayerRef if kind == "player" else E.TeamRef
+                    ref = T.PlayerRef if kind == "player" else T.TeamRef
                     return ref(first.text, line=sx.line, column=sx.column)
-                at = E.PlayerAt if kind == "player" else E.TeamAt
+                at = T.PlayerAt if kind == "player" else T.TeamAt
                 return at(self.int_(first), line=sx.line, column=sx.column)
             word = head(sx)
             if kind == "player" and word == "owner":
-                return E.OwnerOf(self.card(second), line=sx.line, column=sx.column)
+                return T.OwnerOf(self.card(second), line=sx.line, column=sx.column)
             if kind == "team" and word == "team":
-                return E.TeamOf(self.player(second), line=sx.line, column=sx.column)
+                return T.TeamOf(self.player(second), line=sx.line, column=sx.column)
         self.expect(sx, kind)
 
     # --- storage and locations ----------------------------------------------------
 
-    def storage(self, sx: SList, want: str) -> E.Node:
+    def storage(self, sx: SList, want: str) -> T.Node:
         """`(OWNER WORD NAME [INDEX])` where `want` is the kind expected."""
         word = sx.items[1].text
         kind = STORAGE[word]
@@ -296,30 +313,30 @@ class ExprBuilder:
             if len(items) == 4:
                 self.note("location-index", items[3])
                 index = self.int_(items[3])
-            return E.Location(owner, word, self.location_name(items[2]), index,
+            return T.Location(owner, word, self.location_name(items[2]), index,
                               line=sx.line, column=sx.column)
         if len(items) != 3:
             self.arity(sx, items[1:], f"(OWNER {word} NAME)", 2)
         owner, name = self.owner(items[0]), self.str_(items[2])
         if kind == "str":
             self.note("str-storage", items[1])
-            return E.StrStorage(owner, name, line=sx.line, column=sx.column)
+            return T.StrStorage(owner, name, line=sx.line, column=sx.column)
         if kind == "points":
             self.note("points-storage", items[1])
-            return E.PointStorage(owner, name, line=sx.line, column=sx.column)
-        return E.IntStorage(owner, name, line=sx.line, column=sx.column)
+            return T.PointStorage(owner, name, line=sx.line, column=sx.column)
+        return T.IntStorage(owner, name, line=sx.line, column=sx.column)
 
-    def location_name(self, sx) -> E.Node:
+    def location_name(self, sx) -> T.Node:
         if type(sx) is Atom:
             if sx.kind == "int":
                 self.note("location-number", sx)
-                return E.IntLit(int(sx.text), line=sx.line, column=sx.column)
+                return T.IntLit(int(sx.text), line=sx.line, column=sx.column)
             if sx.kind == "word" and sx.text == "new":
                 self.note("location-new", sx)
-                return E.NewName(line=sx.line, column=sx.column)
+                return T.NewName(line=sx.line, column=sx.column)
         return self.str_(sx)
 
-    def points_ref(self, sx) -> E.Node:
+    def points_ref(self, sx) -> T.Node:
         """The point map after `using`."""
         if type(sx) is Atom and sx.kind == "var":
             self.note("points-var", sx)
@@ -330,17 +347,17 @@ class ExprBuilder:
 
     # --- names ---------------------------------------------------------------
 
-    def str_(self, sx) -> E.Node:
+    def str_(self, sx) -> T.Node:
         if type(sx) is Atom:
             if sx.kind == "name":
-                return E.Name(sx.text, line=sx.line, column=sx.column)
+                return T.Name(sx.text, line=sx.line, column=sx.column)
             if sx.kind == "var":
                 return self.var(sx, "str")
         elif storage_word(sx):
             return self.storage(sx, "str")
         elif head(sx) == "cardatt":
             key, card = self.args(sx, 2, "(cardatt KEY CARD)")
-            return E.CardAtt(self.str_(key), self.card(card), line=sx.line, column=sx.column)
+            return T.CardAtt(self.str_(key), self.card(card), line=sx.line, column=sx.column)
         self.expect(sx, "str")
 
     def names(self, sx: SList, what: str) -> tuple[str, ...]:

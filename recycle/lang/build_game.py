@@ -1,6 +1,7 @@
 """The game's structure from s-expressions: game, declare, setup, stages, scoring."""
 from __future__ import annotations
 
+from recycle.diagnostics import locate
 from recycle.lang import tree as T
 from recycle.lang.build_actions import ActionBuilder
 from recycle.lang.build_expr import found, head
@@ -8,7 +9,9 @@ from recycle.lang.errors import Reject, did_you_mean
 from recycle.lang.lexer import Atom, SList
 from recycle.lang.vocab import EXPECTED, HEAD_KIND, HEADS, KEYWORDS
 
-_SETUP_USAGE = "(create players N), (create teams ...), (create deck ...) or (repeat N (create deck ...))"
+_SETUP_USAGE = ("(create players N), (create teams ...), (create deck ...) "
+                "or (repeat N (create deck ...))")
+GAME_USAGE = "(game (setup ...) ... (scoring ...))"
 
 
 class GameBuilder(ActionBuilder):
@@ -19,7 +22,7 @@ class GameBuilder(ActionBuilder):
         if head(sx) != "game":
             word = head(sx)
             hint = did_you_mean(word, ["game"]) if word else "a RECYCLE file is one (game ...) form"
-            self.fail(sx, f"expected (game ...), found {found(sx)}", "(game (setup ...) ... (scoring ...))", hint)
+            self.fail(sx, f"expected (game ...), found {found(sx)}", GAME_USAGE, hint)
         if "put" in self.src.text:
             self._hoist_point_variables(sx)
         items = sx.items[1:]
@@ -68,7 +71,6 @@ class GameBuilder(ActionBuilder):
         return node
 
     def _closing_hint(self, sx: SList) -> str:
-        from recycle.diagnostics import locate
         line, column, _ = locate(self.src.text, sx.end)
         return f"the ')' at line {line}, column {column} closes (game opened at line {sx.line}"
 
@@ -148,16 +150,16 @@ class GameBuilder(ActionBuilder):
     def _repeat_deck(self, sx: SList) -> T.Node:
         times, body = self.args(sx, 2, "(repeat N (create deck ...))")
         if head(body) != "create":
-            self.fail(body, f"expected (create deck ...), found {found(body)}", "(repeat N (create deck ...))")
+            self.fail(body, f"expected (create deck ...), found {found(body)}",
+                      "(repeat N (create deck ...))")
         self.note("repeat-deck", sx)
         times, deck = self.all_of((self.int_, times), (self.create_deck, body))
         return T.Repeat(times, deck, line=sx.line, column=sx.column)
 
     def scoring(self, sx: SList) -> T.Scoring:
         goal, score = self.args(sx, 2, "(scoring max|min INTEGER)")
-        if not (type(goal) is Atom and goal.text in ("max", "min")):
-            self.fail(goal, f"expected max or min, found {found(goal)}", "(scoring max|min INTEGER)")
-        return T.Scoring(goal.text, self.int_(score), line=sx.line, column=sx.column)
+        goal = self.keyword(goal, ("max", "min"), "(scoring max|min INTEGER)")
+        return T.Scoring(goal, self.int_(score), line=sx.line, column=sx.column)
 
     # --- stages and the flow ------------------------------------------------------------
 
@@ -185,10 +187,7 @@ class GameBuilder(ActionBuilder):
         items = sx.items
         if len(items) < 3:
             self.arity(sx, items[1:], usage, 2)
-        cycle, mode = items[1], items[2]
-        if not (type(cycle) is Atom and cycle.text in ("player", "team")):
-            self.fail(cycle, f"expected player or team, found {found(cycle)}", usage,
-                      did_you_mean(cycle.text, ["player", "team"]) if type(cycle) is Atom else "")
+        cycle, mode = self.keyword(items[1], ("player", "team"), usage), items[2]
         end, failed = None, False
         if type(mode) is Atom and mode.text in ("simultaneous", "once"):
             self.note(mode.text, mode)
@@ -206,4 +205,4 @@ class GameBuilder(ActionBuilder):
         body = self.each(items[3:], self.flow)
         if failed:
             raise Reject
-        return T.Stage(cycle.text, mode_word, end, body, line=sx.line, column=sx.column)
+        return T.Stage(cycle, mode_word, end, body, line=sx.line, column=sx.column)

@@ -15,7 +15,7 @@ from recycle.diagnostics import Diagnostic, DiagnosticError, Severity, locate, n
 MAX_ERRORS = 50
 
 
-class GameSyntaxError(DiagnosticError):
+class GameSyntaxError(DiagnosticError, ValueError):
     """A RECYCLE file could not be read; `.diagnostics` lists every error found."""
 
 
@@ -61,9 +61,6 @@ class Source:
 
     def warn(self, offset: int, message: str, **kw) -> None:
         self.report(offset, message, severity=Severity.WARNING, **kw)
-
-    def error(self) -> GameSyntaxError:
-        return GameSyntaxError(list(self.diagnostics))
 
 
 def did_you_mean(word: str, names) -> str:

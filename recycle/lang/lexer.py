@@ -2,8 +2,8 @@
 
 A pyparsing `Regex` cuts the text into tokens; a small loop nests them into
 `SList`s. Why not a full pyparsing grammar: measured on the corpus (690 kB,
-130 files) a nested pyparsing s-expression grammar alone takes ~2.8 s, while
-this tokenizer takes ~0.25 s and leaves the 3 s budget to the typed builder
+129 files) a nested pyparsing s-expression grammar alone takes 2.8 s, over
+the 3 s budget before any typing, while this tokenizer takes 0.25 s
 (`bench/bench_recycle_parse.py --compare` repeats the measurement).
 
 Lexing rules (all dialects): `;;` starts a comment to the end of the line (a
@@ -19,6 +19,7 @@ import unicodedata
 import pyparsing as pp
 
 from recycle.lang.errors import Reject, Source
+from recycle.lang.vocab import KEYWORDS
 
 MAX_CHARS = 1_000_000  # the largest corpus file is 11 kB
 MAX_DEPTH = 100  # the deepest corpus file nests 19 levels
@@ -69,6 +70,10 @@ class Atom:
     def width(self) -> int:
         return len(self.source)
 
+    def describe(self) -> str:
+        """`keyword move`, `name HEARTS`, `variable 'P`... for messages."""
+        return f"{_KIND_WORDS.get(self.kind, 'symbol')} {self.source}"
+
     def __repr__(self) -> str:
         return f"{self.kind}:{self.text}"
 
@@ -101,8 +106,8 @@ def read_form(src: Source) -> Reading:
     """Read the first top-level form of `src.text`, reporting lexical errors."""
     text = src.text
     if len(text) > MAX_CHARS:
-        src.report(0, f"file is too large ({len(text)} characters; the limit is {MAX_CHARS})",
-                   hint="a RECYCLE game is a few kilobytes; is this the right file?")
+        src.report(0, f"file too large ({len(text):,} characters; the limit is {MAX_CHARS:,})",
+                   hint="a RECYCLE game is a few kilobytes")
         raise Reject
     stack: list[SList] = []
     line, line_start, pos, prev_line = 1, 0, 0, 0
@@ -154,7 +159,7 @@ def read_form(src: Source) -> Reading:
                     stack[-1].items.append(atom)
                 elif not stray_reported:
                     stray_reported = True
-                    src.report(start, f"unexpected {_describe(atom)} outside any form",
+                    src.report(start, f"unexpected {atom.describe()} outside any form",
                                length=atom.width, expected="(game ...)")
         prev_line = line
     if stack:
@@ -190,19 +195,17 @@ def _atom(src: Source, tok: str, start: int, line: int, column: int) -> Atom | N
     first = tok[0]
     if first in "'\u2018\u2019":
         body = tok[1:]
-        if first != "'":
-            _lex_error(src, start, f"a variable starts with the plain quote ', not {first!r}",
-                       hint=f"write '{body}")
-            first = "'"
-        if body.isalpha() and body.isupper():
-            return Atom("var", body, start, line, column)
         if not body:
             _lex_error(src, start, "a quote must be followed by a variable name",
                        expected="'NAME (upper-case letters)")
             return None
-        _lex_error(src, start, f"bad variable name {tok!r}: variables are upper-case letters",
-                   length=len(tok), hint=f"write '{_upper(body)}")
-        return Atom("var", _upper(body), start, line, column)
+        if first != "'":
+            _lex_error(src, start, f"a variable starts with the plain quote ', not {first!r}",
+                       hint=f"write '{_upper(body) or 'X'}")
+        elif not (body.isalpha() and body.isupper()):
+            _lex_error(src, start, f"bad variable name {tok!r}: variables are upper-case letters",
+                       length=len(tok), hint=f"write '{_upper(body) or 'X'}")
+        return Atom("var", _upper(body) or "X", start, line, column)
     if first.isdigit():
         if tok.isdigit():
             if len(tok) > MAX_INT_DIGITS:
@@ -219,7 +222,6 @@ def _atom(src: Source, tok: str, start: int, line: int, column: int) -> Atom | N
                 return Atom("word", tok, start, line, column)
             if tok.isupper():
                 return Atom("name", tok, start, line, column)
-        from recycle.lang.vocab import KEYWORDS
         hint = (f"keywords are lower-case: {tok.lower()}" if tok.lower() in KEYWORDS
                 else f"write {_upper(tok) or 'X'}")
         _lex_error(src, start, f"bad name {tok!r}: names are upper-case letters only",
@@ -252,7 +254,3 @@ def _upper(word: str) -> str:
 
 
 _KIND_WORDS = {"word": "keyword", "name": "name", "int": "number", "var": "variable"}
-
-
-def _describe(atom: Atom) -> str:
-    return f"{_KIND_WORDS.get(atom.kind, 'symbol')} {atom.source}"

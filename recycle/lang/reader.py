@@ -4,9 +4,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from recycle.diagnostics import Diagnostic
-from recycle.lang.build_game import GameBuilder
+from recycle.lang.build_game import GAME_USAGE, GameBuilder
 from recycle.lang.errors import GameSyntaxError, Reject, Source, TooManyErrors
-from recycle.lang.lexer import read_form
+from recycle.lang.lexer import MAX_CHARS, read_form
 from recycle.lang.tree import Game
 
 #: Message prefix of the safety net; a bug if it ever shows (the fuzz test checks).
@@ -23,7 +23,7 @@ def read_game(text: str, filename: str = "<string>") -> tuple[Game | None, list[
         reading = read_form(src)
         if reading.form is None:
             if not src.has_errors:
-                src.report(0, "the file holds no (game ...) form", expected="(game (setup ...) ... (scoring ...))")
+                src.report(0, "the file holds no (game ...) form", expected=GAME_USAGE)
             return None, src.diagnostics
         builder = GameBuilder(src)
         game = builder.game(reading.form, reading.trailing)
@@ -40,7 +40,7 @@ def read_game(text: str, filename: str = "<string>") -> tuple[Game | None, list[
         game = None
         src.diagnostics.append(Diagnostic(filename, 1, 1, f"{INTERNAL}: {type(exc).__name__}: {exc}",
                                           hint="please report this file"))
-    return game, src.diagnostics
+    return game, sorted(src.diagnostics, key=lambda d: (d.line, d.column))
 
 
 def parse_game(text: str, filename: str = "<string>") -> Game:
@@ -51,29 +51,42 @@ def parse_game(text: str, filename: str = "<string>") -> Game:
     return game
 
 
-def _decode(data: bytes, filename: str) -> str:
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        good = data[: exc.start].decode("utf-8", errors="replace")
-        src = Source(good + "?", filename)
-        src.report(len(good), f"the file is not UTF-8 text (byte 0x{data[exc.start]:02x})",
-                   hint="save the file as UTF-8")
-        raise src.error() from None
+def check_text(text: str, filename: str = "<string>") -> list[Diagnostic]:
+    """Every error and warning in `text`, in line order; never raises."""
+    return read_game(text, filename)[1]
 
 
 def load_game(path: str | Path) -> Game:
-    """Read and parse a game file; `GameSyntaxError` for bad content, OSError if unreadable."""
-    data = Path(path).read_bytes()
-    return parse_game(_decode(data, str(path)), str(path))
+    """The game in a file; raises `GameSyntaxError` (also when it cannot be read)."""
+    text, diagnostics = _read_file(path)
+    if text is None:
+        raise GameSyntaxError(diagnostics)
+    return parse_game(text, str(path))
 
 
 def check_file(path: str | Path) -> list[Diagnostic]:
-    """Every diagnostic (errors and warnings) for a file; empty when it is clean."""
+    """Every error and warning in the file at `path`, in line order; never raises."""
+    text, diagnostics = _read_file(path)
+    return diagnostics if text is None else check_text(text, str(path))
+
+
+def _read_file(path: str | Path) -> tuple[str | None, list[Diagnostic]]:
+    """The file's text, or None and the reason it cannot be read."""
+    filename = str(path)
     try:
-        text = _decode(Path(path).read_bytes(), str(path))
-    except OSError as exc:
-        return [Diagnostic(str(path), 1, 1, f"cannot read the file: {exc.strerror or exc}")]
-    except GameSyntaxError as exc:
-        return list(exc.diagnostics)
-    return read_game(text, str(path))[1]
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_CHARS + 1)
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
+        reason = getattr(exc, "strerror", None) or str(exc)
+        return None, [Diagnostic(filename, 1, 1, f"cannot read file: {reason}")]
+    if len(data) > MAX_CHARS:
+        return None, [Diagnostic(filename, 1, 1, f"file too large (over {MAX_CHARS:,} bytes)",
+                                 hint="a RECYCLE game is a few kilobytes")]
+    try:
+        return data.decode("utf-8-sig"), []
+    except UnicodeDecodeError as exc:
+        good = data[: exc.start].decode("utf-8-sig", errors="replace")
+        src = Source(good + data[exc.start:].split(b"\n", 1)[0].decode("utf-8", "replace"), filename)
+        src.report(len(good), f"not UTF-8 text: byte 0x{data[exc.start]:02x} cannot be decoded",
+                   expected="a UTF-8 text file", hint="save the file as UTF-8")
+        return None, src.diagnostics

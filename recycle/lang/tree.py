@@ -33,7 +33,7 @@ Actions
   (cycle next|current WHO)                 Cycle
   (turn pass)                              TurnPass
   (repeat N A) / (repeat all A)            Repeat / RepeatAll
-Expressions (module `expr`)
+Expressions (modules `expr` and `coll`)
   'V, 12, NAME, new                        Var, IntLit, Name, NewName
   game, (current player), (2 player)       GameOwner, PlayerRef, PlayerAt
   (owner C), (current team), (1 team)      OwnerOf, TeamRef, TeamAt
@@ -73,7 +73,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from recycle.diagnostics import Diagnostic
-from recycle.lang.expr import *  # noqa: F401,F403 — one namespace for the interpreter
+from recycle.lang.coll import *  # noqa: F401,F403 — one namespace for the interpreter
+from recycle.lang.expr import *  # noqa: F401,F403
 from recycle.lang.expr import Node, Var, node
 
 

@@ -58,18 +58,19 @@ KEYWORDS = frozenset(
 
 #: "expected: ..." text for each kind.
 EXPECTED = {
-    "int": "an integer: a number, 'VAR, (OWNER sto NAME), (size ...), (sum CARDS using POINTS), (+ A B) ...",
+    "int": "an integer: a number, 'VAR, (OWNER sto NAME), (size ...), (sum ... using ...), (+ A B) ...",
     "bool": "a condition: (== A B), (< A B), (and ...), (or ...), (not ...), (all|any COLLECTION 'V ...)",
     "str": "a name: NAME, 'VAR, (cardatt KEY CARD) or (OWNER str NAME)",
-    "card": "a card: (top CARDS), (bottom CARDS), (N CARDS), (max|min CARDS using POINTS), (actual CARD) or 'VAR",
-    "cards": "a card collection: (OWNER vloc|iloc|hloc|oloc|mem NAME), (union ...), (filter ...), (top SETS) or 'VAR",
-    "cardsets": "a collection of card collections: (partition ...), (subsets ...), (runs ...), (tuples ...), (all COLLECTION 'V CARDS)",
-    "player": "a player: (current player), (next player), (previous player), (N player), (owner CARD) or 'VAR",
-    "team": "a team: (current team), (next team), (previous team), (N team), (team PLAYER) or 'VAR",
+    "card": "a card: (top CARDS), (bottom CARDS), (N CARDS), (max|min CARDS using POINTS), 'VAR ...",
+    "cards": "a card collection: (OWNER vloc|iloc|hloc|oloc|mem NAME), (union ...), (filter ...), 'VAR ...",
+    "cardsets": "a collection of card collections: (partition ...), (subsets ...), (runs ...), "
+                "(tuples ...), (all COLLECTION 'V CARDS)",
+    "player": "a player: (current|next|previous player), (N player), (owner CARD) or 'VAR",
+    "team": "a team: (current|next|previous team), (N team), (team PLAYER) or 'VAR",
     "owner": "an owner: game, a player, a team or 'VAR",
     "collection": "a collection: player, team, (other player), (range L..H), (NAME, ...), cards or 'VAR",
     "points": "a point map: (OWNER points NAME) or 'VAR",
-    "action": "an action: (move ...), (set ...), (inc ...), (do (...)), (CONDITION ACTION), (all|any ...) ...",
+    "action": "an action: (move ...), (set ...), (inc ...), (do (...)), (CONDITION ACTION), (all ...) ...",
     "flow": "(stage ...), (do (...)), (choice (...)), (all|any ...) or (let ...)",
     "value": "a value: an integer, a condition, a name, a card, a collection...",
 }

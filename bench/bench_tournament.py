@@ -1,0 +1,95 @@
+"""Benchmark of `president tournament`: rounds per second at -j1 and -j2, and peak memory.
+
+    python bench/bench_tournament.py [--rounds 2000] [--memory-rounds 100000] [--runs 3]
+
+Speed: a 5-personality tournament (Classic, Cautious, Aggressive, Gambler,
+Counter; matches of 10 rounds) through the library, worker start-up included;
+the median of several runs. Memory: whole `president tournament` runs in a
+child process (random bots, so 100,000 rounds take seconds, not minutes),
+reporting ru_maxrss of the tournament process and of its largest worker;
+a small and a large run show whether memory grows with the number of games.
+Prints the load average first: on a shared machine, measure when it is quiet.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from president.commands.tournament import PresidentMatch
+from president.settings import preset
+from recycle.tournament import Journal, Schedule, Tally, run_tournament
+
+BOTS = ["Classic", "Cautious", "Aggressive", "Gambler", "Counter"]
+ROUNDS_PER_MATCH = 10
+
+MEASURE = """
+import resource, sys
+from president.cli import main
+code = main(sys.argv[1:])
+self_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+child_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+print("RSS", self_kb, child_kb, code)
+"""
+
+
+def speed(rounds: int, jobs: int, seed: int) -> float:
+    settings = preset("classic").with_overrides({"rounds": str(ROUNDS_PER_MATCH)})
+    deals = max(1, rounds // (settings.players * ROUNDS_PER_MATCH))
+    schedule = Schedule(len(BOTS), settings.players, deals, seed)
+    tally = Tally(BOTS, settings.players)
+    with tempfile.TemporaryDirectory() as tmp:
+        journal = Journal.create(Path(tmp) / "bench.jsonl", {"bench": True})
+        start = time.perf_counter()
+        with journal:
+            run_tournament(schedule, BOTS, PresidentMatch(settings), tally, journal, jobs)
+        elapsed = time.perf_counter() - start
+    return tally.rounds / elapsed
+
+
+def memory(rounds: int, jobs: int) -> tuple[float, float, float]:
+    """(parent MB, largest worker MB, seconds) of one CLI run of `rounds` rounds of random bots."""
+    deals = max(1, rounds // (5 * ROUNDS_PER_MATCH))
+    with tempfile.TemporaryDirectory() as tmp:
+        argv = ["tournament", "random", "random", "random", "random", "random", "--matches", str(deals),
+                "--rounds", str(ROUNDS_PER_MATCH), "--seed", "1", "-j", str(jobs),
+                "--out", str(Path(tmp) / "m.jsonl"), "--json", str(Path(tmp) / "m.json")]
+        start = time.perf_counter()
+        out = subprocess.run([sys.executable, "-c", MEASURE, *argv], capture_output=True, text=True, check=True)
+        elapsed = time.perf_counter() - start
+        played = json.loads((Path(tmp) / "m.json").read_text())["rounds"]
+    assert played == deals * 5 * ROUNDS_PER_MATCH, played
+    line = next(l for l in out.stdout.splitlines() if l.startswith("RSS"))
+    _, self_kb, child_kb, _ = line.split()
+    return int(self_kb) / 1024, int(child_kb) / 1024, elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=2000, help="rounds per speed run (default 2000)")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--memory-rounds", type=int, default=100_000, help="rounds of the long run (default 100000)")
+    args = parser.parse_args()
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; {os.cpu_count()} cores")
+    rates = {}
+    for jobs in (1, 2):
+        runs = [speed(args.rounds, jobs, seed) for seed in range(args.runs)]
+        rates[jobs] = statistics.median(runs)
+        print(f"-j{jobs}: {rates[jobs]:,.0f} rounds/s (5 personalities, {ROUNDS_PER_MATCH}-round matches; "
+              f"median of {args.runs} runs of {args.rounds} rounds: {', '.join(f'{r:,.0f}' for r in runs)})")
+    print(f"speed-up -j2 / -j1: {rates[2] / rates[1]:.2f}x")
+    for rounds in (max(1000, args.memory_rounds // 10), args.memory_rounds):
+        parent, worker, seconds = memory(rounds, 2)
+        print(f"{rounds:,} rounds (random bots, -j2, {seconds:.0f} s): peak RSS parent {parent:.0f} MB, "
+              f"largest worker {worker:.0f} MB, parent + 2 workers {parent + 2 * worker:.0f} MB")
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,206 @@
+"""`president tournament`: how strong is a bot, with confidence.
+
+Bots play duplicate deals (every deal replayed with the seating rotated), in
+worker processes, every finished match journaled to a JSON Lines file that
+`--resume` continues; the table gives rates and means with 95% intervals,
+head-to-head shares, OpenSkill ratings, and optionally an SPRT verdict. The
+machinery is game-agnostic (`recycle.tournament`); this module adds the
+President match and the command line.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import random
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from recycle.agents import AgentSpecError
+from recycle.engine import play_game
+from recycle.report import progress_bar, write_csv, write_json
+from recycle.tournament import (INTERRUPTED, SPRT, Journal, JournalError, Schedule, SprtPair, Tally,
+                                config_differences, read_header, records, repair, run_tournament)
+from recycle.tournament import report
+
+from ..bots import make_bot, make_bots
+from ..settings import Settings
+from ..simulate import match_seed
+from ..state import PresidentState
+from .common import add_table_options, console, err_console, seed_of, table_settings
+from .simulate import _place_name
+
+EXIT_INTERRUPTED = 130
+#: Options that make up the configuration; omitted ones are taken from a resumed file.
+CONFIG_OPTIONS = ("bots", "matches", "rounds", "seed", "preset", "overrides", "rules_dir", "sprt",
+                  "sprt_p0", "sprt_p1", "sprt_alpha", "sprt_beta")
+DEFAULTS = {"matches": 10, "preset": "classic", "overrides": [], "sprt_p0": 0.45, "sprt_p1": 0.55,
+            "sprt_alpha": 0.05, "sprt_beta": 0.05}
+
+
+@dataclass(frozen=True)
+class PresidentMatch:
+    """Plays one President match (the tournament's play-match callable; picklable)."""
+
+    settings: Settings
+    rules_dirs: tuple[Path, ...] = ()
+
+    def __call__(self, specs: tuple[str, ...], deal_seed: int, game_seed: int) -> list[tuple[tuple, tuple]]:
+        # Fresh agents every match: no agent state can leak between games or workers.
+        agents, _ = make_bots(list(specs), self.settings.players, self.rules_dirs)
+        state = PresidentState.new_match(self.settings, deal_seed)
+        play_game(state, agents, random.Random(game_seed))
+        n = self.settings.players
+        return [(places, tuple(n - p for p in places)) for places in state.round_log]
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("tournament", help="duplicate-deal tournament: strength with confidence intervals",
+                       description="Bots play duplicate deals (each deal replayed with the seating rotated, so "
+                                   "every bot plays every hand from every seat). Prints rates and means with 95%% "
+                                   "intervals, head-to-head shares and OpenSkill ratings. Every finished match is "
+                                   "saved at once; --resume continues an interrupted tournament.")
+    p.add_argument("bots", nargs="*", metavar="BOT",
+                   help="random, a shipped personality, a .rul file or an agent spec (name:key=value,...)")
+    p.add_argument("--matches", type=int, help="deals to play (default 10); each is played once per seat "
+                                               "rotation, so MATCHES x players matches in all")
+    p.add_argument("--rounds", type=int, help="rounds per match (default: the preset's)")
+    p.add_argument("--seed", type=int, help="random seed (printed when omitted)")
+    p.add_argument("-j", "--jobs", type=int, default=None, help="worker processes (default: all cores)")
+    add_table_options(p)
+    p.set_defaults(preset=None, overrides=None)  # None = not given, so --resume can fill it in
+    p.add_argument("--rules-dir", default=None, help="a folder of .rul files to find personalities in")
+    p.add_argument("--sprt", nargs=2, metavar=("A", "B"),
+                   help="stop as soon as a sequential test decides whether A finishes above B more often")
+    p.add_argument("--sprt-p0", type=float, help="H0: A finishes above B in this share of shared rounds (0.45)")
+    p.add_argument("--sprt-p1", type=float, help="H1: the share when A is better (0.55)")
+    p.add_argument("--sprt-alpha", type=float, help="chance of wrongly accepting H1 (0.05)")
+    p.add_argument("--sprt-beta", type=float, help="chance of wrongly accepting H0 (0.05)")
+    p.add_argument("--out", metavar="FILE", help="results file, one line per match (default tournament-SEED.jsonl)")
+    p.add_argument("--resume", metavar="FILE", help="continue the tournament saved in FILE; options left out "
+                                                     "are taken from it, options given must match it")
+    p.add_argument("--json", metavar="FILE", help="also write the results as JSON")
+    p.add_argument("--csv", metavar="FILE", help="also write the per-bot table as CSV")
+    p.add_argument("--plot", metavar="FILE.png", help="draw each bot's finishing-position distribution")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    stored = None
+    if args.resume:
+        if args.out:
+            raise ValueError("--out and --resume exclude each other: results go on in the resumed file")
+        stored = read_header(args.resume)
+        for key in CONFIG_OPTIONS:  # what the command line leaves out comes from the file
+            if getattr(args, key) in (None, []) and key in stored:
+                setattr(args, key, stored[key])
+    for key, value in DEFAULTS.items():
+        if getattr(args, key) is None:
+            setattr(args, key, value)
+    if len(args.bots) < 2:
+        raise AgentSpecError("name at least two bots (or --resume a results file)")
+    if args.matches < 1:
+        raise ValueError("--matches must be at least 1")
+    if args.jobs is not None and args.jobs < 1:
+        raise ValueError("-j must be at least 1")
+    settings = table_settings(args, rounds=args.rounds)
+    folders = (Path(args.rules_dir),) if args.rules_dir else ()
+    labels, fingerprints = _check_bots(args.bots, folders)  # every bot, before any game starts
+    sprt = _sprt_pair(args, labels)
+    args.seed = seed_of(args)
+    config = _config(args, settings, labels, fingerprints)
+    if stored is not None:
+        differences = config_differences(stored, config)
+        if differences:
+            raise JournalError(f"{args.resume} was started with a different configuration:\n  "
+                               + "\n  ".join(differences))
+
+    n = settings.players
+    schedule = Schedule(len(args.bots), n, args.matches, args.seed, lambda d: match_seed(args.seed, d))
+    tally = Tally(labels, n, sprt)
+    path = Path(args.resume or args.out or f"tournament-{args.seed}.jsonl")
+    if stored is not None:
+        repair(path)  # a line cut short by a kill is dropped and played again
+        journal, replay = Journal.reopen(path), records(path)
+    else:
+        journal, replay = Journal.create(path, config), ()
+    jobs = min(args.jobs or os.cpu_count() or 1, schedule.total_games)
+    err_console.print(f"{len(labels)} bots, {args.matches} deals x {n} seat rotations = {schedule.total_games} "
+                      f"matches of {_rounds_text(settings)}, seed {args.seed}, {jobs} process(es); "
+                      f"results in {path}", highlight=False)
+    with journal, progress_bar(console, schedule.total_games, "tournament", "games") as advance:
+        outcome = run_tournament(schedule, args.bots, PresidentMatch(settings, folders), tally, journal,
+                                 jobs, replay, advance)
+    summary = tally.summary()
+    _show(summary, settings, args.seed, outcome.status, schedule.total_games)
+    data = {"config": config, "status": outcome.status, **summary}
+    if args.json:
+        write_json(args.json, data)
+    if args.csv:
+        write_csv(args.csv, *report.csv_rows(summary))
+    if args.plot:
+        report.plot_places(args.plot, summary, [_place_name(k + 1, n) for k in range(n)],
+                           f"finishing places, {summary['rounds']:,} rounds")
+    if outcome.status == INTERRUPTED:
+        err_console.print(f"interrupted: {summary['games']} of {schedule.total_games} matches counted; "
+                          f"continue with: president tournament --resume {path}", highlight=False)
+        return EXIT_INTERRUPTED
+    return 0
+
+
+def _check_bots(specs: list[str], folders: tuple[Path, ...]) -> tuple[list[str], list[str | None]]:
+    """Build every bot once (clear errors, exit 2 or 3); unique labels and rule fingerprints."""
+    labels: list[str] = []
+    fingerprints: list[str | None] = []
+    for spec in specs:
+        agent = make_bot(spec, folders)
+        personality = getattr(agent, "personality", None)
+        # The rules' canonical text: resuming after a .rul file changed is a configuration change.
+        fingerprints.append(hashlib.sha256(str(personality).encode()).hexdigest()[:16] if personality else None)
+        label, k = spec, 1
+        while label in labels:
+            k += 1
+            label = f"{spec}#{k}"
+        labels.append(label)
+    return labels, fingerprints
+
+
+def _sprt_pair(args: argparse.Namespace, labels: list[str]) -> SprtPair | None:
+    if not args.sprt:
+        return None
+    index = {label.lower(): i for i, label in enumerate(labels)}
+    found = []
+    for name in args.sprt:
+        if name.lower() not in index:
+            raise AgentSpecError(f"--sprt {name!r} is not one of the bots: {', '.join(labels)}")
+        found.append(index[name.lower()])
+    if found[0] == found[1]:
+        raise AgentSpecError("--sprt needs two different bots")
+    return SprtPair(found[0], found[1], SPRT(args.sprt_p0, args.sprt_p1, args.sprt_alpha, args.sprt_beta))
+
+
+def _config(args: argparse.Namespace, settings: Settings, labels: list[str],
+            fingerprints: list[str | None]) -> dict[str, Any]:
+    """Everything that decides the results (not -j, not output files)."""
+    return {"game": "president", **{key: getattr(args, key) for key in CONFIG_OPTIONS},
+            "bot_labels": labels, "bot_rules": fingerprints, "settings": settings.describe()}
+
+
+def _rounds_text(settings: Settings) -> str:
+    parts = [f"{settings.rounds} rounds"] if settings.rounds else []
+    if settings.target_score:
+        parts.append(f"to {settings.target_score} points")
+    return " or ".join(parts) or "rounds"
+
+
+def _show(summary: dict[str, Any], settings: Settings, seed: int, status: str, total: int) -> None:
+    n = settings.players
+    title = (f"{summary['games']:,} of {total:,} matches, {summary['rounds']:,} rounds, seed {seed}"
+             + ("" if status == "complete" else f" ({status})"))
+    console.print(report.bot_table(summary, title, _place_name(1, n), _place_name(n, n)))
+    if summary["head_to_head"]:
+        console.print(report.head_to_head_table(summary))
+    text = report.sprt_text(summary)
+    if text:
+        console.print(text, highlight=False)

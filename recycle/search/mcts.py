@@ -1,0 +1,45 @@
+"""UCT on the TRUE state: a CHEATING baseline.
+
+It reads `observation.true_state()`, hidden cards included, and runs plain
+UCT (the tree of `tree.py`, where every child is always available) on the
+current episode. It exists to measure how much hidden information costs the
+honest players; never use it as an opponent for people. Its name, its
+explanations (`cheating: true`) and its method label all say so.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from recycle.agents import register
+from recycle.engine import Decision
+
+from . import tree
+from .common import Budget, Rollout, SearchAgent, SpecReader, true_root
+
+
+class CheatingMCTSAgent(SearchAgent):
+    """UCT searching the real state: sees every hidden card."""
+
+    method = "UCT on the true state (CHEATING)"
+    cheating = True
+
+    def __init__(self, name: str, budget: Budget, rollout: Rollout, c: float = 0.7) -> None:
+        self.name, self.budget, self.rollout, self.c = name, budget, rollout, c
+
+    def search(self, observation: Any, legal: list, rng: random.Random) -> Decision:
+        meter = self.budget.meter()
+        root = true_root(observation)
+        node = tree.run(root.clone, root.num_players, meter, rng, self.c, self.rollout, fresh_samples=False)
+        action, candidates = tree.most_visited(node, legal, root.current_player())
+        return Decision(action, self.trace(observation, action, candidates, meter))
+
+
+@register("mcts")
+def _mcts(params: dict[str, str], resolve) -> CheatingMCTSAgent:
+    spec = SpecReader("mcts", params, resolve)
+    budget = spec.budget(1000)
+    rollout = spec.rollout()
+    c = spec.float("c", 0.7)
+    spec.done()
+    return CheatingMCTSAgent(spec.name + " (cheating)", budget, rollout, c)

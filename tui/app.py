@@ -1,0 +1,57 @@
+"""`PresidentApp`: the match being played, the table screen, and bots that follow their files.
+
+    president play --seed 1            # the command line
+    PresidentApp(MatchOptions(...))    # tests: `async with app.run_test() as pilot`
+"""
+from __future__ import annotations
+
+from textual.app import App
+from textual.binding import Binding
+
+from personalities.reader import RulError, load_personality
+
+from .options import MatchOptions
+from .session import Session
+from .table import TableScreen
+
+SOURCE_POLL = 1.0  # seconds between looks at the seats' .rul files
+
+
+class PresidentApp(App[None]):
+    """President against bots; the human is seat 0."""
+
+    CSS_PATH = "president.tcss"  # relative to this module, so it is found in an installed package too
+    TITLE = "President"
+    BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True)]  # the default one is hidden from the footer
+
+    def __init__(self, options: MatchOptions) -> None:
+        super().__init__()
+        self.session = Session(options)  # raises for a bad bot spec before any screen is drawn
+
+    def get_default_screen(self) -> TableScreen:
+        return TableScreen(self.session)
+
+    def on_mount(self) -> None:
+        self.set_interval(SOURCE_POLL, self.reload_changed_sources)
+
+    @property
+    def table(self) -> TableScreen:
+        return self.screen_stack[0]  # type: ignore[return-value]
+
+    def reload_changed_sources(self) -> None:
+        """A seat's .rul file changed on disk (another editor): reload it, or say why not."""
+        session = self.session
+        for p, path in session.changed_sources():
+            name = session.names[p]
+            try:
+                personality = load_personality(path)
+            except RulError as exc:
+                first = exc.errors[0].headline() if exc.errors else str(exc)
+                self.notify(f"{name} keeps the old rules: {path.name} has {len(exc.errors)} error(s): {first}",
+                            severity="error", timeout=10)
+                continue
+            except (OSError, UnicodeDecodeError) as exc:
+                self.notify(f"{name} keeps the old rules: cannot read {path}: {exc}", severity="error")
+                continue
+            session.reload_seat(p, personality)
+            self.notify(f"{name} reloaded {path.name}")

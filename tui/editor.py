@@ -1,0 +1,236 @@
+"""The personality editor: a .rul file with live diagnostics, save, and "use it now".
+
+Diagnostics are `check_text`'s, so they read exactly like `president check`.
+Shipped personalities are read-only: saving one writes a copy into the rules
+folder, and the editor then edits that copy. A file changed on disk by another
+editor is reloaded (unless there are unsaved edits here).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+from rich.console import Group
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Footer, Header, OptionList, Static, TextArea
+from textual.widgets.option_list import Option
+
+from personalities.catalog import catalog
+from personalities.player import RulePlayer
+from personalities.reader import RulError, check_text, parse_personality
+from recycle.diagnostics import Severity
+
+from .options import default_rules_dir
+from .session import Session, file_mtime
+
+DEBOUNCE = 0.3  # seconds of quiet typing before the file is checked again
+POLL = 0.5  # seconds between looks at the file's modification time
+
+
+@dataclass
+class EditTarget:
+    """What the editor edits: a personality's text, its file (None if shipped) and the seat using it."""
+
+    name: str
+    path: Path | None
+    text: str
+    seat: int | None = None
+
+    @property
+    def filename(self) -> str:
+        return self.path.name if self.path else f"{self.name}.rul"
+
+
+def shipped_text(name: str) -> str:
+    return resources.files("personalities").joinpath(f"{name}.rul").read_text(encoding="utf-8")
+
+
+def read_target(name: str, path: Path | None, seat: int | None = None) -> EditTarget:
+    text = path.read_text(encoding="utf-8") if path else shipped_text(name)
+    return EditTarget(name, path, text, seat)
+
+
+def render_diagnostics(diagnostics: list) -> Group:
+    errors = sum(d.severity is Severity.ERROR for d in diagnostics)
+    warnings = len(diagnostics) - errors
+    if not diagnostics:
+        head = Text("✔ no errors, no warnings", style="bold green")
+    else:
+        head = Text(f"{errors} error(s), {warnings} warning(s)", style="bold red" if errors else "bold yellow")
+    body = [Text(d.render(), style="red" if d.severity is Severity.ERROR else "yellow") for d in diagnostics]
+    return Group(head, *body)
+
+
+class PickerScreen(ModalScreen["EditTarget | None"]):
+    """Choose what to edit: a seat's bot, or any personality file."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, session: Session) -> None:
+        super().__init__()
+        self.session = session
+        self.targets: list[tuple[str, str, Path | None, int | None]] = []  # label, name, path, seat
+        for p in range(1, session.settings.players):
+            agent, source = session.agents[p], session.sources[p]
+            if isinstance(agent, RulePlayer) and source is not None:
+                where = source.path or "shipped"
+                self.targets.append((f"seat {p} · {session.names[p]} · {agent.name} ({where})",
+                                     agent.name, source.path, p))
+        for entry in catalog(session.options.rules_dirs):
+            path = None if entry.source == "shipped" else Path(entry.source) / f"{entry.name}.rul"
+            self.targets.append((f"file · {entry.name} ({entry.source})", entry.name, path, None))
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="picker-box", classes="dialog"):
+            yield Static("Edit which personality?", classes="dialog-title")
+            yield OptionList(*[Option(label, id=str(i)) for i, (label, *_) in enumerate(self.targets)], id="targets")
+
+    def on_mount(self) -> None:
+        targets = self.query_one("#targets", OptionList)
+        targets.highlighted = 0
+        targets.focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        _, name, path, seat = self.targets[event.option_index]
+        try:
+            target = read_target(name, path, seat)
+        except OSError as exc:
+            self.notify(f"cannot read {path}: {exc}", severity="error")
+            return
+        if seat is not None and seat in self.session.texts:  # the seat plays an edited, maybe unsaved, text
+            target.text = self.session.texts[seat]
+        self.dismiss(target)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class EditorScreen(Screen[None]):
+    BINDINGS = [
+        Binding("ctrl+s", "save", "Save", priority=True),
+        Binding("ctrl+r", "use_now", "Use it now", priority=True),
+        Binding("escape", "close", "Close", priority=True),
+    ]
+
+    def __init__(self, session: Session, target: EditTarget) -> None:
+        super().__init__()
+        self.session, self.target = session, target
+        self.saved_text = target.text  # what is on disk (or shipped): unsaved edits differ from it
+        self.disk_mtime = file_mtime(target.path)
+        self._check_timer = None
+        self._close_warned = False
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static(id="editor-info")
+        with Horizontal(id="editor-main"):
+            yield TextArea(self.target.text, id="source", show_line_numbers=True, soft_wrap=False)
+            with VerticalScroll(id="diagnostics-scroll"):
+                yield Static(id="diagnostics")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        area = self.query_one("#source", TextArea)
+        area.cursor_blink = not self.app.is_headless  # a blinking cursor would make screenshots flaky
+        area.focus()
+        self._describe()
+        self.check()
+        self.set_interval(POLL, self.poll_disk)
+
+    def _describe(self) -> None:
+        t = self.target
+        where = str(t.path) if t.path else "shipped, read-only: ctrl+s saves a copy in " + str(self._rules_dir())
+        seat = f" · seat {t.seat} ({self.session.names[t.seat]})" if t.seat is not None else ""
+        self.sub_title = f"editing {t.filename}"
+        self.query_one("#editor-info", Static).update(f"{t.filename} — {where}{seat}")
+
+    def _rules_dir(self) -> Path:
+        return self.session.options.rules_dir or default_rules_dir()
+
+    @property
+    def text(self) -> str:
+        return self.query_one("#source", TextArea).text
+
+    # ---- live diagnostics --------------------------------------------------------
+    def on_text_area_changed(self, event: TextArea.Changed) -> None:
+        self._close_warned = False
+        if self._check_timer is not None:
+            self._check_timer.stop()
+        self._check_timer = self.set_timer(DEBOUNCE, self.check)
+
+    def check(self) -> None:
+        self._check_timer = None
+        diagnostics = check_text(self.text, self.target.filename)
+        self.query_one("#diagnostics", Static).update(render_diagnostics(diagnostics))
+
+    # ---- save, use, reload ----------------------------------------------------------
+    def action_save(self) -> None:
+        t = self.target
+        path = t.path or self._rules_dir() / f"{t.name}.rul"  # shipped: save a copy in the user's folder
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(self.text, encoding="utf-8")
+        except OSError as exc:
+            self.notify(f"cannot save {path}: {exc}", severity="error")
+            return
+        t.path, self.saved_text, self.disk_mtime = path, self.text, file_mtime(path)
+        self.session.note_saved(path)
+        self._describe()
+        errors = sum(d.severity is Severity.ERROR for d in check_text(self.text, t.filename))
+        self.notify(f"saved {path}" + (f" with {errors} error(s): no bot can use it yet" if errors else ""),
+                    severity="warning" if errors else "information")
+
+    def action_use_now(self) -> None:
+        t = self.target
+        seats = [t.seat] if t.seat is not None else [
+            p for p in range(1, self.session.settings.players)
+            if isinstance(self.session.agents[p], RulePlayer) and self.session.agents[p].name.lower() == t.name.lower()]
+        if not seats:
+            self.notify(f"no seat plays {t.name}: open the editor from a seat (e, then a seat)", severity="warning")
+            return
+        try:
+            personality = parse_personality(self.text, name=t.name, filename=t.filename)
+        except RulError as exc:
+            self.notify(f"{t.filename} has {len(exc.errors)} error(s): the bot keeps its old rules",
+                        severity="error")
+            return
+        unchanged = t.path is not None and self.text == self.saved_text
+        for p in seats:
+            self.session.reload_seat(p, personality, t.path if unchanged else None,
+                                     None if unchanged else self.text)
+        names = ", ".join(self.session.names[p] for p in seats)
+        self.notify(f"{names} will play {t.name} from the next decision")
+
+    def poll_disk(self) -> None:
+        t = self.target
+        mtime = file_mtime(t.path)
+        if t.path is None or mtime == self.disk_mtime:
+            return
+        self.disk_mtime = mtime
+        try:
+            disk = t.path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            self.notify(f"cannot reload {t.path}: {exc}", severity="error")
+            return
+        if disk == self.text:
+            self.saved_text = disk
+        elif self.text == self.saved_text:  # no edits here: follow the other editor
+            self.saved_text = disk
+            self.query_one("#source", TextArea).load_text(disk)
+            self.notify(f"{t.filename} changed on disk: reloaded")
+        else:
+            self.notify(f"{t.filename} changed on disk; your unsaved edits are kept (ctrl+s overwrites)",
+                        severity="warning")
+
+    def action_close(self) -> None:
+        if self.text != self.saved_text and not self._close_warned:
+            self._close_warned = True
+            self.notify("unsaved edits: escape again to close without saving", severity="warning")
+            return
+        self.dismiss(None)
+

@@ -1,0 +1,79 @@
+"""Between rounds: places, ranks, points and the match score, and the exchange that follows."""
+from __future__ import annotations
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from president.observation import RANK_TITLES, rank_of_place
+
+from .session import HUMAN, RoundResult, Session, ordinal
+
+
+def result_table(session: Session, result: RoundResult) -> Table:
+    n = len(result.places)
+    table = Table(title=f"Round {result.round} result", expand=True)
+    table.add_column("place", justify="right")
+    table.add_column("player")
+    table.add_column("bot")
+    table.add_column("new rank")
+    table.add_column("points", justify="right")
+    table.add_column("match", justify="right")
+    for p in sorted(range(n), key=lambda q: result.places[q]):
+        place = result.places[p]
+        style = "bold" if p == HUMAN else ""
+        table.add_row(ordinal(place), session.names[p], session.personality_name(p),
+                      RANK_TITLES[rank_of_place(place, n)], f"+{result.points[p]}", str(result.scores[p]),
+                      style=style)
+    return table
+
+
+def outlook(session: Session, result: RoundResult) -> Text:
+    """What happens next: the match result, or the exchange before the next round."""
+    if result.match_over:
+        best = max(result.scores)
+        winners = " and ".join(session.names[p] for p, s in enumerate(result.scores) if s == best)
+        return Text(f"Match over after {result.round} round(s): {winners} won with {best} points.", style="bold")
+    lines = [f"Next: {session.round_text()}."]
+    exchange = session.my_exchange()
+    if exchange:  # a Loser's / Vice-Loser's gift is forced and has already been taken
+        lines.append("Exchange (taken automatically): " + "; ".join(exchange) + ".")
+    give = session.giving()
+    if give:
+        lines.append(f"You are {session.title(HUMAN)}: you will choose {give[1]} card(s) "
+                     f"to give to {session.names[give[0]]}.")
+    elif session.state.pending:
+        giver, receiver, count = session.state.pending[0]
+        if HUMAN == receiver:
+            lines.append(f"{session.names[giver]} will choose {count} card(s) to give you.")
+    return Text("\n".join(lines))
+
+
+class RoundResultScreen(ModalScreen[None]):
+    """Shown when a round ends; any of enter, space or escape goes back to the table."""
+
+    BINDINGS = [
+        Binding("enter", "close", "Continue"),
+        Binding("space", "close", "Continue", show=False),
+        Binding("escape", "close", "Continue", show=False),
+    ]
+
+    def __init__(self, session: Session, result: RoundResult) -> None:
+        super().__init__()
+        self.session, self.result = session, result
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="result-box", classes="dialog"):
+            yield Static(result_table(self.session, self.result), id="result-table")
+            yield Static(outlook(self.session, self.result), id="result-next")
+            yield Static("enter: continue", classes="dim")
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    def on_click(self) -> None:
+        self.dismiss(None)
