@@ -108,7 +108,8 @@ class TableScreen(BotTurns, Screen):
         s = self.session
         self.sub_title = f"{s.round_text()} · seed {s.options.seed}"
         for panel in self.query(SeatPanel):
-            panel.show(s, thinking=self.thinking == panel.seat)
+            if panel.seat < s.settings.players:  # a new match's table may still be being composed
+                panel.show(s, thinking=self.thinking == panel.seat)
         self.query_one(Felt).show(s)
         self.query_one(ScoreBoard).show(s)
         self.query_one(HandView).set_cards(s.state.hand(HUMAN))

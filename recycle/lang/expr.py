@@ -29,8 +29,9 @@ class Node:
 
 @node
 class Var(Node):
-    """`'NAME` — a variable. `kind` says what its binding holds (see `kinds.Kind`),
-    "unknown" when the binder's value could not be typed."""
+    """`'NAME` — a variable. `kind` says what its binding holds (int, str, card,
+    cards, player, points... see `recycle.lang.vocab`), "unknown" when the
+    bound value could not be typed without running the game."""
 
     name: str
     kind: str = "unknown"
