@@ -154,15 +154,19 @@ def test_explicit_deal_must_be_the_whole_pack_once():
         PresidentState.new_match(s, 0, [hands[0] + [Card(JOKER, "")], hands[1], hands[2]])  # no jokers
 
 
-@pytest.mark.xfail(strict=True, raises=GameError, reason=(
-    "bug: an explicit deal cannot split identical cards (the two copies of a card with 2 decks, "
-    "or two jokers) between players: Layout.bits_of maps each hand's card to the first copy, so "
-    "new_match raises 'the deal gives one card to two players'"))
-@pytest.mark.parametrize("decks, jokers, card", [(2, 0, "7h"), (1, 2, "Jk")])
+@pytest.mark.parametrize("decks, jokers, card", [(2, 0, "7h"), (1, 2, "Jk"), (2, 4, "Jk")])
 def test_explicit_deal_may_split_the_copies_of_a_card(decks, jokers, card):
     s = table(players=3, decks=decks, jokers=jokers)
     state = start(s, f"3c {card}", f"4c {card}", REST)
     assert state.hand(0) == parse_cards(f"3c {card}") and state.hand(1) == parse_cards(f"4c {card}")
+    assert state.masks[0] & state.masks[1] == 0
+    assert sum(state.sizes) == s.deck_size
+
+
+def test_explicit_deal_refuses_a_third_copy():
+    s = table(players=3, decks=2)
+    with pytest.raises(GameError):
+        PresidentState.new_match(s, 0, [parse_cards("7h 7h"), parse_cards("7h"), _full_pack(2, 0)])
 
 
 # ---------------------------------------------------------------- first lead
@@ -542,24 +546,30 @@ def test_revolution_ends_with_the_round():
     assert not state.reversed
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "doubtful: a revolution made of four twos flips the order before the trick-end test, so the "
-    "twos become the lowest value and the trick goes on (any four of a kind beats them); "
-    "PRESIDENT.md: 'Twos ... end the trick at once: whoever plays twos leads next'"))
 def test_four_twos_end_the_trick_even_when_they_start_a_revolution():
+    """Whether a play ends the trick is judged in the order it was played in."""
     state = start(table(players=3, revolution=True), "3c 2c 2d 2h 2s", "4c 4d 4h 4s", REST)
     act(state, "2 2 2 2")
+    assert state.reversed
     assert state.upcards is None and state.current_player() == 0
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "doubtful: four threes played in normal order start a revolution and then count as the top "
-    "value, so the lowest cards end the trick at once"))
 def test_four_threes_in_normal_order_do_not_end_the_trick():
     state = start(table(players=3, revolution=True), "3c 3d 3h 3s 9c", "4c 4d 4h 4s", REST)
     act(state, "3 3 3 3")
     assert state.reversed
     assert state.upcards == play_of(3, 4) and state.current_player() == 1
+    illegal(state, "4 4 4 4", "beat")  # now the order is reversed: nothing is lower than threes
+
+
+def test_four_threes_in_reversed_order_end_the_trick_and_restore_the_order():
+    s = table(players=3, revolution=True, first_leader=FirstLeader.LEFT_OF_DEALER)
+    state = start(s, "6c 6d 6h 6s 9c", "3c 3d 3h 3s 4c", REST)
+    act(state, "6 6 6 6")
+    assert state.reversed
+    act(state, "3 3 3 3")  # the top value when played: ends the trick, and a second revolution
+    assert not state.reversed
+    assert state.upcards is None and state.current_player() == 1
 
 
 # ---------------------------------------------------------------- 8-cut
@@ -596,41 +606,24 @@ def test_high_joker_beats_any_single_and_ends_the_trick():
 
 
 def test_high_joker_beats_a_two_and_nothing_beats_it():
-    state = start(table(players=3, jokers=1, twos_end_trick=False), "3c 2c", "Jk 5d", REST)
+    state = start(table(players=3, jokers=2, twos_end_trick=False), "3c 2c", "Jk 5d", REST)
     act(state, "2", "Jk")
     assert state.upcards == play_of(JOKER, 1) and state.current_player() == 2
-    assert state.counts[2][TWO] == 3
-    assert state.legal_actions() == [PASS]  # not even a two, with equal value allowed
+    assert state.counts[2][TWO] == 3 and state.counts[2][JOKER] == 1
+    assert state.legal_actions() == [PASS]  # not a two, not the other joker, though equal value is allowed
     illegal(state, "2", "beat")
+    illegal(state, "Jk", "beat")
     act(state, "pass", "pass")
     assert state.upcards is None and state.current_player() == 1
 
 
-def _two_jokers_apart(**changes) -> PresidentState:
-    """A random deal in which seats 0 and 1 each hold a joker (explicit deals cannot split
-    the jokers: see test_explicit_deal_may_split_the_copies_of_a_card)."""
-    s = table(players=3, jokers=2, first_leader=FirstLeader.LEFT_OF_DEALER, **changes)
-    for seed in range(500):
-        state = PresidentState.new_match(s, seed)
-        if state.counts[0][JOKER] == 1 and state.counts[1][JOKER] == 1:
-            return state
-    raise AssertionError("no deal with the jokers apart")
-
-
-def test_a_joker_cannot_follow_a_joker():
-    state = _two_jokers_apart(equal_value=EqualValue.SKIP, twos_end_trick=False)
+@pytest.mark.parametrize("mode", list(JokerMode))
+def test_a_joker_cannot_follow_a_joker(mode):
+    s = table(players=3, jokers=2, joker_mode=mode, equal_value=EqualValue.ALLOW, twos_end_trick=False)
+    state = start(s, "3c Jk", "Jk 5d", REST)
     act(state, "Jk")
     assert state.current_player() == 1 and state.counts[1][JOKER] == 1
-    assert not state.is_legal(play_of(JOKER, 1))
     assert state.legal_actions() == [PASS]
-
-
-@pytest.mark.xfail(strict=True, reason=(
-    "bug (diagnostic): a joker on a joker at a table that allows equal values is refused with rule "
-    "'equal-value' and the message 'equal value is not allowed here'; the reason is that nothing beats a joker"))
-def test_joker_on_a_joker_is_refused_as_not_beating():
-    state = _two_jokers_apart(equal_value=EqualValue.SKIP, twos_end_trick=False)
-    act(state, "Jk")
     illegal(state, "Jk", "beat")
 
 
@@ -768,19 +761,18 @@ def refused(state: PresidentState, action) -> None:
     assert snapshot(state) == before
 
 
-OUT_OF_RANGE = "bug: Play/Give values outside 3..16 are not validated"
-
-
-@pytest.mark.parametrize("action", [
-    Play(0, 1), Play(1, 1), Play(2, 1), Play(5, -1), Play(5, 1, -1), Play(JOKER, 1, 1),
-    pytest.param(Play(-1, 1), marks=pytest.mark.xfail(strict=True, reason=(
-        OUT_OF_RANGE + ": Play(-1, 1) indexes counts[-1] (the jokers), is accepted and plays a joker as value -1"))),
-    pytest.param(Play(17, 1), marks=pytest.mark.xfail(strict=True, reason=(
-        OUT_OF_RANGE + ": Play(17, 1) raises IndexError instead of IllegalAction"))),
-], ids=lambda p: f"value{p.value}-count{p.count}-jokers{p.jokers}")
-def test_malformed_plays_are_refused(action):
+@pytest.mark.parametrize("action, rule", [
+    (Play(0, 1), "play"), (Play(1, 1), "play"), (Play(2, 1), "play"), (Play(-1, 1), "play"),
+    (Play(17, 1), "play"), (Play(5, -1), "play"), (Play(5, 1, -1), "play"), (Play(5, 1, 2), "play"),
+    (Play(JOKER, 1, 1), "jokers"),
+], ids=lambda a: f"value{a.value}-count{a.count}-jokers{a.jokers}" if isinstance(a, Play) else a)
+def test_malformed_plays_are_refused(action, rule):
+    """Plays no parser produces (values outside 3..16, negative counts) are refused, not
+    misread: Play(-1, 1) must not play a joker through counts[-1]."""
     state = start(table(players=3, jokers=1), "3c 5c Jk", "4c", REST)
     refused(state, action)
+    assert not state.is_legal(action)
+    illegal(state, action, rule)
 
 
 def _exchange_with_a_three(**changes) -> PresidentState:
@@ -791,28 +783,24 @@ def _exchange_with_a_three(**changes) -> PresidentState:
     raise AssertionError("no President holding a 3")
 
 
-@pytest.mark.parametrize("give", [
-    Give(()), Give((3, 3, 3)), Give((3, 4)),
-    pytest.param(Give((2,)), marks=pytest.mark.xfail(strict=True, reason=(
-        OUT_OF_RANGE + ": Give((2,)) reads layout.shift[2] == 0 and hands over a 3"))),
-    pytest.param(Give((0,)), marks=pytest.mark.xfail(strict=True, reason=(
-        OUT_OF_RANGE + ": Give((0,)) hands over a 3"))),
-    pytest.param(Give((17,)), marks=pytest.mark.xfail(strict=True, reason=(
-        OUT_OF_RANGE + ": Give((17,)) raises IndexError instead of IllegalAction"))),
-], ids=str)
-def test_malformed_gifts_are_refused(give):
+@pytest.mark.parametrize("give, rule", [
+    (Give(()), "exchange-count"), (Give((3, 3, 3)), "exchange-count"), (Give((3, 4)), "exchange-count"),
+    (Give((2,)), "hold"), (Give((0,)), "hold"), (Give((-1,)), "hold"), (Give((17,)), "hold"),
+], ids=lambda a: str(a.values) if isinstance(a, Give) else a)
+def test_malformed_gifts_are_refused(give, rule):
+    """The President holds a 3, so a gift of value 2 or 0 read as the 3's slot would go through."""
     state = _exchange_with_a_three()
     assert state.phase is Phase.EXCHANGE and state.pending == [(0, 2, 1)]
-    refused(state, give)
+    illegal(state, give, rule)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "bug: is_legal(Play(7, 0)) is True when following (any count-0 play counts as a pass), but only "
-    "PASS is in legal_actions(); apply records Play(7, 0) in the history"))
 def test_only_the_canonical_pass_is_legal():
     state = start(table(players=3), "3c 5c", "4c 7h", REST)
     act(state, "5")
-    assert state.is_legal(Play(7, 0)) == (Play(7, 0) in state.legal_actions())
+    for odd_pass in (Play(7, 0), Play(0, 0, 1)):
+        assert not state.is_legal(odd_pass)
+        illegal(state, odd_pass, "play")
+    assert state.is_legal(PASS)
 
 
 # ---------------------------------------------------------------- text forms
@@ -837,10 +825,12 @@ def test_card_parse_errors(text):
         Card.parse(text)
 
 
-@pytest.mark.xfail(strict=True, reason="bug: Card.parse('Jkc') gives Card(16, 'c'), a suited joker that is in no pack")
-def test_card_parse_refuses_a_suited_joker():
+@pytest.mark.parametrize("text", ["Jkc", "jks", "JKd", pytest.param("Jokerh", marks=pytest.mark.xfail(
+    strict=True, reason="bug: Card.parse('Jokerh') gives Card(16, 'h'), a suited joker in no pack "
+    "(only the 'jk' prefix is refused; parse_value('joker') reads the 'joker' part)"))])
+def test_card_parse_refuses_a_suited_joker(text):
     with pytest.raises(ActionParseError):
-        Card.parse("Jkc")
+        Card.parse(text)
 
 
 def test_value_text_and_parse_value():

@@ -65,6 +65,8 @@ def test_clustered_rate_is_wider_when_rounds_are_correlated():
     w_ind = independent.rate_ci()
     w_cor = correlated.rate_ci()
     assert w_cor[1] - w_cor[0] > 2 * (w_ind[1] - w_ind[0])
+    # identical deals give a zero cluster variance; the interval falls back to independent rounds
+    assert w_ind == pytest.approx(wilson(200 * 399 / 400, 399, t_quantile(0.975, 39)))
     assert w_cor[0] < 0.5 < w_cor[1]
 
 

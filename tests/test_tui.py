@@ -87,9 +87,35 @@ def test_a_whole_round_by_keyboard_with_a_clear_message_for_an_illegal_play(tmp_
     run(scenario)
 
 
-@pytest.mark.parametrize("seed, passive, title", [(1, False, "President"), (2, True, "Loser")])
-def test_the_exchange_before_round_two(tmp_path, seed, passive, title):
-    app = make_app(tmp_path, seed)
+def seed_ranking_me(title: str, passive: bool) -> int:
+    """A seed after whose first round the keyboard strategy of `play_round` holds `title`.
+
+    Found by playing the same strategy without the app (the same seeds, bots and rngs),
+    so the test keeps working when the engine or the personalities change.
+    """
+    from president.cards import PASS
+    from tui.session import Session
+
+    for seed in range(1, 60):
+        session = Session(MatchOptions(preset("classic"), seed, delay=0))
+        while not session.results:
+            job = session.bot_job()
+            if job is not None:
+                decision = job.run()
+                session.apply(job.player, decision.action, decision.trace)
+                continue
+            legal = session.state.legal_actions()
+            plays = sorted((a for a in legal if not a.is_pass and not a.jokers), key=lambda a: (a.value, -a.count))
+            follow = session.state.upcards is not None
+            session.apply(0, PASS if follow and (passive or not plays) else plays[0])
+        if session.title(0) == title:
+            return seed
+    raise AssertionError(f"no seed makes the strategy {title}")
+
+
+@pytest.mark.parametrize("passive, title", [(False, "President"), (True, "Loser")])
+def test_the_exchange_before_round_two(tmp_path, passive, title):
+    app = make_app(tmp_path, seed_ranking_me(title, passive))
 
     async def scenario():
         async with app.run_test(size=SIZE) as pilot:
@@ -137,7 +163,7 @@ def test_debug_screen_shows_the_full_trace_of_a_bot_decision(tmp_path):
             assert isinstance(app.screen, DebugScreen)
             records = app.session.round_decisions()
             assert records and f"{len(records)} bot decision(s)" in screen_text(app)
-            await pilot.press("home")  # the first decision: Ada (Classic) leading
+            await pilot.press("end")  # newest first: the oldest is Ada (Classic) leading the round
             text = screen_text(app)
             first = records[0].trace
             fired = first.fired
@@ -280,6 +306,8 @@ def test_new_match_dialog_starts_the_chosen_table(tmp_path):
 
 
 def test_hundreds_of_random_keys_and_clicks_never_crash_the_app(tmp_path):
+    from textual import events
+
     keys = (["left", "right", "space", "enter", "p", "escape", "d", "e", "h", "n", "t", "up", "down", "home",
              "tab", "ctrl+s", "ctrl+r", "backspace", "shift+end"] + list("3456789tjqka2x"))
     rng = random.Random(20240601)
@@ -287,13 +315,16 @@ def test_hundreds_of_random_keys_and_clicks_never_crash_the_app(tmp_path):
 
     async def scenario():
         async with app.run_test(size=SIZE) as pilot:
-            for i in range(300):
-                if rng.random() < 0.2:
+            for i in range(320):
+                if rng.random() < 0.1:
                     await pilot.click(offset=(rng.randrange(SIZE[0]), rng.randrange(SIZE[1])))
-                else:
-                    await pilot.press(rng.choice(keys))
-                if i % 25 == 0:
-                    await settle(pilot)
+                    continue
+                key = rng.choice(keys)
+                # Posted like the terminal driver does, without waiting for each key to be handled:
+                # keys arrive in bursts, as from a fast typist, while the bots play.
+                app.post_message(events.Key(key, key if len(key) == 1 else " " if key == "space" else None))
+                if i % 8 == 0:
+                    await pilot.pause()
             await settle(pilot)
             assert app.is_running and app.return_code is None
 

@@ -28,15 +28,19 @@ class PresidentApp(App[None]):
         super().__init__()
         self.session = Session(options)  # raises for a bad bot spec before any screen is drawn
 
-    def get_default_screen(self) -> TableScreen:
-        return TableScreen(self.session)
-
     def on_mount(self) -> None:
+        # Pushed (not the default screen) so that a new match can switch it for a fresh one.
+        self.push_screen(TableScreen(self.session))
         self.set_interval(SOURCE_POLL, self.reload_changed_sources)
 
     @property
     def table(self) -> TableScreen:
-        return self.screen_stack[0]  # type: ignore[return-value]
+        return next(s for s in self.screen_stack if isinstance(s, TableScreen))
+
+    def start_match(self, session: Session) -> None:
+        """A new match on a fresh table: nothing of the old one (timers, workers) can reach it."""
+        self.session = session
+        self.switch_screen(TableScreen(session))
 
     def reload_changed_sources(self) -> None:
         """A seat's .rul file changed on disk (another editor): reload it, or say why not."""

@@ -5,7 +5,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, OptionList, Static
+from textual.widgets import Footer, Header, OptionList
 from textual.widgets.option_list import Option
 
 from .session import Session
@@ -13,7 +13,7 @@ from .traceview import TraceView
 
 
 class DebugScreen(Screen[None]):
-    """Decisions on the left (newest last, preselected), the trace on the right."""
+    """Decisions of this round and the last on the left (newest first, preselected), the trace on the right."""
 
     BINDINGS = [
         Binding("escape", "close", "Back"),
@@ -24,7 +24,7 @@ class DebugScreen(Screen[None]):
     def __init__(self, session: Session) -> None:
         super().__init__()
         self.session = session
-        self.records = session.round_decisions()
+        self.records = session.round_decisions()[::-1]  # newest first: usually the one to look at
         self.as_json = False
 
     def compose(self) -> ComposeResult:
@@ -40,7 +40,7 @@ class DebugScreen(Screen[None]):
         self.sub_title = f"AI debug · {self.session.round_text()} · {len(self.records)} bot decision(s)"
         decisions = self.query_one("#decisions", OptionList)
         if self.records:
-            decisions.highlighted = len(self.records) - 1
+            decisions.highlighted = 0
             decisions.focus()
         else:
             self.query_one(TraceView).update("No bot has decided anything this round yet.")
@@ -63,5 +63,3 @@ class DebugScreen(Screen[None]):
     def action_close(self) -> None:
         self.dismiss(None)
 
-
-__all__ = ["DebugScreen", "Static"]

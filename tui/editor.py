@@ -129,7 +129,7 @@ class EditorScreen(Screen[None]):
         yield Header()
         yield Static(id="editor-info")
         with Horizontal(id="editor-main"):
-            yield TextArea(self.target.text, id="source", show_line_numbers=True, soft_wrap=False)
+            yield TextArea(self.target.text, id="source", show_line_numbers=True, soft_wrap=True)
             with VerticalScroll(id="diagnostics-scroll"):
                 yield Static(id="diagnostics")
         yield Footer()

@@ -260,8 +260,9 @@ class Session:
     def _describe(self, player: int, action: Any) -> str:
         who = self.names[player]
         if isinstance(action, Give):
-            to = self.names[self.state.gifts[-1][1]]
-            if HUMAN in (player, self.state.gifts[-1][1]):
+            receiver = self.state.gifts[-1][1]
+            to = "you" if receiver == HUMAN else self.names[receiver]
+            if HUMAN in (player, receiver):
                 return f"{who} gave {' '.join(card_label(c) for c in self._last_gift())} to {to}"
             return f"{who} gave {len(action.values)} card(s) to {to}"
         return self.says(player, "passes", "pass") if action.is_pass else f"{self.says(player, 'plays', 'play')} {action}"

@@ -94,22 +94,12 @@ class TableScreen(BotTurns, Screen):
         self.refresh_table()
         self.drive()
 
-    async def start(self, session: Session) -> None:
-        """Show a new match (the app made `session`)."""
-        self.reset_turns()
-        self.session = session
-        await self.recompose()
-        self.query_one("#log", RichLog).can_focus = False
-        self.refresh_table()
-        self.drive()
-
     # ---- drawing -----------------------------------------------------------
     def refresh_table(self) -> None:
         s = self.session
         self.sub_title = f"{s.round_text()} · seed {s.options.seed}"
         for panel in self.query(SeatPanel):
-            if panel.seat < s.settings.players:  # a new match's table may still be being composed
-                panel.show(s, thinking=self.thinking == panel.seat)
+            panel.show(s, thinking=self.thinking == panel.seat)
         self.query_one(Felt).show(s)
         self.query_one(ScoreBoard).show(s)
         self.query_one(HandView).set_cards(s.state.hand(HUMAN))
@@ -213,10 +203,9 @@ class TableScreen(BotTurns, Screen):
 
         self.app.push_screen(NewMatchScreen(self.session.options), self._new_match_chosen)
 
-    async def _new_match_chosen(self, session: Session | None) -> None:
-        if session is not None:
-            self.app.session = session  # type: ignore[attr-defined]
-            await self.start(session)
+    def _new_match_chosen(self, session: Session | None) -> None:
+        if session is not None:  # once the dialog is gone: replacing the table inside its callback confuses it
+            self.app.call_later(self.app.start_match, session)  # type: ignore[attr-defined]
 
     def action_debug(self) -> None:
         from .debug import DebugScreen

@@ -3,7 +3,7 @@
 `decide` is CPU-bound (search players can think for seconds), so it never runs
 on the event loop. The worker only computes; it posts a message and the state
 is changed by the message handler, on the app thread. A token makes a
-decision that arrives after a new match (or any other reset) harmless.
+decision that arrives late (its screen moved on) harmless.
 """
 from __future__ import annotations
 
@@ -45,12 +45,6 @@ class BotTurns:
     thinking: int | None = None  # the seat whose decision is being waited for
     token: int = 0
     result_due: RoundResult | None = None  # shown when the table is next on screen
-
-    def reset_turns(self) -> None:
-        """Forget any decision in flight (a new match started)."""
-        self.token += 1
-        self.thinking = None
-        self.result_due = None
 
     def drive(self) -> None:
         """Start whatever comes next: the round result, a bot's turn, or wait for the human."""

@@ -19,6 +19,7 @@ from president.state import Phase
 from .session import HUMAN, Session, card_label, ordinal
 
 CARD_WIDTH = 4  # cells per drawn card: a border, two cells of face, a border
+COMPACT_WIDTH = 3  # a face and a space: hands too big for boxes (two decks, few players), two lines a row
 
 
 def draw_cards(labels: list[str], red: set[int] = frozenset(), raised: set[int] = frozenset(),
@@ -39,6 +40,22 @@ def draw_cards(labels: list[str], red: set[int] = frozenset(), raised: set[int] 
             else:
                 rows[r].append("    ")
     return Text("\n").join(rows)
+
+
+def draw_compact(labels: list[str], red: set[int], raised: set[int], cursor: int, per_row: int) -> Text:
+    """Faces only, in rows of `per_row`, each row two lines: raised (selected) faces on the first."""
+    lines = []
+    for start in range(0, len(labels), per_row):
+        up, down = Text(), Text()
+        for i in range(start, min(start + per_row, len(labels))):
+            style = ("bold red" if i in red else "bold") + (" underline yellow" if i == cursor else "")
+            face, blank = (f"{labels[i]:<2}", style), " " * (COMPACT_WIDTH - 1)
+            (up if i in raised else down).append(*face)
+            (down if i in raised else up).append(blank)
+            up.append(" ")
+            down.append(" ")
+        lines += [up, down]
+    return Text("\n").join(lines)
 
 
 class HandView(Widget):
@@ -98,19 +115,33 @@ class HandView(Widget):
         self.refresh()
         self.post_message(self.Changed(self.selected_cards()))
 
+    @property
+    def compact_row(self) -> int:
+        """Cards per row of compact faces, or 0 when the hand fits on one line of boxes."""
+        width = max(self.content_size.width, CARD_WIDTH)
+        return 0 if len(self.cards) * CARD_WIDTH <= width else width // COMPACT_WIDTH
+
     def on_click(self, event: events.Click) -> None:
         offset = event.get_content_offset(self)
-        if offset is not None and offset.x // CARD_WIDTH < len(self.cards):
-            self.toggle(offset.x // CARD_WIDTH)
+        if offset is None:
+            return
+        per_row = self.compact_row
+        if per_row:
+            index = offset.y // 2 * per_row + min(offset.x // COMPACT_WIDTH, per_row - 1)
+        else:
+            index = offset.x // CARD_WIDTH
+        if index < len(self.cards):
+            self.toggle(index)
 
     def render(self) -> Text:
         if not self.cards:
             return Text("(no cards)", style="dim")
         labels = [card_label(c) for c in self.cards]
         red = {i for i, c in enumerate(self.cards) if c.suit in "hd" and c.value != JOKER}
-        drawn = draw_cards(labels, red, self.selected, self.cursor)
+        if self.compact_row:
+            return draw_compact(labels, red, self.selected, self.cursor, self.compact_row)
         marker = Text(" " * (CARD_WIDTH * self.cursor + 1) + "▲", style="bold yellow")
-        return Text("\n").join([drawn, marker])
+        return Text("\n").join([draw_cards(labels, red, self.selected, self.cursor), marker])
 
 
 class Panel(Static):

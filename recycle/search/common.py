@@ -219,7 +219,8 @@ class SearchTrace:
         for key in columns:
             table.add_column({"value": "mean value", "exact": "exact value"}.get(key, key), justify="right")
         for c in self.candidates:
-            table.add_row(c.action, str(c.visits), *(c.cell(k) for k in columns), style="bold green" if c.action == self.action else "")
+            style = "bold green" if c.action == self.action else ""
+            table.add_row(c.action, str(c.visits), *(c.cell(k) for k in columns), style=style)
         tree.add(table)
         return tree
 

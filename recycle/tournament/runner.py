@@ -18,9 +18,11 @@ from __future__ import annotations
 import functools
 import multiprocessing
 import signal
+import threading
+from contextlib import contextmanager
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 from .journal import GameRecord, Journal, JournalError
 from .schedule import Game, Schedule
@@ -52,12 +54,34 @@ _WORKER_PLAY: Callable[[Game], GameRecord] | None = None
 
 def _init_worker(play: PlayMatch, specs: Sequence[str]) -> None:
     global _WORKER_PLAY
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle, cleanly
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # already inherited; kept for other start methods
     _WORKER_PLAY = functools.partial(play_one, play, tuple(specs))
 
 
 def _worker_game(game: Game) -> GameRecord:
     return _WORKER_PLAY(game)
+
+
+@contextmanager
+def _children_ignore_ctrl_c() -> Iterator[None]:
+    """Processes started inside ignore SIGINT from birth: Ctrl-C is the parent's to handle.
+
+    An ignored signal stays ignored across exec, so a worker still importing
+    cannot die with a traceback; meanwhile the parent blocks SIGINT (a blocked
+    signal stays pending on Linux even while ignored) and gets it right after.
+    Threads started inside (the pool's manager) inherit the block for good,
+    so Ctrl-C always reaches the main thread.
+    """
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, handler if handler is not None else signal.default_int_handler)
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
 
 class _Inline:
@@ -106,17 +130,8 @@ def run_tournament(schedule: Schedule, specs: Sequence[str], play: PlayMatch, ta
     """
     feeder = _Feeder(tally, journal, progress)
     replayed = played = 0
-    for record in replay:
-        if tally.decided:
-            break
-        feeder.accept(record, fresh=False)
-        replayed += 1
-    if tally.decided:
-        tally.finish()
-        return RunOutcome(DECIDED, replayed, 0)
-
     window = 4 * jobs + 4
-    if jobs > 1:
+    if jobs > 1:  # no process starts before the first submit
         pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"),
                                    initializer=_init_worker, initargs=(play, tuple(specs)))
     else:
@@ -126,6 +141,11 @@ def run_tournament(schedule: Schedule, specs: Sequence[str], play: PlayMatch, ta
     in_flight: dict[Future, int] = {}
     status = COMPLETE
     try:
+        for record in replay:
+            if tally.decided:
+                break
+            feeder.accept(record, fresh=False)
+            replayed += 1
         while not tally.decided:
             while (upcoming is not None and len(in_flight) < 2 * jobs
                    and upcoming.index < feeder.next + window):
@@ -136,7 +156,8 @@ def run_tournament(schedule: Schedule, specs: Sequence[str], play: PlayMatch, ta
                     if feeder.pending[game.index].seats != game.seats:
                         raise JournalError(f"{journal.path}: game {game.index} does not match this schedule")
                     continue
-                in_flight[pool.submit(_worker_game, game)] = game.index
+                with _children_ignore_ctrl_c():  # the pool starts its workers inside submit
+                    in_flight[pool.submit(_worker_game, game)] = game.index
             if not in_flight:
                 break
             done, _ = wait(in_flight, return_when=FIRST_COMPLETED)

@@ -15,6 +15,11 @@ per-deal (cluster) totals:
   effective sample size n_eff = r(1-r) / Var(r) (Kish's design effect), so it
   keeps Wilson's good behaviour near 0 and 1 while being honest about the
   correlation, and the same t quantile as critical value.
+
+Var(r) is never taken below the variance that independent rounds would give
+(s^2/n over single rounds): with few deals the cluster estimate can come out
+near zero by chance, and an interval should never claim more precision than
+treating every round as independent would.
 """
 from __future__ import annotations
 
@@ -74,6 +79,7 @@ def wilson(successes: float, n: float, z: float = NormalDist().inv_cdf(0.975)) -
 class ClusterSum:
     """Running sums over clusters (deals) of a total y_c over m_c units (rounds).
 
+    `sq` is the sum of the squared unit values (for 0/1 data it equals y).
     Constant memory however many clusters are added.
     """
 
@@ -83,11 +89,13 @@ class ClusterSum:
     yy: float = 0.0
     mm: float = 0.0
     ym: float = 0.0
+    sq: float = 0.0
 
-    def add(self, y: float, m: float) -> None:
+    def add(self, y: float, m: float, sq: float | None = None) -> None:
         if m <= 0:
             return
         self.k += 1
+        self.sq += y if sq is None else sq
         self.y += y
         self.m += m
         self.yy += y * y
@@ -99,12 +107,14 @@ class ClusterSum:
         return self.y / self.m if self.m else NAN
 
     def variance(self) -> float:
-        """Cluster-robust variance of `mean` (NaN with fewer than 2 clusters)."""
+        """Cluster-robust variance of `mean`, at least the independent-rounds one (NaN below 2 clusters)."""
         if self.k < 2:
             return NAN
         r = self.mean
         ss = max(self.yy - 2 * r * self.ym + r * r * self.mm, 0.0)
-        return self.k / (self.k - 1) * ss / (self.m * self.m)
+        clustered = self.k / (self.k - 1) * ss / (self.m * self.m)
+        independent = max(self.sq - self.y * r, 0.0) / (self.m - 1) / self.m if self.m > 1 else 0.0
+        return max(clustered, independent)
 
     def critical(self, level: float = 0.95) -> float:
         return t_quantile(0.5 + level / 2, self.k - 1)

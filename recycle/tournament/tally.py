@@ -81,12 +81,15 @@ class Tally:
             for s, bot in enumerate(game.seats):
                 place = places[s]
                 self.bots[bot].places[place - 1] += 1
-                acc = part.setdefault(("bot", bot), [0.0] * 5)
+                pts = points[s]
+                acc = part.setdefault(("bot", bot), [0.0] * 7)
                 acc[0] += 1
                 acc[1] += place == 1
                 acc[2] += place == self.seats
                 acc[3] += place
-                acc[4] += points[s]
+                acc[4] += pts
+                acc[5] += place * place
+                acc[6] += pts * pts
             self._head_to_head(game.seats, places)
             if self._model is not None:
                 self._rate(game.seats, places)
@@ -100,9 +103,11 @@ class Tally:
         for s, a in enumerate(seats):
             for t, b in enumerate(seats):
                 if a != b:  # a bot in two seats does not play itself
-                    acc = part.setdefault(("pair", a, b), [0.0, 0.0])
-                    acc[0] += 1.0 if places[s] < places[t] else 0.5 if places[s] == places[t] else 0.0
+                    acc = part.setdefault(("pair", a, b), [0.0, 0.0, 0.0])
+                    won = 1.0 if places[s] < places[t] else 0.5 if places[s] == places[t] else 0.0
+                    acc[0] += won
                     acc[1] += 1
+                    acc[2] += won * won
 
     def _rate(self, seats: Sequence[int], places: Sequence[int]) -> None:
         """One Plackett-Luce update on the round's finishing order.
@@ -127,10 +132,10 @@ class Tally:
                 m = acc[0]
                 bot.first.add(acc[1], m)
                 bot.last.add(acc[2], m)
-                bot.place.add(acc[3], m)
-                bot.points.add(acc[4], m)
+                bot.place.add(acc[3], m, acc[5])
+                bot.points.add(acc[4], m, acc[6])
             else:
-                self.pairs[key[1]][key[2]].add(acc[0], acc[1])
+                self.pairs[key[1]][key[2]].add(acc[0], acc[1], acc[2])
         sprt = self.sprt
         if sprt is not None and sprt.decided_at is None:
             acc = self._partial.get(("pair", sprt.a, sprt.b))

@@ -1,0 +1,299 @@
+"""The `recycle` command: check, run, test against a corpus and replay RECYCLE games.
+
+    recycle check FILE...                     located errors and warnings (exit 3 on errors)
+    recycle run GAME --games N --seed S       agents play; a table per seat (JSON/CSV too)
+    recycle corpus DIR --games N              every file parsed and played; pass/fail table
+    recycle replay TRANSCRIPT...              re-play transcripts, check they reproduce
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from recycle.agents import AgentSpecError, describe, make_agent
+from recycle.diagnostics import DiagnosticError, Severity
+from recycle.engine import GameError, play_game
+from recycle.report import progress_bar, write_csv, write_json
+
+console = Console(width=None if sys.stdout.isatty() else 120)
+err_console = Console(stderr=True)
+
+EXIT_USAGE, EXIT_FAILED, EXIT_BAD_FILE = 2, 1, 3
+#: Errors a user can cause; printed as a message, never as a traceback.
+USER_ERRORS = (AgentSpecError, DiagnosticError, GameError, OSError, ValueError)
+SUFFIXES = (".rcy", ".gdl")
+
+
+def fail(message: str, code: int = EXIT_USAGE) -> int:
+    err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
+    return code
+
+
+def seed_of(args: argparse.Namespace) -> int:
+    """The given seed, or a fresh one that is printed so the run can be repeated."""
+    if args.seed is not None:
+        return args.seed
+    seed = random.SystemRandom().randrange(2**31)
+    err_console.print(f"seed: {seed}")
+    return seed
+
+
+def _limits(args: argparse.Namespace) -> dict:
+    return {"max_choices": args.max_choices, "strict": args.strict}
+
+
+def _add_limits(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--max-choices", type=int, default=500,
+                   help="choices after which a game is called and scored as it stands (default 500)")
+    p.add_argument("--strict", action="store_true", help="a game reaching --max-choices is an error instead")
+
+
+# ---- check ----------------------------------------------------------------
+def run_check(args: argparse.Namespace) -> int:
+    from recycle.lang import check_file
+
+    found, errors = [], 0
+    for path in args.files:
+        diagnostics = check_file(path)
+        found += diagnostics
+        errors += sum(d.severity is Severity.ERROR for d in diagnostics)
+        if not args.json:
+            for d in diagnostics:
+                print(d.render())
+            if not any(d.severity is Severity.ERROR for d in diagnostics):
+                print(f"{path}: ok")
+    if args.json:
+        print(json.dumps([d.to_json() for d in found], indent=2))
+    else:
+        print(f"{len(args.files)} file(s): {errors} error(s), {len(found) - errors} warning(s)")
+    return EXIT_BAD_FILE if errors else 0
+
+
+# ---- run ------------------------------------------------------------------
+@dataclass
+class Seat:
+    agent: str
+    scores: list[float] = field(default_factory=list)
+    ranks: list[int] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return {"agent": self.agent, "games": len(self.ranks), "mean_score": _mean(self.scores),
+                "mean_rank": _mean(self.ranks), "wins": sum(r == 1 for r in self.ranks),
+                "scores": self.scores, "ranks": self.ranks}
+
+
+def _mean(xs) -> float:
+    return statistics.fmean(xs) if xs else 0.0
+
+
+def run_run(args: argparse.Namespace) -> int:
+    from recycle.interp import new_game
+    from recycle.interp.transcript import play_and_record, write
+    from recycle.lang import load_game
+
+    if args.games < 1:
+        raise ValueError("--games must be at least 1")
+    game = load_game(args.game)
+    n = new_game(game, 0, **_limits(args)).num_players
+    specs = [s for s in args.players.split(",") if s.strip()] or ["random"]
+    agents = [make_agent(specs[i % len(specs)]) for i in range(n)]
+    seats = [Seat(describe(a)) for a in agents]
+    seed = seed_of(args)
+    folder = Path(args.transcript) if args.transcript else None
+    if folder:
+        folder.mkdir(parents=True, exist_ok=True)
+    called, choices, started = 0, [], time.perf_counter()
+    with progress_bar(console, args.games, "playing") as advance:
+        for g in range(args.games):
+            game_seed, rng = seed + g, random.Random(f"{seed}/{g}")
+            if folder:
+                state, recs = play_and_record(args.game, game_seed, agents, rng, **_limits(args))
+                write(folder / f"{Path(args.game).stem}-{game_seed}.jsonl", recs)
+                result = state.results()
+            else:
+                state = new_game(game, game_seed, **_limits(args))
+                result = play_game(state, agents, rng)
+            for seat, score, rank in zip(seats, result.scores, result.ranks):
+                seat.scores.append(score)
+                seat.ranks.append(rank)
+            called += state.called
+            choices.append(state.choices)
+            advance(g + 1)
+    elapsed = time.perf_counter() - started
+    table = Table(title=f"{Path(args.game).name}: {args.games} game(s), seed {seed}",
+                  caption=f"{_mean(choices):.1f} choices/game, {called} called at the choice limit, "
+                          f"{args.games / elapsed:,.1f} games/s")
+    for name, justify in (("seat", "right"), ("agent", "left"), ("mean score", "right"),
+                          ("mean rank", "right"), ("wins", "right")):
+        table.add_column(name, justify=justify)
+    for i, s in enumerate(seats):
+        table.add_row(str(i), s.agent, f"{_mean(s.scores):.2f}", f"{_mean(s.ranks):.2f}",
+                      f"{sum(r == 1 for r in s.ranks)}")
+    console.print(table)
+    if args.json:
+        write_json(args.json, {"game": str(args.game), "games": args.games, "seed": seed, "called": called,
+                               "mean_choices": _mean(choices), "seats": [s.to_json() for s in seats]})
+    if args.csv:
+        write_csv(args.csv, ["seat", "agent", "games", "mean_score", "mean_rank", "wins"],
+                  [[i, s.agent, len(s.ranks), f"{_mean(s.scores):.4f}", f"{_mean(s.ranks):.4f}",
+                    sum(r == 1 for r in s.ranks)] for i, s in enumerate(seats)])
+    return 0
+
+
+# ---- corpus ---------------------------------------------------------------
+@dataclass
+class Outcome:
+    file: str
+    ok: bool
+    games: int = 0
+    called: int = 0
+    choices: float = 0.0
+    seconds: float = 0.0
+    reason: str = ""
+
+
+def play_file(path: Path, games: int, seed: int, limits: dict) -> Outcome:
+    """Parse one file and play `games` seeded random games; never raises for a bad game."""
+    from recycle.engine import RandomAgent
+    from recycle.interp import new_game
+    from recycle.lang import load_game
+
+    started = time.perf_counter()
+    outcome = Outcome(str(path), False)
+    try:
+        game = load_game(path)
+        choices = []
+        for g in range(games):
+            state = new_game(game, seed + g, **limits)
+            play_game(state, [RandomAgent()] * state.num_players, random.Random(seed + g))
+            outcome.called += state.called
+            outcome.games += 1
+            choices.append(state.choices)
+        outcome.ok, outcome.choices = True, _mean(choices)
+    except DiagnosticError as exc:
+        first = exc.errors[0] if exc.errors else exc.diagnostics[0]
+        outcome.reason = f"does not read: {first.headline()}"
+    except GameError as exc:
+        outcome.reason = f"game {outcome.games + 1}: {exc}"
+    except Exception as exc:  # an interpreter bug: reported per file, the run goes on
+        outcome.reason = f"game {outcome.games + 1}: internal error {type(exc).__name__}: {exc}"
+    outcome.seconds = time.perf_counter() - started
+    return outcome
+
+
+def run_corpus(args: argparse.Namespace) -> int:
+    root = Path(args.dir)
+    if not root.is_dir():
+        raise ValueError(f"{root} is not a folder")
+    files = sorted(p for p in root.rglob("*") if p.suffix in SUFFIXES)
+    if not files:
+        raise ValueError(f"no {'/'.join(SUFFIXES)} files under {root}")
+    seed = 0 if args.seed is None else args.seed
+    outcomes = []
+    with progress_bar(console, len(files), "playing", "files") as advance:
+        for k, path in enumerate(files):
+            outcomes.append(play_file(path, args.games, seed, _limits(args)))
+            advance(k + 1)
+    passed = sum(o.ok for o in outcomes)
+    table = Table(title=f"{root}: {len(files)} file(s), {args.games} game(s) each, seeds {seed}..",
+                  caption=f"{passed}/{len(files)} pass ({100 * passed / len(files):.1f}%)")
+    for name, justify in (("file", "left"), ("result", "left"), ("choices", "right"),
+                          ("called", "right"), ("time", "right"), ("reason", "left")):
+        table.add_column(name, justify=justify, overflow="fold")
+    for o in outcomes:
+        if args.failures_only and o.ok:
+            continue
+        table.add_row(str(Path(o.file).relative_to(root)), "[green]pass[/]" if o.ok else "[red]FAIL[/]",
+                      f"{o.choices:.0f}" if o.ok else "", str(o.called) if o.ok else "", f"{o.seconds:.2f}s",
+                      escape(o.reason))
+    console.print(table)
+    if args.json:
+        write_json(args.json, {"dir": str(root), "games": args.games, "seed": seed, "passed": passed,
+                               "files": [o.__dict__ for o in outcomes]})
+    return 0 if passed == len(files) else EXIT_FAILED
+
+
+# ---- replay ---------------------------------------------------------------
+def run_replay(args: argparse.Namespace) -> int:
+    from recycle.interp.transcript import replay
+
+    bad = 0
+    for path in args.files:
+        report = replay(path)
+        if report.warning:
+            err_console.print(f"[yellow]warning:[/] {escape(report.warning)}")
+        if report.ok:
+            console.print(f"{escape(str(path))}: [green]reproduced[/] "
+                          f"({report.choices} choices, {report.records} records)")
+        else:
+            bad += 1
+            console.print(f"{escape(str(path))}: [red]differs[/] {escape(report.difference)}")
+    return EXIT_FAILED if bad else 0
+
+
+# ---- the command ----------------------------------------------------------
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="recycle", description="Read, play and test RECYCLE card games.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    p = sub.add_parser("check", help="report every error and warning in RECYCLE files (exit 3 on errors)")
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("--json", action="store_true", help="print the diagnostics as JSON")
+    p.set_defaults(run=run_check)
+
+    p = sub.add_parser("run", help="agents play a game; a table of each seat's scores and ranks")
+    p.add_argument("game", metavar="GAME", help="a .rcy or .gdl file")
+    p.add_argument("--players", default="random",
+                   help="comma-separated agent specs, one per seat; fewer are repeated (default random)")
+    p.add_argument("--games", type=int, default=10, help="how many games (default 10)")
+    p.add_argument("--seed", type=int, default=None, help="random seed (printed when omitted)")
+    p.add_argument("--transcript", metavar="DIR", help="write one JSON Lines transcript per game here")
+    p.add_argument("--json", metavar="FILE", help="also write the results as JSON")
+    p.add_argument("--csv", metavar="FILE", help="also write the results as CSV")
+    _add_limits(p)
+    p.set_defaults(run=run_run)
+
+    p = sub.add_parser("corpus", help="parse and play every game of a folder; a pass/fail table")
+    p.add_argument("dir", metavar="DIR")
+    p.add_argument("--games", type=int, default=2, help="random games per file (default 2)")
+    p.add_argument("--seed", type=int, default=None, help="first seed (default 0)")
+    p.add_argument("--failures-only", action="store_true", help="list only the files that fail")
+    p.add_argument("--json", metavar="FILE", help="also write the outcomes as JSON")
+    _add_limits(p)
+    p.set_defaults(run=run_corpus)
+
+    p = sub.add_parser("replay", help="re-play transcripts and check every record reproduces")
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.set_defaults(run=run_replay)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "run", None):
+        parser.print_help()
+        return EXIT_USAGE
+    try:
+        return args.run(args)
+    except DiagnosticError as exc:
+        print(exc.render(), file=sys.stderr)
+        return EXIT_BAD_FILE
+    except USER_ERRORS as exc:
+        return fail(str(exc), EXIT_FAILED if isinstance(exc, GameError) else EXIT_USAGE)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

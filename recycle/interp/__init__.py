@@ -1,0 +1,16 @@
+"""The RECYCLE interpreter: any game of the language behind the game protocol.
+
+    from recycle.interp import new_game
+    state = new_game("Hearts4.rcy", seed=1)   # a recycle.engine.GameState
+
+Layers: `state` (cards, locations, storage, cycles, generator; cheap clone),
+`evaluate` (expressions), `actions` (effects, executor, options of a choice),
+`flow` (stages and choices as a resumable machine), `game` (`RecycleState`,
+`new_game`), `transcript` (JSON Lines transcripts and replay). Errors are
+`errors.RecycleRuntimeError` (a `GameError`) located at a line of the game.
+"""
+from recycle.interp.errors import LimitError, NoOptionsError, RecycleRuntimeError
+from recycle.interp.game import MAX_CHOICES, RecycleAction, RecycleObservation, RecycleState, new_game
+
+__all__ = ["new_game", "RecycleState", "RecycleAction", "RecycleObservation", "RecycleRuntimeError",
+           "NoOptionsError", "LimitError", "MAX_CHOICES"]

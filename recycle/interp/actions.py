@@ -1,0 +1,450 @@
+"""Actions: primitive effects, the executor, and the options of a choice.
+
+Every change to a game is one primitive *effect* (a move, a copy into memory,
+a storage write, a reordering, a cycle change, a pass) with `apply`, `undo`,
+a readable `text` and a transcript `record`. The `Executor` runs action nodes
+at once, effect by effect, through `Store.do`.
+
+A choice's options are found the way the reference engine finds them: each
+option is *tried* (executed with a journal of effects), every `any` forks
+the trial into one branch per element, and the effects of each finished branch
+become one option; everything tried is undone. So an option is a list of
+concrete effects, computed against the very state it will be applied to, and
+its text says exactly what it does (`move SEVEN RED HEARTS from p0 HAND to p0 TRICK`).
+"""
+from __future__ import annotations
+
+from recycle.lang import tree as T
+
+from .errors import LimitError
+from .evaluate import Evaluator
+from .state import Store, Table, loc_text, owner_text
+
+_MISSING = object()
+
+
+class Move:
+    __slots__ = ("card", "src", "si", "dst", "di", "ft")
+
+    def __init__(self, card, src, si, dst, di, ft):
+        self.card, self.src, self.si, self.dst, self.di, self.ft = card, src, si, dst, di, ft
+
+    def apply(self, st: Store) -> None:
+        del st.locs[self.src][self.si]
+        st.loc(self.dst).insert(self.di, self.card)
+        st.where[self.card] = self.dst
+
+    def undo(self, st: Store) -> None:
+        del st.locs[self.dst][self.di]
+        st.locs[self.src].insert(self.si, self.card)
+        st.where[self.card] = self.src
+
+    def text(self, table: Table, viewer: int) -> str:
+        if table.visible(self.src, viewer):
+            what = table.text[self.card]
+        else:  # the chooser cannot see it: name it by position, the same in every determinization
+            what = "top card" if self.ft == 0 else f"card {self.ft} from the top"
+        return f"move {what} from {loc_text(self.src)} to {loc_text(self.dst)}"
+
+    def record(self, table: Table) -> dict:
+        return {"t": "move", "card": table.text[self.card], "id": self.card,
+                "from": loc_text(self.src), "to": loc_text(self.dst), "at": self.di}
+
+
+class Remember:
+    __slots__ = ("card", "dst", "di")
+
+    def __init__(self, card, dst, di):
+        self.card, self.dst, self.di = card, dst, di
+
+    def apply(self, st: Store) -> None:
+        st.loc(self.dst).insert(self.di, self.card)
+
+    def undo(self, st: Store) -> None:
+        del st.locs[self.dst][self.di]
+
+    def text(self, table: Table, viewer: int) -> str:
+        return f"remember {table.text[self.card]} in {loc_text(self.dst)}"
+
+    def record(self, table: Table) -> dict:
+        return {"t": "remember", "card": table.text[self.card], "id": self.card, "to": loc_text(self.dst)}
+
+
+class Forget:
+    __slots__ = ("card", "src", "si")
+
+    def __init__(self, card, src, si):
+        self.card, self.src, self.si = card, src, si
+
+    def apply(self, st: Store) -> None:
+        del st.locs[self.src][self.si]
+
+    def undo(self, st: Store) -> None:
+        st.locs[self.src].insert(self.si, self.card)
+
+    def text(self, table: Table, viewer: int) -> str:
+        return f"forget {table.text[self.card]} in {loc_text(self.src)}"
+
+    def record(self, table: Table) -> dict:
+        return {"t": "forget", "card": table.text[self.card], "id": self.card, "from": loc_text(self.src)}
+
+
+class Reorder:
+    """A location's whole content replaced (shuffle, faro, swaps)."""
+
+    __slots__ = ("key", "old", "new", "why")
+
+    def __init__(self, key, old, new, why):
+        self.key, self.old, self.new, self.why = key, tuple(old), tuple(new), why
+
+    def _put(self, st: Store, cards: tuple) -> None:
+        st.loc(self.key)[:] = cards
+        if self.key[2] != "mem":
+            for c in cards:
+                st.where[c] = self.key
+
+    def apply(self, st: Store) -> None:
+        self._put(st, self.new)
+
+    def undo(self, st: Store) -> None:
+        self._put(st, self.old)
+
+    def text(self, table: Table, viewer: int) -> str:
+        return f"{self.why} {loc_text(self.key)}"
+
+    def record(self, table: Table) -> dict:
+        return {"t": self.why, "loc": loc_text(self.key), "order": list(self.new)}
+
+
+class SetValue:
+    """A storage write: `kind` is ints, strs, points or gvars (`put points`)."""
+
+    __slots__ = ("kind", "key", "old", "new")
+
+    def __init__(self, kind, key, old, new):
+        self.kind, self.key, self.old, self.new = kind, key, old, new
+
+    def apply(self, st: Store) -> None:
+        getattr(st, self.kind)[self.key] = self.new
+
+    def undo(self, st: Store) -> None:
+        table = getattr(st, self.kind)
+        if self.old is _MISSING:
+            del table[self.key]
+        else:
+            table[self.key] = self.old
+
+    def name(self) -> str:
+        if self.kind == "gvars":
+            return f"'{self.key}"
+        word = {"ints": "sto", "strs": "str", "points": "points"}[self.kind]
+        return f"{owner_text(self.key)} {word} {self.key[2]}"
+
+    def text(self, table: Table, viewer: int) -> str:
+        return f"set {self.name()} = {self.new}" if self.kind in ("ints", "strs") else f"set {self.name()}"
+
+    def record(self, table: Table) -> dict:
+        value = self.new if self.kind in ("ints", "strs") else repr(self.new)
+        return {"t": "set", "what": self.name(), "value": value}
+
+
+class CycleSet:
+    """`(cycle next|current ...)`: the innermost player cycle's (current, queued next)."""
+
+    __slots__ = ("depth", "old", "new", "mode")
+
+    def __init__(self, depth, old, new, mode):
+        self.depth, self.old, self.new, self.mode = depth, old, new, mode
+
+    def apply(self, st: Store) -> None:
+        st.pcycles[self.depth] = self.new
+
+    def undo(self, st: Store) -> None:
+        st.pcycles[self.depth] = self.old
+
+    def text(self, table: Table, viewer: int) -> str:
+        who = self.new[1] if self.mode == "next" else self.new[0]
+        return f"{self.mode} player p{who}"
+
+    def record(self, table: Table) -> dict:
+        return {"t": "cycle", "mode": self.mode, "current": self.new[0], "next": self.new[1]}
+
+
+class Pass:
+    __slots__ = ()
+
+    def apply(self, st: Store) -> None:
+        pass
+
+    undo = apply
+
+    def text(self, table: Table, viewer: int) -> str:
+        return "pass"
+
+    def record(self, table: Table) -> dict:
+        return {"t": "pass"}
+
+
+class Executor(Evaluator):
+    """Runs action nodes against a `Store`; finds the options of a choice."""
+
+    def __init__(self, table: Table, max_steps: int) -> None:
+        super().__init__(table)
+        self.max_steps = max_steps
+        self._actions = {cls: getattr(self, "_do_" + cls.__name__) for cls in vars(T).values()
+                         if isinstance(cls, type) and hasattr(self, "_do_" + cls.__name__)}
+
+    def run(self, node, env: dict, st: Store) -> None:
+        st.steps += 1
+        if st.steps > self.max_steps:
+            raise self.error(node, f"more than {self.max_steps:,} steps without a player choice "
+                             "(does the game loop?)", LimitError)
+        method = self._actions.get(type(node))
+        if method is None:
+            raise self.error(node, f"{type(node).__name__} is not an action that can run here")
+        method(node, env, st)
+
+    # --- control ------------------------------------------------------------
+
+    def _do_Do(self, n, env, st):
+        for a in n.actions:
+            self.run(a, env, st)
+
+    def _do_Conditional(self, n, env, st):
+        if self.ev(n.condition, env, st):
+            self.run(n.action, env, st)
+
+    def _do_AllDo(self, n, env, st):
+        for x in self.iterate(n.collection, env, st):
+            self.run(n.action, self.bind(env, n.var, x), st)
+
+    def _do_Let(self, n, env, st):
+        self.run(n.action, self.bind(env, n.var, self.ev(n.value, env, st)), st)
+
+    def _do_Repeat(self, n, env, st):
+        for _ in range(self.ev(n.times, env, st)):
+            self.run(n.action, env, st)
+
+    def _do_RepeatAll(self, n, env, st):
+        source = getattr(n.action, "card", None)
+        if not isinstance(source, T.CardAt):
+            raise self.error(n, "(repeat all ...) needs a move or forget from (top|bottom CARDS)")
+        cards = list(self.ev(source.cards, env, st))
+        if type(n.action) is T.Move and type(source.cards) is not T.Location:
+            # From a computed collection ('RUN, a filter...): the reference engine empties that
+            # virtual collection as it moves, so every card of it moves, top first.
+            for card in (reversed(cards) if source.position != "bottom" else cards):
+                st.steps += 1
+                self._move(n.action, card, self._real(n.action.card, card, st), env, st)
+            return
+        for _ in range(len(cards)):  # as many as the source holds now
+            self.run(n.action, env, st)
+
+    # Outside a choice the reference engine runs `(any C 'V ACTION)` for every element,
+    # like `all` (corpus games rely on it: Stealing Bundles, Poker).
+    _do_AnyDo = _do_AllDo
+
+    # --- cards --------------------------------------------------------------
+
+    def card_ref(self, n, env, st) -> tuple:
+        """(location key or None, index, card or None) of a card expression."""
+        if type(n) is T.CardAt and type(n.cards) is T.Location:
+            key = self.loc_key(n.cards, env, st)
+            cards = st.locs.get(key) or ()
+            i = self.position(n, env, st, len(cards))
+            return key, i, None if i is None else cards[i]
+        return None, None, self.ev(n, env, st)
+
+    def target(self, n, env, st) -> tuple:
+        """(key, position word or N) of where a card goes: `(top|bottom|N LOCATION)`."""
+        if type(n) is not T.CardAt or type(n.cards) is not T.Location:
+            raise self.error(n, "cards go to a position of a location: (top|bottom (OWNER vloc NAME))")
+        pos = n.position if isinstance(n.position, str) else self.ev(n.position, env, st)
+        return self.loc_key(n.cards, env, st), pos
+
+    @staticmethod
+    def _insert_at(pos, size: int) -> int:
+        if pos == "top":
+            return size
+        if pos == "bottom":
+            return 0
+        return max(0, min(size, size - pos))
+
+    def _real(self, n, card: int, st) -> tuple:
+        """(key, index) of where a card really is."""
+        key = st.where[card]
+        if key is None:
+            raise self.error(n, f"{self.table.text[card]} is in no location")
+        return key, st.locs[key].index(card)
+
+    def _source(self, n, env, st, verb: str) -> tuple:
+        key, i, card = self.card_ref(n, env, st)
+        if card is None:
+            raise self.error(n, f"nothing to {verb}: the collection is empty")
+        if key is None or key[2] == "mem":  # a virtual card: act on the real one
+            key, i = self._real(n, card, st)
+        return key, i, card
+
+    def _do_Move(self, n, env, st):
+        src, si, card = self._source(n.card, env, st, "move")
+        self._move(n, card, (src, si), env, st)
+
+    def _move(self, n, card: int, source: tuple, env, st) -> None:
+        src, si = source
+        dst, pos = self.target(n.to, env, st)
+        if dst[2] == "mem":
+            raise self.error(n.to, "a card cannot move into memory", hint="use (remember CARD CARD)")
+        size = len(st.locs.get(dst) or ()) - (dst == src)
+        st.do(Move(card, src, si, dst, self._insert_at(pos, size), len(st.locs[src]) - 1 - si))
+
+    def _do_Remember(self, n, env, st):
+        _, _, card = self.card_ref(n.card, env, st)
+        if card is None:
+            raise self.error(n, "nothing to remember: the collection is empty")
+        dst, pos = self.target(n.to, env, st)
+        st.do(Remember(card, dst, self._insert_at(pos, len(st.locs.get(dst) or ()))))
+
+    def _do_Forget(self, n, env, st):
+        key, i, card = self.card_ref(n.card, env, st)
+        if card is None:
+            raise self.error(n, "nothing to forget: the collection is empty")
+        if key is None:
+            raise self.error(n, "(forget ...) needs a card of a mem location: (top (OWNER mem NAME))")
+        st.do(Forget(card, key, i))
+
+    def _location(self, n, env, st) -> tuple:
+        if type(n) is not T.Location:
+            raise self.error(n, "this needs a location (OWNER vloc|iloc|hloc|oloc|mem NAME)")
+        return self.loc_key(n, env, st)
+
+    def _do_Shuffle(self, n, env, st):
+        key = self._location(n.cards, env, st)
+        cards = list(st.locs.get(key) or ())
+        new = cards[:]
+        st.rng.shuffle(new)
+        st.do(Reorder(key, cards, new, "shuffle"))
+
+    def _do_FaroShuffle(self, n, env, st):
+        a, b = self._location(n.first, env, st), self._location(n.second, env, st)
+        ca, cb = list(st.locs.get(a) or ()), list(st.locs.get(b) or ())
+        mixed = [c for pair in zip(ca, cb) for c in pair] + ca[len(cb):] + cb[len(ca):]
+        st.do(Reorder(b, cb, [], "faro"))
+        st.do(Reorder(a, ca, mixed, "faro"))
+
+    def _do_SwapLocations(self, n, env, st):
+        a, b = self._location(n.first, env, st), self._location(n.second, env, st)
+        ca, cb = list(st.locs.get(a) or ()), list(st.locs.get(b) or ())
+        st.do(Reorder(a, ca, cb, "swap"))
+        st.do(Reorder(b, cb, ca, "swap"))
+
+    def _do_SwapCards(self, n, env, st):
+        (ka, ia, ca), (kb, ib, cb) = self._source(n.first, env, st, "swap"), self._source(n.second, env, st, "swap")
+        la, lb = list(st.locs[ka]), list(st.locs[kb])
+        if ka == kb:
+            new = la[:]
+            new[ia], new[ib] = cb, ca
+            st.do(Reorder(ka, la, new, "swap"))
+            return
+        na, nb = la[:], lb[:]
+        na[ia], nb[ib] = cb, ca
+        st.do(Reorder(ka, la, na, "swap"))
+        st.do(Reorder(kb, lb, nb, "swap"))
+
+    # --- storage and turns --------------------------------------------------
+
+    def _write(self, st, kind: str, key, value) -> None:
+        st.do(SetValue(kind, key, getattr(st, kind).get(key, _MISSING), value))
+
+    def _int(self, n, env, st) -> int:
+        value = self.ev(n, env, st)
+        if type(value) is not int:
+            raise self.error(n, f"expected an integer, found {value!r}")
+        return value
+
+    def _do_SetInt(self, n, env, st):
+        self._write(st, "ints", self.storage_key(n.storage, env, st), self._int(n.value, env, st))
+
+    def _do_Inc(self, n, env, st):
+        key = self.storage_key(n.storage, env, st)
+        self._write(st, "ints", key, st.ints.get(key, 0) + self._int(n.amount, env, st))
+
+    def _do_Dec(self, n, env, st):
+        key = self.storage_key(n.storage, env, st)
+        self._write(st, "ints", key, st.ints.get(key, 0) - self._int(n.amount, env, st))
+
+    def _do_SetStr(self, n, env, st):
+        self._write(st, "strs", self.storage_key(n.storage, env, st), str(self.ev(n.value, env, st)))
+
+    def _do_SetPoints(self, n, env, st):
+        self._write(st, "points", self.storage_key(n.storage, env, st), self._points(n.points, env, st))
+
+    def _do_UpdatePoints(self, n, env, st):
+        key = self.storage_key(n.storage, env, st)
+        old = st.points.get(key)
+        new = self._points(n.points, env, st)
+        self._write(st, "points", key, old.updated(new) if old is not None else new)
+
+    def _do_PutPoints(self, n, env, st):
+        self._write(st, "gvars", n.var.name, self._points(n.points, env, st))
+
+    def _do_Cycle(self, n, env, st):
+        idx, queued = st.pcycles[-1]
+        who = n.who
+        if isinstance(who, str):
+            target = self._player_index(who, st, st.pcycles, self.table.num_players)
+        else:
+            player = self.ev(who, env, st)
+            if not (isinstance(player, tuple) and player[0] == "p"):
+                raise self.error(who, f"(cycle ...) needs a player, found {player!r}")
+            target = player[1]
+        new = (idx, target) if n.mode == "next" else (target, queued)
+        st.do(CycleSet(len(st.pcycles) - 1, (idx, queued), new, n.mode))
+
+    def _do_TurnPass(self, n, env, st):
+        st.do(Pass())
+
+    # --- the options of a choice ----------------------------------------------
+
+    def options(self, node, env: dict, st: Store) -> list[tuple]:
+        """Every option of a choice (or of a lone `any`), each a tuple of effects."""
+        out: list[tuple] = []
+        saved = st.journal, st.log
+        st.journal, st.log = [], None
+        try:
+            self._explore((node, env, None), st, out)
+        finally:
+            journal = st.journal
+            while journal:
+                journal.pop().undo(st)
+            st.journal, st.log = saved
+        return out
+
+    def _explore(self, work, st: Store, out: list) -> None:
+        """Run `work` (a linked list of (node, env, rest)); fork at every `any`."""
+        while work is not None:
+            node, env, work = work
+            kind = type(node)
+            if kind is T.Do:
+                for a in reversed(node.actions):
+                    work = (a, env, work)
+            elif kind is T.Conditional:
+                if self.ev(node.condition, env, st):
+                    work = (node.action, env, work)
+            elif kind is T.Let:
+                work = (node.action, self.bind(env, node.var, self.ev(node.value, env, st)), work)
+            elif kind is T.AllDo:
+                for x in reversed(self.iterate(node.collection, env, st)):
+                    work = (node.action, self.bind(env, node.var, x), work)
+            elif kind is T.AnyDo or kind is T.Choice:
+                branches = ([(node.action, self.bind(env, node.var, x)) for x in self.iterate(node.collection, env, st)]
+                            if kind is T.AnyDo else [(o, env) for o in node.options])
+                for action, benv in branches:
+                    mark = len(st.journal)
+                    self._explore((action, benv, work), st, out)
+                    while len(st.journal) > mark:
+                        st.journal.pop().undo(st)
+                return
+            else:
+                self.run(node, env, st)
+        if st.journal:  # an option that changes nothing is not offered (as the reference engine)
+            out.append(tuple(st.journal))

@@ -1,0 +1,37 @@
+"""Errors of a running RECYCLE game: always located at a line of the game file.
+
+Every error the interpreter raises is a `RecycleRuntimeError` (a
+`recycle.engine.GameError`), so callers catch one family, and its message
+starts with `file:line:column:` like the reader's diagnostics.
+"""
+from __future__ import annotations
+
+from recycle.diagnostics import Diagnostic
+from recycle.engine import GameError
+
+
+class RecycleRuntimeError(GameError):
+    """The game itself went wrong while playing (a defect of the game, or of ours)."""
+
+    def __init__(self, message: str, filename: str = "<game>", line: int = 0, column: int = 0,
+                 hint: str = "") -> None:
+        self.filename, self.line, self.column = filename, line, column
+        self.reason, self.hint = message, hint
+        text = f"{filename}:{line}:{column}: {message}"
+        super().__init__(text + (f" (hint: {hint})" if hint else ""))
+
+    def diagnostic(self) -> Diagnostic:
+        return Diagnostic(self.filename, max(1, self.line), max(1, self.column), self.reason, hint=self.hint)
+
+
+class NoOptionsError(RecycleRuntimeError):
+    """A choice was reached with no possible option for the player."""
+
+
+class LimitError(RecycleRuntimeError):
+    """A bound was hit (choices per game, steps between choices, depth, cards)."""
+
+
+def located(node, filename: str, message: str, cls=RecycleRuntimeError, hint: str = "") -> RecycleRuntimeError:
+    """An error of class `cls` placed at `node` (any syntax-tree node, or None)."""
+    return cls(message, filename, getattr(node, "line", 0), getattr(node, "column", 0), hint)

@@ -1,0 +1,469 @@
+"""Expressions: integers, names, conditions, cards, owners and collections.
+
+`Evaluator.ev(node, env, st)` dispatches on the node's class (one dict lookup)
+and returns a plain value: int, bool, str, a card id (int, or None for "no
+card": the top of an empty pile), an owner tuple (`("p", 2)`), a list (cards,
+players, teams, names, integers, or lists of card lists) or a `PointMap`.
+Lists returned for real locations are the live ones: callers copy before
+changing the game while iterating.
+
+`env` is a small dict of variables (never mutated: binding copies it); a
+name not in it is looked up in the game-wide `(put points 'V ...)` store.
+"""
+from __future__ import annotations
+
+from itertools import combinations
+
+from recycle.lang import tree as T
+
+from .errors import LimitError, RecycleRuntimeError, located
+from .state import GAME, PointMap, Store, Table
+
+#: Most cards `(subsets ...)` accepts (2**16 subsets).
+MAX_SUBSET_CARDS = 16
+
+
+def _trunc_div(a: int, b: int) -> int:
+    """Integer division as the reference engine (C#) does it: towards zero."""
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b >= 0) else -q
+
+
+def _arith(op: str, a: int, b: int) -> int:
+    if op == "+":
+        return a + b
+    if op == "-":
+        return a - b
+    if op == "*":
+        return a * b
+    if op == "//":
+        return _trunc_div(a, b)
+    if op == "%":
+        return a - b * _trunc_div(a, b)
+    return a ** b if b >= 0 else 0  # ^
+
+
+_COMPARE = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
+            ">": lambda a, b: a > b, "<=": lambda a, b: a <= b, ">=": lambda a, b: a >= b}
+
+
+class Evaluator:
+    """Evaluates expressions of one game (its `Table`) against any `Store`."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.attrs = table.attrs
+        self._dispatch = {cls: getattr(self, "_" + cls.__name__) for cls in vars(T).values()
+                          if isinstance(cls, type) and hasattr(self, "_" + cls.__name__)}
+
+    def error(self, node, message: str, cls=RecycleRuntimeError, hint: str = "") -> RecycleRuntimeError:
+        return located(node, self.table.filename, message, cls, hint)
+
+    def ev(self, node, env: dict, st: Store):
+        method = self._dispatch.get(type(node))
+        if method is None:
+            raise self.error(node, f"{type(node).__name__} cannot be evaluated here")
+        return method(node, env, st)
+
+    def bind(self, env: dict, var, value) -> dict:
+        new = env.copy()
+        new[var.name] = value
+        return new
+
+    def iterate(self, node, env: dict, st: Store) -> list:
+        """The elements of a collection expression, as a fresh list (safe to act on)."""
+        value = self.ev(node, env, st)
+        if isinstance(value, tuple) and value and value[0] == "t":
+            return [self.table.players[p] for p in self.table.team_members[value[1]]]
+        if not isinstance(value, (list, tuple)):
+            raise self.error(node, f"expected a collection, found {value!r}")
+        return list(value)
+
+    # --- leaves -------------------------------------------------------------
+
+    def _IntLit(self, n, env, st):
+        return n.value
+
+    def _Name(self, n, env, st):
+        return n.value
+
+    def _NewName(self, n, env, st):
+        st.fresh += 1
+        return f"NEW{st.fresh}"
+
+    def _Var(self, n, env, st):
+        try:
+            return env[n.name]
+        except KeyError:
+            pass
+        if n.name in st.gvars:
+            return st.gvars[n.name]
+        raise self.error(n, f"variable '{n.name} has no value here")
+
+    # --- owners -------------------------------------------------------------
+
+    def _GameOwner(self, n, env, st):
+        return GAME
+
+    def _player_index(self, which: str, st: Store, cycles: list, count: int) -> int:
+        idx, queued = cycles[-1]
+        if which == "current":
+            return idx
+        if which == "next":
+            return queued if queued >= 0 else (idx + 1) % count
+        return (idx - 1) % count  # previous: to the right, never "who went before"
+
+    def _PlayerRef(self, n, env, st):
+        return self.table.players[self._player_index(n.which, st, st.pcycles, self.table.num_players)]
+
+    def _TeamRef(self, n, env, st):
+        return self.table.teams[self._player_index(n.which, st, st.tcycles, len(self.table.teams))]
+
+    def _at(self, n, env, st, seq: tuple, what: str):
+        i = self.ev(n.index, env, st)
+        if not 0 <= i < len(seq):
+            raise self.error(n, f"there is no {what} {i} (there are {len(seq)})")
+        return seq[i]
+
+    def _PlayerAt(self, n, env, st):
+        return self._at(n, env, st, self.table.players, "player")
+
+    def _TeamAt(self, n, env, st):
+        return self._at(n, env, st, self.table.teams, "team")
+
+    def _OwnerOf(self, n, env, st):
+        card = self.ev(n.card, env, st)
+        if card is None:
+            raise self.error(n, "(owner ...) of no card: the collection is empty")
+        key = st.where[card]
+        if key is None or key[0] != "p":
+            raise self.error(n, f"{self.table.text[card]} is not held by a player")
+        return self.table.players[key[1]]
+
+    def _TeamOf(self, n, env, st):
+        p = self.ev(n.player, env, st)
+        return self.table.teams[self.table.team_of[p[1]]]
+
+    def _Pid(self, n, env, st):
+        return self.ev(n.player, env, st)[1]
+
+    def _Tid(self, n, env, st):
+        return self.ev(n.team, env, st)[1]
+
+    # --- storage and locations ----------------------------------------------
+
+    def storage_key(self, n, env, st) -> tuple:
+        owner = self.ev(n.owner, env, st)
+        if not isinstance(owner, tuple):
+            raise self.error(n.owner, f"expected an owner (game, a player or a team), found {owner!r}")
+        return owner + (str(self.ev(n.name, env, st)),)
+
+    def _IntStorage(self, n, env, st):
+        return st.ints.get(self.storage_key(n, env, st), 0)
+
+    def _StrStorage(self, n, env, st):
+        return st.strs.get(self.storage_key(n, env, st), "")
+
+    def _PointStorage(self, n, env, st):
+        return st.points.get(self.storage_key(n, env, st)) or PointMap(())
+
+    def loc_key(self, n, env, st) -> tuple:
+        """The key of a `Location` node: (owner kind, owner number, visibility, name)."""
+        owner = self.ev(n.owner, env, st)
+        if not isinstance(owner, tuple):
+            raise self.error(n.owner, f"expected an owner (game, a player or a team), found {owner!r}")
+        name = str(self.ev(n.name, env, st))
+        if n.index is not None:
+            i = self.ev(n.index, env, st)
+            if i:  # (OWNER vloc ROW 0) is (OWNER vloc ROW), as in the reference engine
+                name = f"{name}:{i}"
+        return owner + (n.visibility, name)
+
+    def _Location(self, n, env, st):
+        return st.locs.get(self.loc_key(n, env, st)) or []
+
+    def _IndexedLocations(self, n, env, st):
+        owner = self.ev(n.owner, env, st)
+        name = str(self.ev(n.name, env, st))
+        found = [(0, k) if k[3] == name else (int(k[3].split(":", 1)[1]), k) for k in st.locs
+                 if k[:3] == owner + (n.visibility,) and (k[3] == name or k[3].startswith(name + ":"))]
+        return [st.locs[k] for _, k in sorted(found)]
+
+    # --- integers -----------------------------------------------------------
+
+    def _Arithmetic(self, n, env, st):
+        values = [self.ev(x, env, st) for x in n.operands]
+        total = values[0]
+        try:
+            for v in values[1:]:
+                total = _arith(n.op, total, v)
+        except ZeroDivisionError:
+            raise self.error(n, f"({n.op} ...) divides by zero") from None
+        return total
+
+    def _Tri(self, n, env, st):
+        k = self.ev(n.n, env, st)
+        return k * (k + 1) // 2
+
+    def _Fib(self, n, env, st):
+        a, b = 0, 1
+        for _ in range(max(0, min(self.ev(n.n, env, st), 10_000))):
+            a, b = b, a + b
+        return a
+
+    def _Random(self, n, env, st):
+        low = 0 if n.low is None else self.ev(n.low, env, st)
+        high = self.ev(n.high, env, st)
+        if high < low:
+            raise self.error(n, f"(random ...) of an empty range {low}..{high}")
+        return low + st.rng.below(high - low + 1)
+
+    def _Size(self, n, env, st):
+        value = self.ev(n.collection, env, st)
+        if isinstance(value, tuple) and value and value[0] == "t":
+            return len(self.table.team_members[value[1]])
+        return len(value)
+
+    def _points(self, n, env, st) -> PointMap:
+        pm = self.ev(n, env, st)
+        if not isinstance(pm, PointMap):
+            raise self.error(n, f"expected a point map, found {pm!r}")
+        return pm
+
+    def _Sum(self, n, env, st):
+        pm, attrs = self._points(n.using, env, st), self.attrs
+        return sum(pm.score(c, attrs) for c in self.ev(n.cards, env, st))
+
+    def _Score(self, n, env, st):
+        card = self.ev(n.card, env, st)
+        if card is None:
+            raise self.error(n, "(score ...) of no card: the collection is empty")
+        return self._points(n.using, env, st).score(card, self.attrs)
+
+    def _extreme_score(self, n, env, st, pick):
+        pm, cards = self._points(n.using, env, st), self.ev(n.cards, env, st)
+        if not cards:
+            raise self.error(n, "the best score of an empty collection")
+        return pick(pm.score(c, self.attrs) for c in cards)
+
+    def _ScoreMax(self, n, env, st):
+        return self._extreme_score(n, env, st, max)
+
+    def _ScoreMin(self, n, env, st):
+        return self._extreme_score(n, env, st, min)
+
+    def _AllSum(self, n, env, st):
+        return sum(self.ev(n.value, self.bind(env, n.var, x), st) for x in self.iterate(n.collection, env, st))
+
+    # --- conditions ---------------------------------------------------------
+
+    def _And(self, n, env, st):
+        return all(self.ev(x, env, st) for x in n.operands)
+
+    def _Or(self, n, env, st):
+        return any(self.ev(x, env, st) for x in n.operands)
+
+    def _Not(self, n, env, st):
+        return not self.ev(n.operand, env, st)
+
+    def _Compare(self, n, env, st):
+        a, b = self.ev(n.left, env, st), self.ev(n.right, env, st)
+        try:
+            return _COMPARE[n.op](a, b)
+        except TypeError:
+            raise self.error(n, f"cannot compare {a!r} with {b!r} using {n.op}") from None
+
+    def _AllTrue(self, n, env, st):
+        return all(self.ev(n.condition, self.bind(env, n.var, x), st) for x in self.iterate(n.collection, env, st))
+
+    def _AnyTrue(self, n, env, st):
+        return any(self.ev(n.condition, self.bind(env, n.var, x), st) for x in self.iterate(n.collection, env, st))
+
+    # --- cards --------------------------------------------------------------
+
+    def _CardAtt(self, n, env, st):
+        card = self.ev(n.card, env, st)
+        return "" if card is None else self.attrs[card].get(self.ev(n.key, env, st), "")
+
+    def position(self, n, env, st, size: int) -> int | None:
+        """Index into a list of `size` for a CardAt position; the top is the end of the list,
+        an integer N counts from the top (0 is the top card); None when out of range."""
+        pos = n.position
+        if pos == "top":
+            i = size - 1
+        elif pos == "bottom":
+            i = 0
+        else:
+            i = size - 1 - self.ev(pos, env, st)
+        return i if 0 <= i < size else None
+
+    def _CardAt(self, n, env, st):
+        cards = self.ev(n.cards, env, st)
+        if cards and isinstance(cards[0], list):
+            # A card wanted from a collection of collections (`(top 'PAIRS)` over tuples):
+            # the top card of the set at that place, as `(top (top SETS))` would say.
+            chosen = self._CollectionAt(n, env, st, cards)
+            return chosen[-1] if chosen else None
+        i = self.position(n, env, st, len(cards))
+        return None if i is None else cards[i]
+
+    def _extreme_card(self, n, env, st, sign: int):
+        pm, cards = self._points(n.using, env, st), self.ev(n.cards, env, st)
+        if not cards:
+            raise self.error(n, "the max or min of an empty collection")
+        scores = [sign * pm.score(c, self.attrs) for c in cards]
+        best = max(scores)
+        tied = [c for c, s in zip(cards, scores) if s == best]
+        return tied[0] if len(tied) == 1 else tied[st.rng.below(len(tied))]  # ties: at random
+
+    def _MaxCard(self, n, env, st):
+        return self._extreme_card(n, env, st, 1)
+
+    def _MinCard(self, n, env, st):
+        return self._extreme_card(n, env, st, -1)
+
+    def _Actual(self, n, env, st):
+        return self.ev(n.card, env, st)  # cards are always the real ones here
+
+    # --- card collections ---------------------------------------------------
+
+    def _parts(self, parts, env, st) -> list[list[int]]:
+        out = []
+        for p in parts:
+            value = self.ev(p, env, st)
+            if value and isinstance(value[0], list):
+                out.extend(value)
+            else:
+                out.append(value)
+        return out
+
+    def _Union(self, n, env, st):
+        return [c for part in self._parts(n.parts, env, st) for c in part]
+
+    def _counted(self, n, env, st, keep):
+        parts = self._parts(n.parts, env, st)
+        counts: dict[int, int] = {}
+        for part in parts:
+            for c in dict.fromkeys(part):
+                counts[c] = counts.get(c, 0) + 1
+        return [c for c, k in counts.items() if keep(k, len(parts))]
+
+    def _Intersect(self, n, env, st):
+        return self._counted(n, env, st, lambda k, total: k == total)
+
+    def _Disjunction(self, n, env, st):
+        return self._counted(n, env, st, lambda k, total: k == 1)
+
+    def _Sort(self, n, env, st):
+        pm = self._points(n.using, env, st)
+        return sorted(self.ev(n.cards, env, st), key=lambda c: pm.score(c, self.attrs))
+
+    def _Filter(self, n, env, st):
+        items = self.iterate(n.collection, env, st)
+        cond, var = n.condition, n.var
+        if n.kind == "cardsets":
+            items = [x for x in items if x]  # as the reference engine: empty sets never pass
+        return [x for x in items if self.ev(cond, self.bind(env, var, x), st)]
+
+    def _CollectionAt(self, n, env, st, sets=None):
+        if sets is None:
+            sets = self.ev(n.collections, env, st)
+        pos = n.position
+        i = 0 if pos == "top" else len(sets) - 1 if pos == "bottom" else self.ev(pos, env, st)
+        return sets[i] if 0 <= i < len(sets) else []
+
+    def _TopCards(self, n, env, st):
+        cards, k = self.ev(n.cards, env, st), max(0, self.ev(n.count, env, st))
+        return list(cards[len(cards) - k:]) if n.end == "top" else list(cards[:k])
+
+    def _Run(self, n, env, st):
+        pm, cards = self._points(n.using, env, st), list(self.ev(n.cards, env, st))
+        least, best = self.ev(n.length, env, st), []
+        for i in range(max(1, least), len(cards) + 1):
+            part = cards[len(cards) - i:] if n.end == "top" else cards[:i]
+            part.sort(key=lambda c: pm.score(c, self.attrs))
+            scores = [pm.score(c, self.attrs) for c in part]
+            if all(b == a + 1 for a, b in zip(scores, scores[1:])):
+                best = part
+        return best
+
+    def _Partition(self, n, env, st):
+        key, groups = self.ev(n.key, env, st), {}
+        for part in self._parts(n.parts, env, st):
+            for c in part:
+                groups.setdefault(self.attrs[c].get(key, ""), []).append(c)
+        return list(groups.values())
+
+    def _Subsets(self, n, env, st):
+        cards = list(self.ev(n.cards, env, st))
+        if len(cards) > MAX_SUBSET_CARDS:
+            raise self.error(n, f"(subsets ...) of {len(cards)} cards (at most {MAX_SUBSET_CARDS})", LimitError)
+        out: list[list[int]] = [[]]
+        for c in cards:
+            out += [s + [c] for s in out]
+        if n.compare is not None:
+            k, test = self.ev(n.size, env, st), _COMPARE[n.compare]
+            out = [s for s in out if test(len(s), k)]
+        return out
+
+    def _Runs(self, n, env, st):
+        pm, least = self._points(n.using, env, st), self.ev(n.length, env, st)
+        cards = sorted(self.ev(n.cards, env, st), key=lambda c: pm.score(c, self.attrs))
+        runs, current = [], []
+        for c in cards:
+            s = pm.score(c, self.attrs)
+            if current and s == pm.score(current[-1], self.attrs) + 1:
+                current.append(c)
+            elif not current or s != pm.score(current[-1], self.attrs):
+                if len(current) >= least:
+                    runs.append(current)
+                current = [c]
+        if len(current) >= least:
+            runs.append(current)
+        if n.mode == "largest" and runs:
+            longest = max(len(r) for r in runs)
+            runs = [r for r in runs if len(r) == longest]
+        return runs
+
+    def _Tuples(self, n, env, st):
+        pm, k = self._points(n.using, env, st), self.ev(n.size, env, st)
+        groups: dict[int, list[int]] = {}
+        for c in self.ev(n.cards, env, st):
+            groups.setdefault(pm.score(c, self.attrs), []).append(c)
+        return [list(t) for s in sorted(groups) for t in combinations(groups[s], k)] if k > 0 else []
+
+    def _AllCollections(self, n, env, st):
+        return [self.ev(n.cards, self.bind(env, n.var, x), st) for x in self.iterate(n.collection, env, st)]
+
+    # --- other collections --------------------------------------------------
+
+    def _Players(self, n, env, st):
+        return list(self.table.players)
+
+    def _Teams(self, n, env, st):
+        return list(self.table.teams)
+
+    def _OtherPlayers(self, n, env, st):
+        me = st.pcycles[-1][0]
+        return [p for p in self.table.players if p[1] != me]
+
+    def _OtherTeams(self, n, env, st):
+        me = st.tcycles[-1][0]
+        return [t for t in self.table.teams if t[1] != me]
+
+    def _TeamMembers(self, n, env, st):
+        team = self.ev(n.team, env, st)
+        return [self.table.players[p] for p in self.table.team_members[team[1]]]
+
+    def _Range(self, n, env, st):
+        low, high = self.ev(n.low, env, st), self.ev(n.high, env, st)
+        return list(range(low, high + 1 if n.inclusive else high))
+
+    def _StringList(self, n, env, st):
+        return list(n.values)
+
+    def _PointMap(self, n, env, st):
+        return PointMap(tuple(
+            (tuple((str(self.ev(c.key, env, st)), str(self.ev(c.value, env, st))) for c in a.conditions),
+             self.ev(a.points, env, st))
+            for a in n.awards))

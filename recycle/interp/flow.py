@@ -1,0 +1,173 @@
+"""Game flow as a resumable machine: stages, sequences and choices.
+
+The position in the game is an explicit stack of immutable frame tuples, not
+Python recursion or generators, so a state stops at a choice, is cloned by
+copying one short list, and resumes after `apply`:
+
+    (SEQ, items, next index, env)             a body or a (do ...) being run
+    (EACH, items, next index, var, action, env)  an (all ...) holding a choice
+    (STAGE, node, env, rounds)                a stage; rounds -1 before it starts
+
+Only nodes that can reach a choice (or a stage) are run through frames; all
+other actions run at once in the executor. Stage semantics follow the
+reference engine: entering a stage pushes a copy of the enclosing player (or
+team) cycle; before each round the end condition is tested, and from the
+second round on the cycle moves to the next member first (or to the queued
+one, `cycle next`); leaving the stage pops the cycle.
+
+Dialect C modes: `once` runs one round per member of the cycle and ends;
+`simultaneous` is played the same way, as sequential turns (each player
+decides in seating order seeing what earlier ones did — not hidden).
+"""
+from __future__ import annotations
+
+from recycle.lang import tree as T
+
+from .errors import LimitError, NoOptionsError
+
+SEQ, EACH, STAGE = 0, 1, 2
+
+#: Frames deeper than this are a game that nests without end.
+MAX_FRAMES = 200
+#: Options of one choice beyond this are an error, not a decision.
+MAX_OPTIONS = 5000
+
+
+def flow_nodes(game) -> set[int]:
+    """ids of the flow nodes that contain a choice or a stage (the ones run as frames)."""
+    found: set[int] = set()
+
+    def visit(node) -> bool:
+        kind = type(node)
+        if kind in (T.Choice, T.Stage):
+            hit = True
+            if kind is T.Stage:
+                for b in node.body:
+                    visit(b)
+        elif kind is T.Do:
+            hit = any([visit(a) for a in node.actions])
+        elif kind in (T.Conditional, T.Let, T.AllDo, T.AnyDo):
+            hit = visit(node.action)
+        else:
+            hit = False
+        if hit:
+            found.add(id(node))
+        return hit
+
+    for item in game.flow:
+        visit(item)
+    return found
+
+
+class Machine:
+    """Drives one game's flow for any `RecycleState` of it (shared by all clones)."""
+
+    def __init__(self, executor, game) -> None:
+        self.ex = executor
+        self.flowy = flow_nodes(game)
+
+    def advance(self, s) -> None:
+        """Run `s` until a choice with options (s.options set) or the end (s.over)."""
+        ex, st, stack = self.ex, s.st, s.stack
+        while stack:
+            frame = stack[-1]
+            kind = frame[0]
+            if kind == SEQ:
+                _, items, i, env = frame
+                if i >= len(items):
+                    stack.pop()
+                    continue
+                stack[-1] = (SEQ, items, i + 1, env)
+                last = items[i]
+                if self.enter(s, last, env):
+                    return
+            elif kind == EACH:
+                _, items, i, var, action, env = frame
+                if i >= len(items):
+                    stack.pop()
+                    continue
+                stack[-1] = (EACH, items, i + 1, var, action, env)
+                last = action
+                if self.enter(s, action, ex.bind(env, var, items[i])):
+                    return
+            else:
+                last = frame[1]
+                self.stage_round(s, frame)
+            st.steps += 1
+            if st.steps > ex.max_steps:
+                raise ex.error(last, f"more than {ex.max_steps:,} steps without a player choice "
+                               "(does the game loop?)", LimitError)
+        s.over = True
+
+    def stage_round(self, s, frame) -> None:
+        _, node, env, rounds = frame
+        st, stack = s.st, s.stack
+        cycles = st.pcycles if node.cycle == "player" else st.tcycles
+        if rounds < 0:  # entering: a copy of the enclosing cycle, without its queued player
+            cycles.append((cycles[-1][0], -1))
+            rounds = 0
+        if node.mode == "end":
+            done = self.ex.ev(node.end, env, st)
+        else:  # once / simultaneous: one round per member
+            members = s.table.num_players if node.cycle == "player" else len(s.table.teams)
+            done = rounds >= members
+        if done:
+            cycles.pop()
+            stack.pop()
+            return
+        if rounds > 0:
+            idx, queued = cycles[-1]
+            count = s.table.num_players if node.cycle == "player" else len(s.table.teams)
+            cycles[-1] = (queued if queued >= 0 else (idx + 1) % count, -1)
+        stack[-1] = (STAGE, node, env, rounds + 1)
+        self.push(s, (SEQ, node.body, 0, env), node)
+
+    def push(self, s, frame, node) -> None:
+        if len(s.stack) >= MAX_FRAMES:
+            raise self.ex.error(node, f"the game nests deeper than {MAX_FRAMES} stages and blocks", LimitError)
+        s.stack.append(frame)
+
+    def enter(self, s, node, env) -> bool:
+        """Start one flow item; True when it stopped at a choice."""
+        if id(node) not in self.flowy:
+            self.ex.run(node, env, s.st)
+            return False
+        kind = type(node)
+        if kind is T.Choice:
+            s.pending = (node, env)
+            self.offer(s)
+            return True
+        if kind is T.Stage:
+            self.push(s, (STAGE, node, env, -1), node)
+        elif kind is T.Do:
+            self.push(s, (SEQ, node.actions, 0, env), node)
+        elif kind is T.Conditional:
+            if self.ex.ev(node.condition, env, s.st):
+                self.push(s, (SEQ, (node.action,), 0, env), node)
+        elif kind is T.Let:
+            self.push(s, (SEQ, (node.action,), 0, self.ex.bind(env, node.var, self.ex.ev(node.value, env, s.st))), node)
+        else:  # AllDo, or AnyDo outside a choice: every element (see actions.Executor)
+            items = tuple(self.ex.iterate(node.collection, env, s.st))
+            self.push(s, (EACH, items, 0, node.var, node.action, env), node)
+        return False
+
+    def offer(self, s) -> None:
+        """Find the options of the pending choice for the current player (s.options)."""
+        node, env = s.pending
+        st, table = s.st, s.table
+        player = st.pcycles[-1][0]
+        found = self.ex.options(node, env, st)
+        if len(found) > MAX_OPTIONS:
+            raise self.ex.error(node, f"a choice with {len(found):,} options (at most {MAX_OPTIONS:,})", LimitError)
+        options, seen = [], set()
+        for effects in found:
+            text = "; ".join(e.text(table, player) for e in effects)
+            if text not in seen:  # identical texts are the same decision (identical cards)
+                seen.add(text)
+                options.append(s.make_action(len(options), text, effects))
+        if not options:
+            raise self.ex.error(node, f"player p{player} has no possible option in this choice",
+                                NoOptionsError, "every option's condition is false or it has nothing to do")
+        s.options = tuple(options)
+        s.chooser = player
+        st.steps = 0

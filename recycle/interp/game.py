@@ -1,0 +1,369 @@
+"""`RecycleState`: a RECYCLE game behind the game protocol of `recycle.engine`.
+
+    state = new_game("Hearts4.rcy", seed=7)
+    results = play_game(state, [RandomAgent()] * state.num_players, random.Random(7))
+
+An action is a `RecycleAction`: the option's index and its text (what it
+moves and sets, e.g. `move SEVEN RED HEARTS from p0 HAND to p0 TRICK`), equal
+by text, so an action from a clone or a determinization applies here too.
+Cards a chooser cannot see are named by position, never by face.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from itertools import product
+from pathlib import Path
+
+from recycle.engine import TERMINAL, ActionParseError, GameError, GameState, IllegalAction, Results
+from recycle.lang import load_game
+from recycle.lang import tree as T
+
+from .actions import Executor
+from .errors import LimitError, RecycleRuntimeError, located
+from .flow import SEQ, Machine
+from .state import Rng, Store, Table, loc_text, owner_text
+
+#: The reference engine's bound on choices per game.
+MAX_CHOICES = 500
+MAX_STEPS = 200_000
+MAX_CARDS = 10_000
+
+
+@dataclass(frozen=True, eq=False)
+class RecycleAction:
+    """One option of a choice: its index among the options, its text, and its effects."""
+
+    index: int
+    text: str
+    effects: tuple = field(default=(), repr=False)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, RecycleAction) and other.text == self.text
+
+    def __hash__(self) -> int:
+        return hash(self.text)
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class RecycleObservation:
+    """What one player may know: every location's cards it can see (others: their size),
+    all storage (public in RECYCLE), whose turn it is and how many choices were made.
+
+    Built for every decision of fast random play, so it is lazy: the snapshot is
+    taken from the live state on first use (valid until the state moves on).
+    Search players get states through `sample_state(rng)` (a determinization:
+    it depends only on what this player sees and `rng`) and, for labelled
+    cheating baselines only, `true_state()`.
+    """
+
+    __slots__ = ("player", "current_player", "choices", "_source", "_snap")
+
+    def __init__(self, state: "RecycleState", player: int) -> None:
+        self.player, self.current_player, self.choices = player, state.current_player(), state.choices
+        self._source, self._snap = state, None
+
+    def _live(self) -> "RecycleState":
+        state = self._source
+        if state.choices != self.choices or state.current_player() != self.current_player:
+            raise GameError("this observation is stale: the state it was taken from has moved on")
+        return state
+
+    def _snapshot(self) -> tuple:
+        if self._snap is None:
+            state, p = self._live(), self.player
+            table = state.table
+            locs = tuple((location_name(key), tuple(table.text[c] for c in cards) if table.visible(key, p)
+                          else len(cards)) for key, cards in state.st.locs.items())
+            storage = tuple((f"{owner_text(k)} {k[2]}", v) for d in (state.st.ints, state.st.strs)
+                            for k, v in d.items())
+            self._snap = (locs, storage)
+        return self._snap
+
+    @property
+    def locations(self) -> tuple:
+        """(location name, tuple of card texts if visible, else the number of cards)."""
+        return self._snapshot()[0]
+
+    @property
+    def storage(self) -> tuple:
+        """(`owner NAME`, value) of every integer and string store."""
+        return self._snapshot()[1]
+
+    def cards(self, location: str):
+        return dict(self.locations).get(location, ())
+
+    def sample_state(self, rng: random.Random) -> "RecycleState":
+        return self._live().determinize(self.player, rng)
+
+    def true_state(self) -> "RecycleState":
+        """CHEATING: the real state, hidden cards included (for labelled baselines only)."""
+        return self._live().clone()
+
+    def _key(self) -> tuple:
+        return (self.player, self.current_player, self.choices) + self._snapshot()
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, RecycleObservation) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        locs, storage = self._snapshot()
+        return (f"RecycleObservation(player={self.player}, current={self.current_player}, "
+                f"choices={self.choices}, locations={locs!r}, storage={storage!r})")
+
+
+def location_name(key: tuple) -> str:
+    """`p0 iloc HAND`, `game vloc DISCARD`: a location with its visibility."""
+    return f"{owner_text(key)} {key[2]} {key[3]}"
+
+
+class Rules:
+    """Everything shared by the states of one game: table, executor, machine, limits."""
+
+    def __init__(self, table: Table, max_choices: int, max_steps: int, strict: bool = False) -> None:
+        self.table = table
+        self.ex = Executor(table, max_steps)
+        self.machine = Machine(self.ex, table.game)
+        self.max_choices = max_choices
+        self.strict = strict  # hitting max_choices: raise LimitError instead of calling the game
+        self.base_env: dict = {}
+
+
+class RecycleState(GameState):
+    """A position of a RECYCLE game. Build with `new_game`."""
+
+    __slots__ = ("rules", "table", "num_players", "st", "stack", "pending", "options", "chooser",
+                 "choices", "over", "called", "_results")
+
+    # --- protocol -----------------------------------------------------------
+    def current_player(self) -> int:
+        return TERMINAL if self.over else self.chooser
+
+    def is_terminal(self) -> bool:
+        return self.over
+
+    def legal_actions(self) -> list[RecycleAction]:
+        return [] if self.over else list(self.options)
+
+    def make_action(self, index: int, text: str, effects: tuple) -> RecycleAction:
+        return RecycleAction(index, text, effects)
+
+    def _find(self, action) -> RecycleAction | None:
+        text = action.text if isinstance(action, RecycleAction) else str(action).strip()
+        for option in self.options:
+            if option.text == text:
+                return option
+        return None
+
+    def apply(self, action) -> None:
+        if self.over:
+            raise IllegalAction("the game is over", "terminal")
+        option = self._find(action)
+        if option is None:
+            raise IllegalAction(f"{action} is not one of the {len(self.options)} options now", "not-offered")
+        st = self.st
+        if st.log is not None:
+            st.log.append({"t": "choice", "player": self.chooser, "index": option.index,
+                           "action": option.text, "options": len(self.options)})
+        for effect in option.effects:
+            st.do(effect)
+        self.choices += 1
+        self.options, self.pending = (), None
+        self._run()
+
+    def _run(self) -> None:
+        try:
+            self.rules.machine.advance(self)
+        except RecursionError:
+            raise located(self.pending[0] if self.pending else None, self.table.filename,
+                          "expressions nest too deeply to evaluate", LimitError) from None
+        if not self.over and self.choices >= self.rules.max_choices:
+            if self.rules.strict:
+                raise located(self.pending[0], self.table.filename,
+                              f"the game did not end within {self.rules.max_choices} choices", LimitError)
+            # As the reference engine: the game is called and scored as it stands.
+            self.over, self.called, self.options = True, True, ()
+            if self.st.log is not None:
+                self.st.log.append({"t": "called", "choices": self.choices})
+        if self.over and self.st.log is not None:
+            r = self.results()
+            self.st.log.append({"t": "end", "scores": list(r.scores), "ranks": list(r.ranks)})
+
+    def clone(self) -> "RecycleState":
+        c = RecycleState.__new__(RecycleState)
+        c.rules, c.table, c.num_players = self.rules, self.table, self.num_players
+        c.st = self.st.clone()
+        c.stack = self.stack[:]
+        c.pending, c.options, c.chooser = self.pending, self.options, self.chooser
+        c.choices, c.over, c.called, c._results = self.choices, self.over, self.called, self._results
+        return c
+
+    def results(self) -> Results:
+        if not self.over:
+            raise GameError("the game is not over")
+        if self._results is None:
+            self._results = self._score()
+        return self._results
+
+    def _score(self) -> Results:
+        """Each player's score with it as (current player); ranks shared on ties."""
+        scoring, st, ex = self.table.game.scoring, self.st, self.rules.ex
+        scores = []
+        for p in range(self.num_players):
+            st.pcycles.append((p, -1))
+            try:
+                scores.append(ex.ev(scoring.score, self.rules.base_env, st))
+            finally:
+                st.pcycles.pop()
+        sign = -1 if scoring.goal == "max" else 1
+        ranks = tuple(1 + sum(1 for o in scores if sign * o < sign * s) for s in scores)
+        return Results(ranks, tuple(float(s) for s in scores))
+
+    def observation(self, player: int) -> RecycleObservation:
+        return RecycleObservation(self, player)
+
+    def hidden_cards(self, player: int) -> list[tuple]:
+        """(location key, index) of every card `player` cannot see."""
+        table = self.table
+        return [(key, i) for key, cards in self.st.locs.items()
+                if key[2] != "mem" and not table.visible(key, player) for i in range(len(cards))]
+
+    def determinize(self, player: int, rng: random.Random) -> "RecycleState":
+        """Re-deal the cards `player` cannot see among the places they are in (within each deck),
+        keeping every location's size; reseed the game's generator; redo the pending options."""
+        c = self.clone()
+        st, deck_of = c.st, self.table.deck_of
+        slots = self.hidden_cards(player)
+        by_deck: dict[str, list[tuple]] = {}
+        for key, i in slots:
+            by_deck.setdefault(deck_of[st.locs[key][i]], []).append((key, i))
+        for places in by_deck.values():
+            # Sorted first, so the deal depends only on what `player` sees and `rng`.
+            cards = sorted(st.locs[k][i] for k, i in places)
+            rng.shuffle(cards)
+            for (k, i), card in zip(places, cards):
+                st.locs[k][i] = card
+                st.where[card] = k
+        st.rng = Rng(rng.getrandbits(64))
+        if not c.over and c.pending is not None and slots:
+            c.rules.machine.offer(c)
+        return c
+
+    def hidden_is_determined(self, player: int) -> bool:
+        return len({self.st.locs[k][i] for k, i in self.hidden_cards(player)}) <= 1
+
+    def parse_action(self, text: str) -> RecycleAction:
+        option = self._find(text)
+        if option is None:
+            shown = "; ".join(f"[{o.text}]" for o in self.options[:5])
+            raise ActionParseError(f"{text!r} is not an option now; options: {shown}"
+                                   + (" ..." if len(self.options) > 5 else ""))
+        return option
+
+
+def _cards_of(deck: T.Deck, env: dict) -> list[dict]:
+    """Every card of a `(deck ...)`: one per combination of its attributes' values."""
+    def attribute(attr: T.Attribute) -> list[dict]:
+        out = []
+        for group in attr.groups:
+            values = env[group.values.name] if isinstance(group.values, T.Var) else group.values
+            subs = [{}]
+            for sub in group.attributes:
+                subs = [{**a, **b} for a, b in product(subs, attribute(sub))]
+            out += [{attr.key: v, **s} for v in values for s in subs]
+        return out
+
+    cards = [{}]
+    for attr in deck.attributes:
+        cards = [{**a, **b} for a, b in product(cards, attribute(attr))]
+    return cards
+
+
+def new_game(game: "T.Game | str | Path", seed: int = 0, *, max_choices: int = MAX_CHOICES,
+             max_steps: int = MAX_STEPS, max_cards: int = MAX_CARDS, strict: bool = False,
+             transcript: bool = False) -> RecycleState:
+    """A RECYCLE game (a `Game` or a file path) set up and run to its first choice.
+
+    A game still going after `max_choices` choices is *called* (ended and scored as it
+    stands, `state.called` set), as the reference engine does; `strict=True` raises
+    `LimitError` instead. More than `max_steps` steps between two choices, or more
+    than `max_cards` cards, always raise `LimitError` naming the game's line.
+    `transcript=True` keeps JSON-ready records in `state.st.log` (see `transcript`)."""
+    if not isinstance(game, T.Game):
+        game = load_game(game)
+    filename = game.filename
+    # Declarations and the player count come first; evaluating them needs a table.
+    probe = Executor(Table(game, filename, 0, (), ()), max_steps)
+    st = Store(seed=seed)
+    if transcript:
+        st.log = [{"t": "game", "file": filename, "seed": seed}]
+    env: dict = {}
+    for d in game.declarations:
+        env[d.var.name] = probe.ev(d.value, env, st)
+    setup = game.setup
+    n = probe.ev(setup.players, env, st)
+    if not isinstance(n, int) or not 1 <= n <= 64:
+        raise located(setup.players, filename, f"a game needs 1 to 64 players, not {n!r}")
+    teams = _teams(setup.teams, n, filename)
+    team_of = [0] * n
+    for t, members in enumerate(teams):
+        for p in members:
+            team_of[p] = t
+    table = Table(game, filename, n, teams, tuple(team_of))
+    rules = Rules(table, max_choices, max_steps, strict)
+    rules.base_env = env
+    for item in setup.decks:
+        times, deck = (rules.ex.ev(item.times, env, st), item.action) if isinstance(item, T.Repeat) else (1, item)
+        for _ in range(times):
+            _create_deck(rules.ex, deck, env, st, max_cards)
+    s = RecycleState.__new__(RecycleState)
+    s.rules, s.table, s.num_players, s.st = rules, table, n, st
+    s.stack = [(SEQ, game.flow, 0, env)]
+    s.pending, s.options, s.chooser, s.choices, s.over, s.called, s._results = None, (), TERMINAL, 0, False, False, None
+    if st.log is not None:
+        st.log[0].update(players=n, max_choices=max_choices, strict=strict)
+    s._run()
+    return s
+
+
+def _teams(spec, n: int, filename: str) -> tuple[tuple[int, ...], ...]:
+    """Teams from `(create teams ...)` (nested lists flattened); players left out get their own."""
+    if spec is None:
+        return tuple((p,) for p in range(n))
+
+    def members(ts: T.TeamSpec) -> tuple[int, ...]:
+        return ts.members + tuple(p for sub in ts.subteams for p in members(sub))
+
+    teams = [members(ts) for ts in spec.teams]
+    for ts, m in zip(spec.teams, teams):
+        if any(not 0 <= p < n for p in m):
+            raise located(ts, filename, f"team ({', '.join(map(str, m))}) names a player not in this {n}-player game")
+    placed = {p for m in teams for p in m}
+    return tuple(teams) + tuple((p,) for p in range(n) if p not in placed)
+
+
+def _create_deck(ex: Executor, deck: T.CreateDeck, env: dict, st: Store, max_cards: int) -> None:
+    table = ex.table
+    key = ex.loc_key(deck.location, env, st) if isinstance(deck.location, T.Location) else None
+    if key is None:
+        raise located(deck, table.filename, "a deck is created in a location (OWNER iloc NAME)")
+    name = "DEFAULT" if deck.name is None else str(ex.ev(deck.name, env, st))
+    cards = _cards_of(deck.deck, env)
+    if len(table.attrs) + len(cards) > max_cards:
+        raise located(deck, table.filename, f"more than {max_cards:,} cards", LimitError)
+    pile = st.loc(key)
+    for attrs in cards:
+        c = table.add_card(attrs, name)
+        pile.append(c)
+        st.where.append(key)
+    if st.log is not None:
+        st.log.append({"t": "deck", "to": loc_text(key), "cards": [table.text[c] for c in pile[-len(cards):]]})
+
+
+__all__ = ["RecycleState", "RecycleAction", "RecycleObservation", "new_game", "RecycleRuntimeError",
+           "MAX_CHOICES"]

@@ -1,0 +1,176 @@
+"""The data of a running RECYCLE game: cards, locations, storage, cycles, randomness.
+
+Cards are small integers indexing the game's `Table` (their attributes, deck
+name and text never change once the setup made them). Everything that changes
+lives in a `Store`: every card location is a plain list of card ids keyed by
+`(owner kind, owner number, visibility, name)`, storage are dicts, the player
+and team cycles are stacks of `(index, queued next)` tuples, and the random
+generator is one integer. So `Store.clone` copies a few dicts and short lists
+and never touches the syntax tree.
+
+Owners are tuples: `GAME = ("g", 0)`, players `("p", i)`, teams `("t", i)`;
+they are also what player and team expressions evaluate to.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+GAME = ("g", 0)
+_M64 = (1 << 64) - 1
+
+
+class Rng:
+    """A tiny deterministic generator (splitmix64): one int of state, so copies are free
+    and a seed plays identically on every Python version."""
+
+    __slots__ = ("s",)
+
+    def __init__(self, seed: int = 0) -> None:
+        self.s = seed & _M64
+
+    def next64(self) -> int:
+        self.s = z = (self.s + 0x9E3779B97F4A7C15) & _M64
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """Uniform in 0..n-1 (the bias of a 64-bit modulo is negligible for card counts)."""
+        return self.next64() % n
+
+    def shuffle(self, items: list) -> None:
+        for i in range(len(items) - 1, 0, -1):
+            j = self.next64() % (i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    def copy(self) -> "Rng":
+        return Rng(self.s)
+
+
+class PointMap:
+    """A point map value: awards `((key, value), ...) -> points`, summed over the
+    awards whose every pair matches the card (the reference engine's rule).
+    Immutable, so the per-card score cache is shared safely by every clone."""
+
+    __slots__ = ("awards", "_cache")
+
+    def __init__(self, awards: tuple) -> None:
+        self.awards = awards
+        self._cache: dict[int, int] = {}
+
+    def score(self, card: int, attrs: list[dict]) -> int:
+        got = self._cache.get(card)
+        if got is None:
+            a = attrs[card]
+            got = sum(pts for conds, pts in self.awards if all(a.get(k, "") == v for k, v in conds))
+            self._cache[card] = got
+        return got
+
+    def updated(self, other: "PointMap") -> "PointMap":
+        """`(update ...)`: awards of `other` replace those with the same conditions, others are added."""
+        theirs = {conds for conds, _ in other.awards}
+        return PointMap(tuple(a for a in self.awards if a[0] not in theirs) + other.awards)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, PointMap) and self.awards == other.awards
+
+    def __hash__(self) -> int:
+        return hash(self.awards)
+
+    def __repr__(self) -> str:
+        return "PointMap(" + ", ".join(f"{'&'.join(f'{k}:{v}' for k, v in c)}={p}" for c, p in self.awards) + ")"
+
+
+@dataclass
+class Table:
+    """What a game's setup fixed: players, teams and every card (shared by all clones)."""
+
+    game: object  # recycle.lang.tree.Game
+    filename: str
+    num_players: int
+    team_members: tuple[tuple[int, ...], ...]
+    team_of: tuple[int, ...]
+    attrs: list[dict] = field(default_factory=list)
+    deck_of: list[str] = field(default_factory=list)
+    text: list[str] = field(default_factory=list)
+    players: tuple = ()
+    teams: tuple = ()
+
+    def __post_init__(self) -> None:
+        self.players = tuple(("p", i) for i in range(self.num_players))
+        self.teams = tuple(("t", i) for i in range(len(self.team_members)))
+
+    def add_card(self, attrs: dict, deck: str) -> int:
+        self.attrs.append(attrs)
+        self.deck_of.append(deck)
+        self.text.append(" ".join(attrs.values()))
+        return len(self.attrs) - 1
+
+    def visible(self, key: tuple, player: int) -> bool:
+        """Can `player` see the cards of location `key`? (mem copies: everyone)."""
+        vis = key[2]
+        if vis == "vloc" or vis == "mem":
+            return True
+        if vis == "hloc":
+            return False
+        kind, idx = key[0], key[1]
+        own = (kind == "p" and idx == player) or (kind == "t" and self.team_of[player] == idx)
+        return own if vis == "iloc" else not own  # oloc: all but the owner
+
+
+def owner_text(owner: tuple) -> str:
+    kind, idx = owner[0], owner[1]
+    return "game" if kind == "g" else f"{kind}{idx}"
+
+
+def loc_text(key: tuple) -> str:
+    """`p0 HAND`, `game STOCK`, `t1 PILE` — a location as actions and transcripts show it."""
+    return f"{owner_text(key)} {key[3]}"
+
+
+class Store:
+    """Everything about a game position that changes. `clone` is shallow where data is immutable."""
+
+    __slots__ = ("locs", "where", "ints", "strs", "points", "gvars", "pcycles", "tcycles", "rng",
+                 "journal", "log", "steps", "fresh")
+
+    def __init__(self, num_cards_hint: int = 0, seed: int = 0) -> None:
+        self.locs: dict[tuple, list[int]] = {}
+        self.where: list[tuple | None] = []  # each card's real location key
+        self.ints: dict[tuple, int] = {}
+        self.strs: dict[tuple, str] = {}
+        self.points: dict[tuple, PointMap] = {}
+        self.gvars: dict[str, object] = {}  # `(put points 'V ...)` (dialect A): game-wide
+        self.pcycles: list[tuple[int, int]] = [(0, -1)]  # (current index, queued next or -1)
+        self.tcycles: list[tuple[int, int]] = [(0, -1)]
+        self.rng = Rng(seed)
+        self.journal: list | None = None  # effects recorded while trying a choice's options
+        self.log: list | None = None  # transcript: effects and record dicts, when one is kept
+        self.steps = 0  # work done since the last choice (bounded)
+        self.fresh = 0  # counter for `new` location names
+
+    def clone(self) -> "Store":
+        c = Store.__new__(Store)
+        c.locs = {k: v[:] for k, v in self.locs.items()}
+        c.where = self.where[:]
+        c.ints, c.strs, c.points, c.gvars = self.ints.copy(), self.strs.copy(), self.points.copy(), self.gvars.copy()
+        c.pcycles, c.tcycles = self.pcycles[:], self.tcycles[:]
+        c.rng = self.rng.copy()
+        c.journal = c.log = None
+        c.steps, c.fresh = self.steps, self.fresh
+        return c
+
+    def loc(self, key: tuple) -> list[int]:
+        """The live list of a location, created empty on first write."""
+        got = self.locs.get(key)
+        if got is None:
+            got = self.locs[key] = []
+        return got
+
+    def do(self, effect) -> None:
+        """Apply one primitive effect, recording it where asked."""
+        effect.apply(self)
+        if self.journal is not None:
+            self.journal.append(effect)
+        elif self.log is not None:
+            self.log.append(effect)  # turned into a record when written (transcript.records)

@@ -1,0 +1,281 @@
+"""The RECYCLE interpreter: flow, choices, storage, visibility, limits, protocol properties."""
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from recycle.engine import TERMINAL, ActionParseError, GameError, IllegalAction, RandomAgent, play_game
+from recycle.interp import LimitError, NoOptionsError, RecycleRuntimeError, new_game
+from recycle.interp.transcript import play_and_record, replay, write
+from recycle.lang import parse_game
+
+DECK = "(deck (RANK (ONE, TWO, THREE, FOUR)) (COLOR (RED (SUIT (HEARTS)))))"
+POINTS = "(set (game points V) (((RANK : ONE) 1) ((RANK : TWO) 2) ((RANK : THREE) 3) ((RANK : FOUR) 4)))"
+
+
+def game(body: str, players: int = 2, setup_extra: str = "", scoring: str = "(scoring max ((current player) sto SCORE))"):
+    text = f"""(game (setup (create players {players}) {setup_extra}
+                   (create deck (game iloc STOCK) {DECK}))
+                 {body}
+                 {scoring})"""
+    return parse_game(text, "t.rcy")
+
+
+DEAL = "(do ((all player 'P (repeat 2 (move (top (game iloc STOCK)) (top ('P iloc HAND)))))))"
+PLAY = """(stage player (end (all player 'P (== (size ('P iloc HAND)) 0)))
+             (choice ((any ((current player) iloc HAND) 'C
+                        (do ((move 'C (top ((current player) vloc PILE)))
+                             (inc ((current player) sto SCORE) (score 'C using (game points V)))))))))"""
+
+
+def simple(**kw):
+    return new_game(game(f"(do ({POINTS})) {DEAL} {PLAY}"), **kw)
+
+
+def play_random(state, seed=0):
+    return play_game(state, [RandomAgent()] * state.num_players, random.Random(seed))
+
+
+# --- flow and choices ---------------------------------------------------------------
+
+def test_turns_alternate_and_cards_move():
+    s = simple(seed=1)
+    seen = []
+    while not s.is_terminal():
+        seen.append(s.current_player())
+        s.apply(s.legal_actions()[0])
+    assert seen == [0, 1, 0, 1]
+    r = s.results()
+    assert sorted(r.scores) != [0.0, 0.0] and sum(r.scores) == 10
+    assert s.current_player() == TERMINAL and s.legal_actions() == []
+
+
+def test_action_text_and_parse_round_trip():
+    s = simple(seed=2)
+    acts = s.legal_actions()
+    assert len(acts) == 2
+    for a in acts:
+        assert str(a).startswith("move ") and " from p0 HAND to p0 PILE; set p0 sto SCORE = " in str(a)
+        assert s.parse_action(str(a)) == a
+    with pytest.raises(ActionParseError):
+        s.parse_action("move nothing")
+    with pytest.raises(IllegalAction):
+        s.apply("pass")
+
+
+def test_single_option_is_still_a_decision():
+    s = simple(seed=3)
+    s.apply(s.legal_actions()[0])
+    s.apply(s.legal_actions()[0])
+    assert len(s.legal_actions()) == 1 and s.current_player() == 0
+
+
+def test_no_option_is_a_located_error():
+    g = game("""(stage player (end (== 1 0)) (choice (((== 1 0) (turn pass)))))""")
+    with pytest.raises(NoOptionsError) as caught:
+        new_game(g)
+    assert caught.value.filename == "t.rcy" and caught.value.line == 3 and "no possible option" in str(caught.value)
+
+
+def test_cycle_next_current_repeats_turn():
+    g = game(f"""{DEAL} (stage player (end (all player 'P (== (size ('P iloc HAND)) 0)))
+        (choice ((any ((current player) iloc HAND) 'C (move 'C (top (game vloc PILE))))))
+        (do (((== (size ((current player) iloc HAND)) 1) (cycle next current)))))""")
+    s = new_game(g)
+    order = []
+    while not s.is_terminal():
+        order.append(s.current_player())
+        s.apply(s.legal_actions()[0])
+    assert order == [0, 0, 1, 1]  # with one card left a player keeps the turn
+
+
+def test_any_outside_choice_runs_for_every_element():
+    g = game(f"""{DEAL} (do ((any player 'P (inc ('P sto SCORE) 1))))
+                 (stage player (end (== (game sto DONE) 1)) (choice ((set (game sto DONE) 1))))""")
+    s = new_game(g)
+    s.apply(s.legal_actions()[0])
+    assert s.results().scores == (1.0, 1.0) and s.results().ranks == (1, 1)  # ties share a rank
+
+
+def test_strings_let_and_conditionals():
+    g = game(f"""{DEAL} (do ((set (game str MODE) BIG)
+                            (let (size (game iloc STOCK)) 'N
+                                 ((== 'N 0) (set ((0 player) sto SCORE) 7)))
+                            ((== (game str MODE) SMALL) (set ((1 player) sto SCORE) 9))))
+                 (stage player (end (== (game sto DONE) 1)) (choice ((set (game sto DONE) 1))))""")
+    s = new_game(g)
+    s.apply(s.legal_actions()[0])
+    assert s.results().scores == (7.0, 0.0) and s.results().ranks == (1, 2)
+
+
+def test_teams_default_and_team_stage():
+    g = game("""(stage team (end (> (game sto N) 3)) (do ((inc ((current team) sto T) 1) (inc (game sto N) 1))))
+                (stage player (end (== (game sto DONE) 1)) (choice ((set (game sto DONE) 1))))""",
+             players=3, scoring="(scoring max ((team (current player)) sto T))")
+    s = new_game(g)
+    s.apply(s.legal_actions()[0])
+    assert s.results().scores == (2.0, 1.0, 1.0)  # teams 0, 1, 2, 0 took a round each
+
+
+def test_max_ties_break_at_random_but_reproducibly():
+    g = game(f"""(do ((set (game points Z) (((RANK : ONE) 0))) (set (game sto W) 0)))
+        (stage player (end (== (game sto DONE) 1))
+           (do ((set (game str M) (cardatt RANK (max (game iloc STOCK) using (game points Z))))))
+           (choice ((set (game sto DONE) 1))))""", scoring="(scoring max 0)")
+    picks = {new_game(g, seed=k).st.strs[("g", 0, "M")] for k in range(20)}
+    assert len(picks) > 1
+    assert new_game(g, seed=4).st.strs == new_game(g, seed=4).st.strs
+
+
+# --- limits -----------------------------------------------------------------------
+
+def test_looping_game_is_a_located_limit_error():
+    g = game("(stage player (end (== 1 0)) (do ((inc (game sto N) 1))))")
+    with pytest.raises(LimitError) as caught:
+        new_game(g, max_steps=500)
+    assert "t.rcy:" in str(caught.value) and "steps without a player choice" in str(caught.value)
+    assert caught.value.line >= 1
+
+
+def test_choice_limit_calls_the_game_or_raises_when_strict():
+    g = game("(stage player (end (== 1 0)) (choice ((turn pass))))")
+    s = new_game(g, max_choices=10)
+    while not s.is_terminal():
+        s.apply(s.legal_actions()[0])
+    assert s.called and s.choices == 10 and s.results().ranks == (1, 1)
+    s = new_game(g, max_choices=10, strict=True)
+    with pytest.raises(LimitError, match="did not end within 10 choices"):
+        while True:
+            s.apply(s.legal_actions()[0])
+
+
+def test_runtime_errors_are_game_errors_with_a_line():
+    g = game("(do ((move (top (game vloc EMPTY)) (top (game vloc PILE)))))")
+    with pytest.raises(RecycleRuntimeError) as caught:
+        new_game(g)
+    assert isinstance(caught.value, GameError) and caught.value.line == 3
+    assert "nothing to move" in str(caught.value)
+
+
+# --- visibility, observation, determinize --------------------------------------------
+
+VIS = """(do ((move (top (game iloc STOCK)) (top ((0 player) iloc MINE)))
+              (move (top (game iloc STOCK)) (top ((0 player) oloc OTHERS)))
+              (move (top (game iloc STOCK)) (top ((1 player) hloc NOBODY)))
+              (move (top (game iloc STOCK)) (top (game vloc TABLE)))
+              (remember (top (game vloc TABLE)) (top (game mem SEEN)))))
+         (stage player (end (== (game sto DONE) 1)) (choice ((set (game sto DONE) 1))))"""
+
+
+def test_observation_respects_visibility():
+    s = new_game(game(VIS), seed=5)
+    o0, o1 = dict(s.observation(0).locations), dict(s.observation(1).locations)
+    assert isinstance(o0["p0 iloc MINE"], tuple) and o1["p0 iloc MINE"] == 1
+    assert o0["p0 oloc OTHERS"] == 1 and isinstance(o1["p0 oloc OTHERS"], tuple)
+    assert o0["game iloc STOCK"] == 0
+    assert o0["p1 hloc NOBODY"] == 1 and o1["p1 hloc NOBODY"] == 1
+    assert o0["game vloc TABLE"] == o1["game vloc TABLE"] == o0["game mem SEEN"]
+
+
+def test_determinize_redeals_only_unseen_cards():
+    s = new_game(game(VIS), seed=6)
+    for player in (0, 1):
+        seen = s.observation(player)
+        for k in range(5):
+            d = s.determinize(player, random.Random(k))
+            assert d.observation(player) == seen and repr(d.observation(player)) == repr(seen)
+            assert seen.sample_state(random.Random(k)).observation(player) == seen
+            assert {key: len(v) for key, v in d.st.locs.items()} == {key: len(v) for key, v in s.st.locs.items()}
+            assert sorted(c for key, v in d.st.locs.items() if key[2] != "mem" for c in v) == list(range(4))
+
+
+def test_clone_is_independent_and_observations_go_stale():
+    s = simple(seed=7)
+    seen = s.observation(0)
+    c = s.clone()
+    c.apply(c.legal_actions()[0])
+    assert s.choices == 0 and c.choices == 1
+    assert s.legal_actions() != c.legal_actions()
+    assert seen.true_state().legal_actions() == s.legal_actions()
+    s.apply(s.legal_actions()[0])
+    with pytest.raises(GameError, match="stale"):
+        seen.sample_state(random.Random(1))
+
+
+def test_determinize_depends_only_on_what_the_player_sees():
+    a, b = simple(seed=11), simple(seed=11)
+    b.st.locs[("p", 1, "iloc", "HAND")].reverse()  # the same for player 0, another true state
+    for k in range(3):
+        da, db = a.determinize(0, random.Random(k)), b.determinize(0, random.Random(k))
+        assert da.st.locs == db.st.locs
+
+
+def test_hidden_cards_are_named_by_position_in_actions():
+    g = game("""(stage player (end (== (size (game iloc STOCK)) 0))
+                  (choice ((move (top (game iloc STOCK)) (top ((current player) iloc HAND))))))""")
+    s = new_game(g)
+    assert [str(a) for a in s.legal_actions()] == ["move top card from game STOCK to p0 HAND"]
+
+
+# --- transcripts -------------------------------------------------------------------
+
+def test_transcript_replays_exactly(tmp_path):
+    g_path = tmp_path / "simple.rcy"
+    g_path.write_text(f"""(game (setup (create players 2) (create deck (game iloc STOCK) {DECK}))
+        (do ({POINTS} (shuffle (game iloc STOCK)))) {DEAL} {PLAY} (scoring max ((current player) sto SCORE)))""")
+    state, recs = play_and_record(g_path, 3, [RandomAgent()] * 2, random.Random(3))
+    out = tmp_path / "t.jsonl"
+    write(out, recs)
+    assert replay(out).ok
+    assert {r["t"] for r in recs} >= {"game", "deck", "shuffle", "move", "set", "choice", "end"}
+    lines = out.read_text().splitlines()
+    tampered = [line.replace('"ONE RED HEARTS"', '"TWO RED HEARTS"', 1) if '"t":"move"' in line else line
+                for line in lines]
+    out.write_text("\n".join(tampered) + "\n")
+    report = replay(out)
+    assert not report.ok and "expected" in report.difference
+
+
+# --- properties on corpus games ------------------------------------------------------------
+
+PROPERTY_GAMES = ["rcy/Hearts4.rcy", "gdl/Agram4.gdl", "rcy/Comet4.rcy"]
+
+
+@pytest.fixture(scope="module")
+def corpus_games(shared_dir):
+    from recycle.lang import load_game
+    return {name: load_game(shared_dir / "recycle-corpus" / name) for name in PROPERTY_GAMES}
+
+
+def _real_cards(s):
+    return sorted(c for key, v in s.st.locs.items() if key[2] != "mem" for c in v)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**31 - 1), which=st.sampled_from(PROPERTY_GAMES))
+def test_random_play_properties(corpus_games, seed, which):
+    s = new_game(corpus_games[which], seed)
+    deck = _real_cards(s)
+    rng = random.Random(seed)
+    history = []
+    while not s.is_terminal():
+        player, legal = s.current_player(), s.legal_actions()
+        assert legal and len({a.text for a in legal}) == len(legal)
+        if len(history) % 7 == 0:  # only offered options are accepted
+            with pytest.raises(IllegalAction):
+                s.clone().apply("move nothing from nowhere")
+            seen = s.observation(player)
+            d = s.determinize(player, random.Random(seed + len(history)))
+            assert d.observation(player) == seen and _real_cards(d) == deck
+            assert [a.text for a in d.legal_actions()] == [a.text for a in legal]
+        action = legal[rng.randrange(len(legal))]
+        history.append(action.text)
+        s.apply(action)
+        assert _real_cards(s) == deck  # cards are conserved
+    again = new_game(corpus_games[which], seed)
+    for text in history:
+        again.apply(text)
+    assert again.is_terminal() and again.results() == s.results()  # same seed, same game
