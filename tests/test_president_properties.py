@@ -12,6 +12,7 @@ from dataclasses import replace
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from president.cards import JOKER, PASS, Card, Give, Play, parse_cards, play_of, value_text
+from president.layout import layout
 from president.settings import PRESETS, EqualValue, FirstLeader, JokerMode, LaterLeader, Settings, preset
 from president.state import Phase, PresidentState
 from recycle.engine import IllegalAction
@@ -301,17 +302,12 @@ def test_determinized_state_plays_on(table, seed, rng_seed, at):
 # ---------------------------------------------------------------- determinize, explicit positions
 def _start(table: Settings, *hands: str | None, seed: int = 0) -> PresidentState:
     """The named seats hold exactly those cards, the seat given as None the rest of the pack."""
-    rest = [c for c in state_layout(table).cards if c is not None]
+    rest = [c for c in layout(table.decks, table.jokers).cards if c is not None]
     named = [None if h is None else parse_cards(h) for h in hands]
     for hand in named:
         for card in hand or ():
             rest.remove(card)
     return PresidentState.new_match(table, seed, [rest if h is None else h for h in named])
-
-
-def state_layout(table: Settings):
-    from president.layout import layout
-    return layout(table.decks, table.jokers)
 
 
 def _after_exchange(table: Settings, seed: int = 0) -> PresidentState:

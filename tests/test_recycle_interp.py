@@ -130,6 +130,24 @@ def test_max_ties_break_at_random_but_reproducibly():
     assert new_game(g, seed=4).st.strs == new_game(g, seed=4).st.strs
 
 
+def test_dialect_c_once_simultaneous_swap_indexed():
+    g = parse_game("""(game (setup (create players 3) (create deck (game iloc STOCK) (deck (RANK (ONE, TWO, THREE)))))
+      (stage player once (choice ((inc ((current player) sto SCORE) 1) (inc ((current player) sto SCORE) 2))))
+      (stage player simultaneous (choice ((inc ((current player) sto SCORE) 10))))
+      (do ((swap (top (game iloc STOCK)) (bottom (game iloc STOCK)))
+           (move (top (game iloc STOCK)) (top (game vloc ROW 2)))
+           (move (top (game iloc STOCK)) (top (game vloc ROW)))
+           (set (game sto N) (size (indexed game vloc ROW))) (inc (game sto N))))
+      (scoring max ((current player) sto SCORE)))""", "c.rcy")
+    s = new_game(g)
+    order = []
+    while not s.is_terminal():
+        order.append(s.current_player())
+        s.apply(s.legal_actions()[-1])
+    assert order == [0, 1, 2, 0, 1, 2]  # once, then simultaneous (played as sequential turns)
+    assert s.results().scores == (12.0, 12.0, 12.0) and s.st.ints[("g", 0, "N")] == 3
+
+
 # --- limits -----------------------------------------------------------------------
 
 def test_looping_game_is_a_located_limit_error():
@@ -158,6 +176,12 @@ def test_runtime_errors_are_game_errors_with_a_line():
         new_game(g)
     assert isinstance(caught.value, GameError) and caught.value.line == 3
     assert "nothing to move" in str(caught.value)
+
+
+def test_python_failures_inside_a_game_are_located_game_errors():
+    g = game("(do ((let (top (game iloc STOCK)) 'X (set (game sto N) (size 'X)))))")
+    with pytest.raises(RecycleRuntimeError, match=r"t\.rcy:3:\d+: cannot run this: TypeError"):
+        new_game(g)
 
 
 # --- visibility, observation, determinize --------------------------------------------
@@ -279,3 +303,34 @@ def test_random_play_properties(corpus_games, seed, which):
     for text in history:
         again.apply(text)
     assert again.is_terminal() and again.results() == s.results()  # same seed, same game
+
+
+# --- the `recycle` command -----------------------------------------------------------
+
+SIMPLE_FILE = f"""(game (setup (create players 2) (create deck (game iloc STOCK) {DECK}))
+  (do ({POINTS} (shuffle (game iloc STOCK)))) {DEAL} {PLAY} (scoring max ((current player) sto SCORE)))"""
+
+
+def test_cli_check_run_replay_and_corpus(tmp_path, capsys):
+    import json
+
+    from recycle.cli import main
+
+    good, bad = tmp_path / "games" / "Simple2.rcy", tmp_path / "games" / "Broken2.rcy"
+    good.parent.mkdir()
+    good.write_text(SIMPLE_FILE)
+    bad.write_text(SIMPLE_FILE.replace("(create players 2)", "(create players 2) (bogus)"))
+    assert main(["check", str(good)]) == 0
+    assert main(["check", str(bad)]) == 3 and "Broken2.rcy:1:" in capsys.readouterr().out
+    out_json, folder = tmp_path / "r.json", tmp_path / "tr"
+    assert main(["run", str(good), "--games", "3", "--seed", "4", "--json", str(out_json),
+                 "--transcript", str(folder)]) == 0
+    report = json.loads(out_json.read_text())
+    assert [s["games"] for s in report["seats"]] == [3, 3] and report["seed"] == 4
+    transcripts = sorted(folder.glob("*.jsonl"))
+    assert len(transcripts) == 3
+    assert main(["replay", *map(str, transcripts)]) == 0 and "reproduced" in capsys.readouterr().out
+    assert main(["corpus", str(good.parent), "--games", "2"]) == 1
+    table = capsys.readouterr().out
+    assert "FAIL" in table and "pass" in table and "1/2 pass" in table
+    assert main(["run", str(good), "--players", "nobody", "--seed", "1"]) == 2

@@ -178,6 +178,19 @@ def test_debug_screen_shows_the_full_trace_of_a_bot_decision(tmp_path):
     run(scenario)
 
 
+def test_debug_screen_shows_a_search_players_explanation(tmp_path):
+    app = make_app(tmp_path, opponents=("ismcts:iterations=40", "Classic"))
+
+    async def scenario():
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            await pilot.press("d", "end")  # Ada (ismcts) leads the round
+            text = screen_text(app)
+            assert "Ada (ismcts" in text and "ISMCTS" in text and "visits" in text
+
+    run(scenario)
+
+
 def test_editor_reports_errors_live_then_the_fixed_bot_plays_the_new_rules(tmp_path):
     from textual.widgets import TextArea
 

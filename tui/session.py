@@ -111,7 +111,6 @@ class Session:
         self.hint_rng = random.Random(f"president-play/{options.seed}/hints")
         self.sources = [None] + [seat_source(spec, dirs) for spec in self.specs[1:]]
         self.state = PresidentState.new_match(self.settings, match_seed(options.seed, 0))
-        self.version = 0  # bumped by every change of the state: stale decisions are dropped
         self.decisions: list[DecisionRecord] = []
         self.results: list[RoundResult] = []
         self.texts: dict[int, str] = {}  # seat -> .rul text it plays from an editor buffer (maybe unsaved)
@@ -237,7 +236,6 @@ class Session:
             raise IllegalAction(f"it is not {self.names[player]}'s turn", "turn")
         round_before, seen = state.round_no, len(state.history)
         state.apply(action)
-        self.version += 1
         if player != HUMAN:
             self.decisions.append(DecisionRecord(round_before + 1, len(self.decisions) + 1, player,
                                                  self.names[player], action, trace))

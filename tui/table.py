@@ -14,10 +14,15 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Header, RichLog, Static
 
-from president.cards import JOKER, parse_value
+from president.cards import JOKER, parse_value, value_text
 from president.state import Phase
 from recycle.engine import IllegalAction
 
+from .debug import DebugScreen
+from .editor import EditorScreen, PickerScreen
+from .hint import HintScreen
+from .newmatch import NewMatchScreen
+from .result import RoundResultScreen
 from .session import HUMAN, RoundResult, Session, card_label
 from .turns import BotTurns
 from .widgets import Felt, HandView, Panel, ScoreBoard, SeatPanel
@@ -103,7 +108,7 @@ class TableScreen(BotTurns, Screen):
         self.query_one(Felt).show(s)
         self.query_one(ScoreBoard).show(s)
         self.query_one(HandView).set_cards(s.state.hand(HUMAN))
-        exchange = s.my_exchange() if s.state.round_no else []
+        exchange = s.my_exchange()
         self.query_one("#exchange", Panel).show_parts([Text("exchange: " + "; ".join(exchange))] if exchange else [],
                                                       layout=True)
 
@@ -134,8 +139,6 @@ class TableScreen(BotTurns, Screen):
             self.say(f"Your turn: beat {up} with {up.count} card(s) of a higher value, or p to pass.")
 
     def show_round_result(self, result: RoundResult) -> None:
-        from .result import RoundResultScreen
-
         self.app.push_screen(RoundResultScreen(self.session, result))
 
     # ---- my hand -----------------------------------------------------------
@@ -152,7 +155,11 @@ class TableScreen(BotTurns, Screen):
         value = value_of_key(event.character)
         if value is not None:
             event.stop()
-            self.query_one(HandView).select_value(value, self.session.wanted_count())
+            hand = self.query_one(HandView)
+            if not any(card.value == value for card in hand.cards):
+                self.say(f"You hold no {value_text(value)}.", error=True)
+                return
+            hand.select_value(value, self.session.wanted_count())
 
     def on_hand_view_changed(self, message: HandView.Changed) -> None:
         """Say at once whether the selection can be played, and if not why."""
@@ -199,8 +206,6 @@ class TableScreen(BotTurns, Screen):
 
     # ---- other screens -------------------------------------------------------
     def action_new_match(self) -> None:
-        from .newmatch import NewMatchScreen
-
         self.app.push_screen(NewMatchScreen(self.session.options), self._new_match_chosen)
 
     def _new_match_chosen(self, session: Session | None) -> None:
@@ -208,13 +213,9 @@ class TableScreen(BotTurns, Screen):
             self.app.call_later(self.app.start_match, session)  # type: ignore[attr-defined]
 
     def action_debug(self) -> None:
-        from .debug import DebugScreen
-
         self.app.push_screen(DebugScreen(self.session))
 
     def action_editor(self) -> None:
-        from .editor import EditorScreen, PickerScreen
-
         def chosen(target) -> None:
             if target is not None:
                 self.app.push_screen(EditorScreen(self.session, target))
@@ -222,7 +223,5 @@ class TableScreen(BotTurns, Screen):
         self.app.push_screen(PickerScreen(self.session), chosen)
 
     def action_hint(self) -> None:
-        from .hint import HintScreen
-
         self.app.push_screen(HintScreen(self.session))
 

@@ -6,6 +6,8 @@ starts with `file:line:column:` like the reader's diagnostics.
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 from recycle.diagnostics import Diagnostic
 from recycle.engine import GameError
 
@@ -35,3 +37,19 @@ class LimitError(RecycleRuntimeError):
 def located(node, filename: str, message: str, cls=RecycleRuntimeError, hint: str = "") -> RecycleRuntimeError:
     """An error of class `cls` placed at `node` (any syntax-tree node, or None)."""
     return cls(message, filename, getattr(node, "line", 0), getattr(node, "column", 0), hint)
+
+
+@contextmanager
+def guard(executor):
+    """Turn Python failures inside the interpreter into errors located at `executor.at`
+    (the action or flow node being run), so no game ever ends in a bare traceback."""
+    try:
+        yield
+    except GameError:
+        raise
+    except RecursionError:
+        raise located(executor.at, executor.table.filename, "expressions nest too deeply to evaluate",
+                      LimitError) from None
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError, ZeroDivisionError) as exc:
+        raise located(executor.at, executor.table.filename,
+                      f"cannot run this: {type(exc).__name__}: {exc}") from exc

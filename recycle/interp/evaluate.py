@@ -12,15 +12,13 @@ name not in it is looked up in the game-wide `(put points 'V ...)` store.
 """
 from __future__ import annotations
 
-from itertools import combinations
-
 from recycle.lang import tree as T
 
-from .errors import LimitError, RecycleRuntimeError, located
+from .cardsets import _COMPARE, CollectionsMixin
+from .errors import RecycleRuntimeError, located
 from .state import GAME, PointMap, Store, Table
 
-#: Most cards `(subsets ...)` accepts (2**16 subsets).
-MAX_SUBSET_CARDS = 16
+_NAME = T.Name
 
 
 def _trunc_div(a: int, b: int) -> int:
@@ -43,11 +41,7 @@ def _arith(op: str, a: int, b: int) -> int:
     return a ** b if b >= 0 else 0  # ^
 
 
-_COMPARE = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
-            ">": lambda a, b: a > b, "<=": lambda a, b: a <= b, ">=": lambda a, b: a >= b}
-
-
-class Evaluator:
+class Evaluator(CollectionsMixin):
     """Evaluates expressions of one game (its `Table`) against any `Store`."""
 
     def __init__(self, table: Table) -> None:
@@ -60,9 +54,13 @@ class Evaluator:
         return located(node, self.table.filename, message, cls, hint)
 
     def ev(self, node, env: dict, st: Store):
-        method = self._dispatch.get(type(node))
-        if method is None:
-            raise self.error(node, f"{type(node).__name__} cannot be evaluated here")
+        kind = type(node)
+        if kind is _NAME:  # the commonest leaf, without a dispatch
+            return node.value
+        try:
+            method = self._dispatch[kind]
+        except KeyError:
+            raise self.error(node, f"{kind.__name__} cannot be evaluated here") from None
         return method(node, env, st)
 
     def bind(self, env: dict, var, value) -> dict:
@@ -324,146 +322,3 @@ class Evaluator:
 
     def _Actual(self, n, env, st):
         return self.ev(n.card, env, st)  # cards are always the real ones here
-
-    # --- card collections ---------------------------------------------------
-
-    def _parts(self, parts, env, st) -> list[list[int]]:
-        out = []
-        for p in parts:
-            value = self.ev(p, env, st)
-            if value and isinstance(value[0], list):
-                out.extend(value)
-            else:
-                out.append(value)
-        return out
-
-    def _Union(self, n, env, st):
-        return [c for part in self._parts(n.parts, env, st) for c in part]
-
-    def _counted(self, n, env, st, keep):
-        parts = self._parts(n.parts, env, st)
-        counts: dict[int, int] = {}
-        for part in parts:
-            for c in dict.fromkeys(part):
-                counts[c] = counts.get(c, 0) + 1
-        return [c for c, k in counts.items() if keep(k, len(parts))]
-
-    def _Intersect(self, n, env, st):
-        return self._counted(n, env, st, lambda k, total: k == total)
-
-    def _Disjunction(self, n, env, st):
-        return self._counted(n, env, st, lambda k, total: k == 1)
-
-    def _Sort(self, n, env, st):
-        pm = self._points(n.using, env, st)
-        return sorted(self.ev(n.cards, env, st), key=lambda c: pm.score(c, self.attrs))
-
-    def _Filter(self, n, env, st):
-        items = self.iterate(n.collection, env, st)
-        cond, var = n.condition, n.var
-        if n.kind == "cardsets":
-            items = [x for x in items if x]  # as the reference engine: empty sets never pass
-        return [x for x in items if self.ev(cond, self.bind(env, var, x), st)]
-
-    def _CollectionAt(self, n, env, st, sets=None):
-        if sets is None:
-            sets = self.ev(n.collections, env, st)
-        pos = n.position
-        i = 0 if pos == "top" else len(sets) - 1 if pos == "bottom" else self.ev(pos, env, st)
-        return sets[i] if 0 <= i < len(sets) else []
-
-    def _TopCards(self, n, env, st):
-        cards, k = self.ev(n.cards, env, st), max(0, self.ev(n.count, env, st))
-        return list(cards[len(cards) - k:]) if n.end == "top" else list(cards[:k])
-
-    def _Run(self, n, env, st):
-        pm, cards = self._points(n.using, env, st), list(self.ev(n.cards, env, st))
-        least, best = self.ev(n.length, env, st), []
-        for i in range(max(1, least), len(cards) + 1):
-            part = cards[len(cards) - i:] if n.end == "top" else cards[:i]
-            part.sort(key=lambda c: pm.score(c, self.attrs))
-            scores = [pm.score(c, self.attrs) for c in part]
-            if all(b == a + 1 for a, b in zip(scores, scores[1:])):
-                best = part
-        return best
-
-    def _Partition(self, n, env, st):
-        key, groups = self.ev(n.key, env, st), {}
-        for part in self._parts(n.parts, env, st):
-            for c in part:
-                groups.setdefault(self.attrs[c].get(key, ""), []).append(c)
-        return list(groups.values())
-
-    def _Subsets(self, n, env, st):
-        cards = list(self.ev(n.cards, env, st))
-        if len(cards) > MAX_SUBSET_CARDS:
-            raise self.error(n, f"(subsets ...) of {len(cards)} cards (at most {MAX_SUBSET_CARDS})", LimitError)
-        out: list[list[int]] = [[]]
-        for c in cards:
-            out += [s + [c] for s in out]
-        if n.compare is not None:
-            k, test = self.ev(n.size, env, st), _COMPARE[n.compare]
-            out = [s for s in out if test(len(s), k)]
-        return out
-
-    def _Runs(self, n, env, st):
-        pm, least = self._points(n.using, env, st), self.ev(n.length, env, st)
-        cards = sorted(self.ev(n.cards, env, st), key=lambda c: pm.score(c, self.attrs))
-        runs, current = [], []
-        for c in cards:
-            s = pm.score(c, self.attrs)
-            if current and s == pm.score(current[-1], self.attrs) + 1:
-                current.append(c)
-            elif not current or s != pm.score(current[-1], self.attrs):
-                if len(current) >= least:
-                    runs.append(current)
-                current = [c]
-        if len(current) >= least:
-            runs.append(current)
-        if n.mode == "largest" and runs:
-            longest = max(len(r) for r in runs)
-            runs = [r for r in runs if len(r) == longest]
-        return runs
-
-    def _Tuples(self, n, env, st):
-        pm, k = self._points(n.using, env, st), self.ev(n.size, env, st)
-        groups: dict[int, list[int]] = {}
-        for c in self.ev(n.cards, env, st):
-            groups.setdefault(pm.score(c, self.attrs), []).append(c)
-        return [list(t) for s in sorted(groups) for t in combinations(groups[s], k)] if k > 0 else []
-
-    def _AllCollections(self, n, env, st):
-        return [self.ev(n.cards, self.bind(env, n.var, x), st) for x in self.iterate(n.collection, env, st)]
-
-    # --- other collections --------------------------------------------------
-
-    def _Players(self, n, env, st):
-        return list(self.table.players)
-
-    def _Teams(self, n, env, st):
-        return list(self.table.teams)
-
-    def _OtherPlayers(self, n, env, st):
-        me = st.pcycles[-1][0]
-        return [p for p in self.table.players if p[1] != me]
-
-    def _OtherTeams(self, n, env, st):
-        me = st.tcycles[-1][0]
-        return [t for t in self.table.teams if t[1] != me]
-
-    def _TeamMembers(self, n, env, st):
-        team = self.ev(n.team, env, st)
-        return [self.table.players[p] for p in self.table.team_members[team[1]]]
-
-    def _Range(self, n, env, st):
-        low, high = self.ev(n.low, env, st), self.ev(n.high, env, st)
-        return list(range(low, high + 1 if n.inclusive else high))
-
-    def _StringList(self, n, env, st):
-        return list(n.values)
-
-    def _PointMap(self, n, env, st):
-        return PointMap(tuple(
-            (tuple((str(self.ev(c.key, env, st)), str(self.ev(c.value, env, st))) for c in a.conditions),
-             self.ev(a.points, env, st))
-            for a in n.awards))

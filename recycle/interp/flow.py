@@ -101,6 +101,7 @@ class Machine:
 
     def stage_round(self, s, frame) -> None:
         _, node, env, rounds = frame
+        self.ex.at = node
         st, stack = s.st, s.stack
         cycles = st.pcycles if node.cycle == "player" else st.tcycles
         if rounds < 0:  # entering: a copy of the enclosing cycle, without its queued player
@@ -129,6 +130,7 @@ class Machine:
 
     def enter(self, s, node, env) -> bool:
         """Start one flow item; True when it stopped at a choice."""
+        self.ex.at = node
         if id(node) not in self.flowy:
             self.ex.run(node, env, s.st)
             return False

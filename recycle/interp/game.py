@@ -20,7 +20,7 @@ from recycle.lang import load_game
 from recycle.lang import tree as T
 
 from .actions import Executor
-from .errors import LimitError, RecycleRuntimeError, located
+from .errors import LimitError, RecycleRuntimeError, guard, located
 from .flow import SEQ, Machine
 from .state import Rng, Store, Table, loc_text, owner_text
 
@@ -131,7 +131,9 @@ class Rules:
         self.machine = Machine(self.ex, table.game)
         self.max_choices = max_choices
         self.strict = strict  # hitting max_choices: raise LimitError instead of calling the game
-        self.base_env: dict = {}
+
+    def guard(self):
+        return guard(self.ex)
 
 
 class RecycleState(GameState):
@@ -177,11 +179,8 @@ class RecycleState(GameState):
         self._run()
 
     def _run(self) -> None:
-        try:
+        with self.rules.guard():
             self.rules.machine.advance(self)
-        except RecursionError:
-            raise located(self.pending[0] if self.pending else None, self.table.filename,
-                          "expressions nest too deeply to evaluate", LimitError) from None
         if not self.over and self.choices >= self.rules.max_choices:
             if self.rules.strict:
                 raise located(self.pending[0], self.table.filename,
@@ -207,7 +206,8 @@ class RecycleState(GameState):
         if not self.over:
             raise GameError("the game is not over")
         if self._results is None:
-            self._results = self._score()
+            with self.rules.guard():
+                self._results = self._score()
         return self._results
 
     def _score(self) -> Results:
@@ -251,7 +251,8 @@ class RecycleState(GameState):
                 st.where[card] = k
         st.rng = Rng(rng.getrandbits(64))
         if not c.over and c.pending is not None and slots:
-            c.rules.machine.offer(c)
+            with c.rules.guard():
+                c.rules.machine.offer(c)
         return c
 
     def hidden_is_determined(self, player: int) -> bool:
@@ -299,13 +300,22 @@ def new_game(game: "T.Game | str | Path", seed: int = 0, *, max_choices: int = M
     filename = game.filename
     # Declarations and the player count come first; evaluating them needs a table.
     probe = Executor(Table(game, filename, 0, (), ()), max_steps)
+    with guard(probe):
+        return _setup(game, seed, probe, max_choices, max_steps, max_cards, strict, transcript)
+
+
+def _setup(game: T.Game, seed: int, probe: Executor, max_choices: int, max_steps: int, max_cards: int,
+           strict: bool, transcript: bool) -> RecycleState:
+    filename = game.filename
     st = Store(seed=seed)
     if transcript:
         st.log = [{"t": "game", "file": filename, "seed": seed}]
     env: dict = {}
     for d in game.declarations:
+        probe.at = d
         env[d.var.name] = probe.ev(d.value, env, st)
     setup = game.setup
+    probe.at = setup
     n = probe.ev(setup.players, env, st)
     if not isinstance(n, int) or not 1 <= n <= 64:
         raise located(setup.players, filename, f"a game needs 1 to 64 players, not {n!r}")
@@ -318,6 +328,7 @@ def new_game(game: "T.Game | str | Path", seed: int = 0, *, max_choices: int = M
     rules = Rules(table, max_choices, max_steps, strict)
     rules.base_env = env
     for item in setup.decks:
+        rules.ex.at = probe.at = item
         times, deck = (rules.ex.ev(item.times, env, st), item.action) if isinstance(item, T.Repeat) else (1, item)
         for _ in range(times):
             _create_deck(rules.ex, deck, env, st, max_cards)
