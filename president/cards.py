@@ -55,7 +55,7 @@ class Card:
         t = text.strip()
         if t.lower() in ("jk", "joker"):
             return cls(JOKER, "")
-        if t.lower().startswith("jk"):
+        if t.lower().startswith(("jk", "joker")):
             raise ActionParseError(f"{text!r}: a joker has no suit (write Jk)")
         if len(t) < 2 or t[-1].lower() not in _SUIT_NAMES:
             raise ActionParseError(f"{text!r} is not a card (examples: 7h, Tc, 2s, Jk)")

@@ -305,6 +305,22 @@ def test_random_play_properties(corpus_games, seed, which):
     assert again.is_terminal() and again.results() == s.results()  # same seed, same game
 
 
+def test_dialect_a_reference_listing_plays_like_the_corpus_agram(shared_dir, corpus_games):
+    from test_recycle_corpus_parse import extract_agram
+
+    doc = (shared_dir / "seeds" / "recycle-cardstock-docs.txt").read_text(encoding="utf-8")
+    listing = parse_game(extract_agram(doc), "docs#agram")  # (put points 'PRECEDENCE ...), using 'PRECEDENCE
+    for seed in range(3):
+        a, b = new_game(listing, seed), new_game(corpus_games["gdl/Agram4.gdl"], seed)
+        rng = random.Random(seed)
+        while not a.is_terminal():
+            assert [x.text for x in a.legal_actions()] == [x.text for x in b.legal_actions()]
+            pick = rng.randrange(len(a.legal_actions()))
+            a.apply(a.legal_actions()[pick])
+            b.apply(b.legal_actions()[pick])
+        assert b.is_terminal() and a.results() == b.results()
+
+
 # --- the `recycle` command -----------------------------------------------------------
 
 SIMPLE_FILE = f"""(game (setup (create players 2) (create deck (game iloc STOCK) {DECK}))

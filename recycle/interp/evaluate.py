@@ -1,7 +1,8 @@
 """Expressions: integers, names, conditions, cards, owners and collections.
 
-`Evaluator.ev(node, env, st)` dispatches on the node's class (one dict lookup)
-and returns a plain value: int, bool, str, a card id (int, or None for "no
+`Evaluator.ev(node, env, st)` runs the node's function (made on first use:
+compiled closures for common forms, see `fast`, else the `_Form` method) and
+returns a plain value: int, bool, str, a card id (int, or None for "no
 card": the top of an empty pile), an owner tuple (`("p", 2)`), a list (cards,
 players, teams, names, integers, or lists of card lists) or a `PointMap`.
 Lists returned for real locations are the live ones: callers copy before
@@ -15,10 +16,9 @@ from __future__ import annotations
 from recycle.lang import tree as T
 
 from .cardsets import _COMPARE, CollectionsMixin
+from .fast import FastMixin
 from .errors import RecycleRuntimeError, located
 from .state import GAME, PointMap, Store, Table
-
-_NAME = T.Name
 
 
 def _trunc_div(a: int, b: int) -> int:
@@ -41,27 +41,43 @@ def _arith(op: str, a: int, b: int) -> int:
     return a ** b if b >= 0 else 0  # ^
 
 
-class Evaluator(CollectionsMixin):
+class Evaluator(FastMixin, CollectionsMixin):
     """Evaluates expressions of one game (its `Table`) against any `Store`."""
 
     def __init__(self, table: Table) -> None:
         self.table = table
         self.attrs = table.attrs
-        self._dispatch = {cls: getattr(self, "_" + cls.__name__) for cls in vars(T).values()
-                          if isinstance(cls, type) and hasattr(self, "_" + cls.__name__)}
+        forms = [cls for cls in vars(T).values() if isinstance(cls, type)]
+        self._dispatch = {c: getattr(self, "_" + c.__name__) for c in forms if hasattr(self, "_" + c.__name__)}
+        self._makers = {c: getattr(self, "_make_" + c.__name__) for c in forms if hasattr(self, "_make_" + c.__name__)}
+        self._fns: dict[int, object] = {}  # id(node) -> f(env, st); the tree outlives this evaluator
 
     def error(self, node, message: str, cls=RecycleRuntimeError, hint: str = "") -> RecycleRuntimeError:
         return located(node, self.table.filename, message, cls, hint)
 
     def ev(self, node, env: dict, st: Store):
-        kind = type(node)
-        if kind is _NAME:  # the commonest leaf, without a dispatch
-            return node.value
-        try:
-            method = self._dispatch[kind]
-        except KeyError:
-            raise self.error(node, f"{kind.__name__} cannot be evaluated here") from None
-        return method(node, env, st)
+        f = self._fns.get(id(node))
+        if f is None:
+            f = self.fn(node)
+        return f(env, st)
+
+    def fn(self, node):
+        """The function `f(env, st)` evaluating `node` (made once, see `fast`)."""
+        f = self._fns.get(id(node))
+        if f is None:
+            maker = self._makers.get(type(node))
+            if maker is not None:
+                f = maker(node)
+            else:
+                method = self._dispatch.get(type(node))
+                if method is None:
+                    def f(env, st, node=node):
+                        raise self.error(node, f"{type(node).__name__} cannot be evaluated here")
+                else:
+                    def f(env, st, node=node, method=method):
+                        return method(node, env, st)
+            self._fns[id(node)] = f
+        return f
 
     def bind(self, env: dict, var, value) -> dict:
         new = env.copy()
