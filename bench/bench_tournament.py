@@ -5,9 +5,12 @@
 Speed: a 5-personality tournament (Classic, Cautious, Aggressive, Gambler,
 Counter; matches of 10 rounds) through the library, worker start-up included;
 the median of several runs. Memory: whole `president tournament` runs in a
-child process (random bots, so 100,000 rounds take seconds, not minutes),
-reporting ru_maxrss of the tournament process and of its largest worker;
-a small and a large run show whether memory grows with the number of games.
+child process (random bots, so 100,000 rounds take under a minute), reporting
+getrusage ru_maxrss of the tournament process and of its largest worker, and
+the peak of their summed RSS sampled from /proc every 50 ms. A small and a
+large run show whether memory grows with the number of games. (Linux carries
+a parent's RSS high-water mark into a forked child across exec, so the memory
+runs go first, while this process is still small.)
 Prints the load average first: on a shared machine, measure when it is quiet.
 """
 from __future__ import annotations
@@ -53,21 +56,42 @@ def speed(rounds: int, jobs: int, seed: int) -> float:
     return tally.rounds / elapsed
 
 
-def memory(rounds: int, jobs: int) -> tuple[float, float, float]:
-    """(parent MB, largest worker MB, seconds) of one CLI run of `rounds` rounds of random bots."""
+def tree_rss_kb(pid: int) -> int:
+    """Summed VmRSS of a process and all its descendants (Linux /proc)."""
+    total, todo = 0, [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            status = Path(f"/proc/{p}/status").read_text()
+            total += int(next(l.split()[1] for l in status.splitlines() if l.startswith("VmRSS")))
+            for task in Path(f"/proc/{p}/task").iterdir():
+                todo += [int(c) for c in (task / "children").read_text().split()]
+        except (OSError, StopIteration):
+            pass  # the process ended meanwhile
+    return total
+
+
+def memory(rounds: int, jobs: int) -> tuple[float, float, float, float]:
+    """(parent MB, largest worker MB, peak summed MB, seconds) of one CLI run of random bots."""
     deals = max(1, rounds // (5 * ROUNDS_PER_MATCH))
     with tempfile.TemporaryDirectory() as tmp:
         argv = ["tournament", "random", "random", "random", "random", "random", "--matches", str(deals),
                 "--rounds", str(ROUNDS_PER_MATCH), "--seed", "1", "-j", str(jobs),
                 "--out", str(Path(tmp) / "m.jsonl"), "--json", str(Path(tmp) / "m.json")]
         start = time.perf_counter()
-        out = subprocess.run([sys.executable, "-c", MEASURE, *argv], capture_output=True, text=True, check=True)
+        proc = subprocess.Popen([sys.executable, "-c", MEASURE, *argv], stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL, text=True)
+        peak = 0
+        while proc.poll() is None:
+            peak = max(peak, tree_rss_kb(proc.pid))
+            time.sleep(0.05)
         elapsed = time.perf_counter() - start
+        out = proc.stdout.read()
         played = json.loads((Path(tmp) / "m.json").read_text())["rounds"]
     assert played == deals * 5 * ROUNDS_PER_MATCH, played
-    line = next(l for l in out.stdout.splitlines() if l.startswith("RSS"))
+    line = next(l for l in out.splitlines() if l.startswith("RSS"))
     _, self_kb, child_kb, _ = line.split()
-    return int(self_kb) / 1024, int(child_kb) / 1024, elapsed
+    return int(self_kb) / 1024, int(child_kb) / 1024, peak / 1024, elapsed
 
 
 def main() -> None:
@@ -77,6 +101,11 @@ def main() -> None:
     parser.add_argument("--memory-rounds", type=int, default=100_000, help="rounds of the long run (default 100000)")
     args = parser.parse_args()
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; {os.cpu_count()} cores")
+    for rounds in (max(1000, args.memory_rounds // 10), args.memory_rounds):
+        parent, worker, peak, seconds = memory(rounds, 2)
+        print(f"{rounds:,} rounds (random bots, -j2, {seconds:.0f} s): ru_maxrss parent {parent:.0f} MB + "
+              f"2 x largest worker {worker:.0f} MB = {parent + 2 * worker:.0f} MB; "
+              f"sampled peak of the summed RSS {peak:.0f} MB")
     rates = {}
     for jobs in (1, 2):
         runs = [speed(args.rounds, jobs, seed) for seed in range(args.runs)]
@@ -84,10 +113,6 @@ def main() -> None:
         print(f"-j{jobs}: {rates[jobs]:,.0f} rounds/s (5 personalities, {ROUNDS_PER_MATCH}-round matches; "
               f"median of {args.runs} runs of {args.rounds} rounds: {', '.join(f'{r:,.0f}' for r in runs)})")
     print(f"speed-up -j2 / -j1: {rates[2] / rates[1]:.2f}x")
-    for rounds in (max(1000, args.memory_rounds // 10), args.memory_rounds):
-        parent, worker, seconds = memory(rounds, 2)
-        print(f"{rounds:,} rounds (random bots, -j2, {seconds:.0f} s): peak RSS parent {parent:.0f} MB, "
-              f"largest worker {worker:.0f} MB, parent + 2 workers {parent + 2 * worker:.0f} MB")
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 

@@ -16,7 +16,10 @@ DECK = "(deck (RANK (ONE, TWO, THREE, FOUR)) (COLOR (RED (SUIT (HEARTS)))))"
 POINTS = "(set (game points V) (((RANK : ONE) 1) ((RANK : TWO) 2) ((RANK : THREE) 3) ((RANK : FOUR) 4)))"
 
 
-def game(body: str, players: int = 2, setup_extra: str = "", scoring: str = "(scoring max ((current player) sto SCORE))"):
+SCORING = "(scoring max ((current player) sto SCORE))"
+
+
+def game(body: str, players: int = 2, setup_extra: str = "", scoring: str = SCORING):
     text = f"""(game (setup (create players {players}) {setup_extra}
                    (create deck (game iloc STOCK) {DECK}))
                  {body}
@@ -199,7 +202,7 @@ def test_observation_respects_visibility():
     o0, o1 = dict(s.observation(0).locations), dict(s.observation(1).locations)
     assert isinstance(o0["p0 iloc MINE"], tuple) and o1["p0 iloc MINE"] == 1
     assert o0["p0 oloc OTHERS"] == 1 and isinstance(o1["p0 oloc OTHERS"], tuple)
-    assert o0["game iloc STOCK"] == 0
+    assert "game iloc STOCK" not in o0  # empty: left out
     assert o0["p1 hloc NOBODY"] == 1 and o1["p1 hloc NOBODY"] == 1
     assert o0["game vloc TABLE"] == o1["game vloc TABLE"] == o0["game mem SEEN"]
 
@@ -214,6 +217,28 @@ def test_determinize_redeals_only_unseen_cards():
             assert seen.sample_state(random.Random(k)).observation(player) == seen
             assert {key: len(v) for key, v in d.st.locs.items()} == {key: len(v) for key, v in s.st.locs.items()}
             assert sorted(c for key, v in d.st.locs.items() if key[2] != "mem" for c in v) == list(range(4))
+
+
+def test_players_remember_cards_they_saw_go_into_hidden_places():
+    g = game("""(do ((move (top (game iloc STOCK)) (top (game vloc PILE)))
+                     (all player 'P (move (top (game iloc STOCK)) (top ('P iloc HAND))))))
+        (stage player (end (== (size (game vloc PILE)) 0))
+           (choice ((move (top (game vloc PILE)) (top ((current player) iloc HAND))))))
+        (stage player (end (== (game sto DONE) 1))
+           (choice ((set (game sto DONE) 1)
+                    ((== (game sto HID) 0) (do ((move (top ((0 player) iloc HAND)) (top ((0 player) hloc AWAY)))
+                                                (set (game sto HID) 1)))))))""")
+    s = new_game(g, seed=3)
+    taken = s.st.locs[("g", 0, "vloc", "PILE")][-1]
+    s.apply(s.legal_actions()[0])  # p0 picks the face-up card: p1 saw it go into p0's hand
+    assert s.st.known == {(1, taken): ("p", 0, "iloc", "HAND")}
+    assert s.observation(1).known == ((s.table.text[taken], "p0 iloc HAND"),)
+    for k in range(6):
+        d = s.determinize(1, random.Random(k))
+        assert taken in d.st.locs[("p", 0, "iloc", "HAND")] and d.observation(1) == s.observation(1)
+    # p1 cannot see which card of p0's hand leaves for the hidden pile: it forgets; p0 saw it.
+    s.apply([a for a in s.legal_actions() if a.text.startswith("move")][0])
+    assert list(s.st.known.values()) == [("p", 0, "hloc", "AWAY")] and all(q == 0 for q, _ in s.st.known)
 
 
 def test_clone_is_independent_and_observations_go_stale():
@@ -305,11 +330,12 @@ def test_random_play_properties(corpus_games, seed, which):
     assert again.is_terminal() and again.results() == s.results()  # same seed, same game
 
 
-def test_dialect_a_reference_listing_plays_like_the_corpus_agram(shared_dir, corpus_games):
-    from test_recycle_corpus_parse import extract_agram
-
-    doc = (shared_dir / "seeds" / "recycle-cardstock-docs.txt").read_text(encoding="utf-8")
-    listing = parse_game(extract_agram(doc), "docs#agram")  # (put points 'PRECEDENCE ...), using 'PRECEDENCE
+def test_dialect_a_point_variables_play_like_point_storage(shared_dir, corpus_games):
+    text = (shared_dir / "recycle-corpus" / "gdl" / "Agram4.gdl").read_text(encoding="utf-8")
+    # As the reference's own Agram listing writes it (dialect A): (put points 'V ...), using 'V.
+    text = text.replace("(set (game points PRECEDENCE)", "(put points 'PRECEDENCE")
+    listing = parse_game(text.replace("using (game points PRECEDENCE)", "using 'PRECEDENCE"), "a.gdl")
+    assert "A" in listing.dialect
     for seed in range(3):
         a, b = new_game(listing, seed), new_game(corpus_games["gdl/Agram4.gdl"], seed)
         rng = random.Random(seed)

@@ -4,10 +4,13 @@
     state = new_game("Hearts4.rcy", seed=1)   # a recycle.engine.GameState
 
 Layers: `state` (cards, locations, storage, cycles, generator; cheap clone),
-`evaluate` (expressions), `actions` (effects, executor, options of a choice),
-`flow` (stages and choices as a resumable machine), `game` (`RecycleState`,
-`new_game`), `transcript` (JSON Lines transcripts and replay). Errors are
-`errors.RecycleRuntimeError` (a `GameError`) located at a line of the game.
+`evaluate` + `cardsets` (expressions; `fast` compiles the common ones into
+closures), `effects` (every change as an undoable object), `actions` (the
+executor and the options of a choice), `flow` (stages and choices as a
+resumable machine), `knowledge` (what players saw go into hidden places;
+determinization), `game` (`RecycleState`, `new_game`), `transcript` (JSON
+Lines transcripts and replay). Errors are `errors.RecycleRuntimeError` (a
+`GameError`) located at a line of the game file.
 """
 from recycle.interp.errors import LimitError, NoOptionsError, RecycleRuntimeError
 from recycle.interp.game import MAX_CHOICES, RecycleAction, RecycleObservation, RecycleState, new_game

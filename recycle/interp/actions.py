@@ -18,6 +18,7 @@ from recycle.lang import tree as T
 from .effects import MISSING, CycleSet, Forget, Move, Pass, Remember, Reorder, SetValue
 from .errors import LimitError
 from .evaluate import Evaluator
+from .knowledge import move_changes, reorder_changes
 from .state import Store, Table
 
 class Executor(Evaluator):
@@ -132,7 +133,8 @@ class Executor(Evaluator):
         if dst[2] == "mem":
             raise self.error(n.to, "a card cannot move into memory", hint="use (remember CARD CARD)")
         size = len(st.locs.get(dst) or ()) - (dst == src)
-        st.do(Move(card, src, si, dst, self._insert_at(pos, size), len(st.locs[src]) - 1 - si))
+        st.do(Move(card, src, si, dst, self._insert_at(pos, size), len(st.locs[src]) - 1 - si,
+                   move_changes(self.table, st, card, src, dst)))
 
     def _do_Remember(self, n, env, st):
         _, _, card = self.card_ref(n.card, env, st)
@@ -154,25 +156,28 @@ class Executor(Evaluator):
             raise self.error(n, "this needs a location (OWNER vloc|iloc|hloc|oloc|mem NAME)")
         return self.loc_key(n, env, st)
 
+    def _reorder(self, st, key, old, new, why: str) -> None:
+        st.do(Reorder(key, old, new, why, reorder_changes(self.table, st, key, new)))
+
     def _do_Shuffle(self, n, env, st):
         key = self._location(n.cards, env, st)
         cards = list(st.locs.get(key) or ())
         new = cards[:]
         st.rng.shuffle(new)
-        st.do(Reorder(key, cards, new, "shuffle"))
+        self._reorder(st, key, cards, new, "shuffle")
 
     def _do_FaroShuffle(self, n, env, st):
         a, b = self._location(n.first, env, st), self._location(n.second, env, st)
         ca, cb = list(st.locs.get(a) or ()), list(st.locs.get(b) or ())
         mixed = [c for pair in zip(ca, cb) for c in pair] + ca[len(cb):] + cb[len(ca):]
-        st.do(Reorder(b, cb, [], "faro"))
-        st.do(Reorder(a, ca, mixed, "faro"))
+        self._reorder(st, b, cb, [], "faro")
+        self._reorder(st, a, ca, mixed, "faro")
 
     def _do_SwapLocations(self, n, env, st):
         a, b = self._location(n.first, env, st), self._location(n.second, env, st)
         ca, cb = list(st.locs.get(a) or ()), list(st.locs.get(b) or ())
-        st.do(Reorder(a, ca, cb, "swap"))
-        st.do(Reorder(b, cb, ca, "swap"))
+        self._reorder(st, a, ca, cb, "swap")
+        self._reorder(st, b, cb, ca, "swap")
 
     def _do_SwapCards(self, n, env, st):
         (ka, ia, ca), (kb, ib, cb) = self._source(n.first, env, st, "swap"), self._source(n.second, env, st, "swap")
@@ -180,12 +185,12 @@ class Executor(Evaluator):
         if ka == kb:
             new = la[:]
             new[ia], new[ib] = cb, ca
-            st.do(Reorder(ka, la, new, "swap"))
+            self._reorder(st, ka, la, new, "swap")
             return
         na, nb = la[:], lb[:]
         na[ia], nb[ib] = cb, ca
-        st.do(Reorder(ka, la, na, "swap"))
-        st.do(Reorder(kb, lb, nb, "swap"))
+        self._reorder(st, ka, la, na, "swap")
+        self._reorder(st, kb, lb, nb, "swap")
 
     # --- storage and turns --------------------------------------------------
 

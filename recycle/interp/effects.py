@@ -2,37 +2,55 @@
 
 An effect knows how to `apply` itself to a `Store`, `undo` itself (so a
 choice's options can be tried and taken back), say what it does in words
-(`text`, for the player `viewer`: cards it cannot see are named by position,
-the same in every determinization) and give a transcript `record`.
+(`text`, for the player `viewer`: cards it could not see when the choice came
+are named by position, the same in every determinization) and give a
+transcript `record`.
 Effects are immutable once made, so one option's effects are shared by every
 clone of the state that offers it.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from .knowledge import apply_changes
 from .state import Store, Table, loc_text, owner_text
 
 #: The old value of a storage that was not set before.
 MISSING = object()
 
 
-class Move:
-    __slots__ = ("card", "src", "si", "dst", "di", "ft")
+def seen(table: Table, st: Store, card: int, viewer: int) -> bool:
+    """Does `viewer` see `card` now? Option texts are made when every trial is undone, so
+    this is where the card was when the choice came: a card drawn from a hidden pile
+    earlier in the same option stays unnamed (its face depends on the hidden deal)."""
+    return table.visible(st.where[card], viewer)
 
-    def __init__(self, card, src, si, dst, di, ft):
-        self.card, self.src, self.si, self.dst, self.di, self.ft = card, src, si, dst, di, ft
+
+class Move:
+    """A card from index `si` of `src` to index `di` of `dst`; `ft` is its place from the top
+    of `src`, `kn` what players learn or forget (see `knowledge`)."""
+
+    __slots__ = ("card", "src", "si", "dst", "di", "ft", "kn")
+
+    def __init__(self, card, src, si, dst, di, ft, kn=()):
+        self.card, self.src, self.si, self.dst, self.di, self.ft, self.kn = card, src, si, dst, di, ft, kn
 
     def apply(self, st: Store) -> None:
         del st.locs[self.src][self.si]
         st.loc(self.dst).insert(self.di, self.card)
         st.where[self.card] = self.dst
+        if self.kn:
+            apply_changes(st, self.kn)
 
     def undo(self, st: Store) -> None:
         del st.locs[self.dst][self.di]
         st.locs[self.src].insert(self.si, self.card)
         st.where[self.card] = self.src
+        if self.kn:
+            apply_changes(st, self.kn, undo=True)
 
-    def text(self, table: Table, viewer: int) -> str:
-        if table.visible(self.src, viewer):
+    def text(self, table: Table, st: Store, viewer: int) -> str:
+        if seen(table, st, self.card, viewer):
             what = table.text[self.card]
         else:  # the chooser cannot see it: name it by position, the same in every determinization
             what = "top card" if self.ft == 0 else f"card {self.ft} from the top"
@@ -55,8 +73,9 @@ class Remember:
     def undo(self, st: Store) -> None:
         del st.locs[self.dst][self.di]
 
-    def text(self, table: Table, viewer: int) -> str:
-        return f"remember {table.text[self.card]} in {loc_text(self.dst)}"
+    def text(self, table: Table, st: Store, viewer: int) -> str:
+        what = table.text[self.card] if seen(table, st, self.card, viewer) else "a card"
+        return f"remember {what} in {loc_text(self.dst)}"
 
     def record(self, table: Table) -> dict:
         return {"t": "remember", "card": table.text[self.card], "id": self.card, "to": loc_text(self.dst)}
@@ -74,8 +93,9 @@ class Forget:
     def undo(self, st: Store) -> None:
         st.locs[self.src].insert(self.si, self.card)
 
-    def text(self, table: Table, viewer: int) -> str:
-        return f"forget {table.text[self.card]} in {loc_text(self.src)}"
+    def text(self, table: Table, st: Store, viewer: int) -> str:
+        what = table.text[self.card] if seen(table, st, self.card, viewer) else "a card"
+        return f"forget {what} in {loc_text(self.src)}"
 
     def record(self, table: Table) -> dict:
         return {"t": "forget", "card": table.text[self.card], "id": self.card, "from": loc_text(self.src)}
@@ -84,10 +104,10 @@ class Forget:
 class Reorder:
     """A location's whole content replaced (shuffle, faro, swaps)."""
 
-    __slots__ = ("key", "old", "new", "why")
+    __slots__ = ("key", "old", "new", "why", "kn")
 
-    def __init__(self, key, old, new, why):
-        self.key, self.old, self.new, self.why = key, tuple(old), tuple(new), why
+    def __init__(self, key, old, new, why, kn=()):
+        self.key, self.old, self.new, self.why, self.kn = key, tuple(old), tuple(new), why, kn
 
     def _put(self, st: Store, cards: tuple) -> None:
         st.loc(self.key)[:] = cards
@@ -97,11 +117,15 @@ class Reorder:
 
     def apply(self, st: Store) -> None:
         self._put(st, self.new)
+        if self.kn:
+            apply_changes(st, self.kn)
 
     def undo(self, st: Store) -> None:
         self._put(st, self.old)
+        if self.kn:
+            apply_changes(st, self.kn, undo=True)
 
-    def text(self, table: Table, viewer: int) -> str:
+    def text(self, table: Table, st: Store, viewer: int) -> str:
         return f"{self.why} {loc_text(self.key)}"
 
     def record(self, table: Table) -> dict:
@@ -132,7 +156,7 @@ class SetValue:
         word = {"ints": "sto", "strs": "str", "points": "points"}[self.kind]
         return f"{owner_text(self.key)} {word} {self.key[2]}"
 
-    def text(self, table: Table, viewer: int) -> str:
+    def text(self, table: Table, st: Store, viewer: int) -> str:
         return f"set {self.name()} = {self.new}" if self.kind in ("ints", "strs") else f"set {self.name()}"
 
     def record(self, table: Table) -> dict:
@@ -154,7 +178,7 @@ class CycleSet:
     def undo(self, st: Store) -> None:
         st.pcycles[self.depth] = self.old
 
-    def text(self, table: Table, viewer: int) -> str:
+    def text(self, table: Table, st: Store, viewer: int) -> str:
         who = self.new[1] if self.mode == "next" else self.new[0]
         return f"{self.mode} player p{who}"
 
@@ -170,8 +194,26 @@ class Pass:
 
     undo = apply
 
-    def text(self, table: Table, viewer: int) -> str:
+    def text(self, table: Table, st: Store, viewer: int) -> str:
         return "pass"
 
     def record(self, table: Table) -> dict:
         return {"t": "pass"}
+
+
+@dataclass(frozen=True, eq=False)
+class RecycleAction:
+    """One option of a choice: its index among the options and its text. What it does
+    (its effects, hidden cards included) stays inside the state that offered it."""
+
+    index: int
+    text: str
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, RecycleAction) and other.text == self.text
+
+    def __hash__(self) -> int:
+        return hash(self.text)
+
+    def __str__(self) -> str:
+        return self.text

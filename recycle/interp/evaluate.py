@@ -301,7 +301,8 @@ class Evaluator(FastMixin, CollectionsMixin):
 
     def position(self, n, env, st, size: int) -> int | None:
         """Index into a list of `size` for a CardAt position; the top is the end of the list,
-        an integer N counts from the top (0 is the top card); None when out of range."""
+        an integer N counts from the top (0 is the top card, as `recycle.lang.tree` says;
+        no corpus game indexes cards); None when out of range."""
         pos = n.position
         if pos == "top":
             i = size - 1

@@ -15,6 +15,11 @@ team) cycle; before each round the end condition is tested, and from the
 second round on the cycle moves to the next member first (or to the queued
 one, `cycle next`); leaving the stage pops the cycle.
 
+A `(choice ...)` stops the machine: its options are found for the current
+player (`actions.Executor.options`) and kept in the state until `apply`.
+`(any C 'V ACTION)` outside a choice runs ACTION for every element, as the
+reference engine does (corpus games rely on it).
+
 Dialect C modes: `once` runs one round per member of the cycle and ends;
 `simultaneous` is played the same way, as sequential turns (each player
 decides in seating order seeing what earlier ones did — not hidden).
@@ -23,6 +28,7 @@ from __future__ import annotations
 
 from recycle.lang import tree as T
 
+from .effects import RecycleAction
 from .errors import LimitError, NoOptionsError
 
 SEQ, EACH, STAGE = 0, 1, 2
@@ -161,15 +167,16 @@ class Machine:
         found = self.ex.options(node, env, st)
         if len(found) > MAX_OPTIONS:
             raise self.ex.error(node, f"a choice with {len(found):,} options (at most {MAX_OPTIONS:,})", LimitError)
-        options, seen = [], set()
+        options, chosen, seen = [], [], set()
         for effects in found:
-            text = "; ".join(e.text(table, player) for e in effects)
+            text = "; ".join(e.text(table, st, player) for e in effects)
             if text not in seen:  # identical texts are the same decision (identical cards)
                 seen.add(text)
-                options.append(s.make_action(len(options), text, effects))
+                options.append(RecycleAction(len(options), text))
+                chosen.append(effects)
         if not options:
             raise self.ex.error(node, f"player p{player} has no possible option in this choice",
                                 NoOptionsError, "every option's condition is false or it has nothing to do")
-        s.options = tuple(options)
+        s.options, s.effects = tuple(options), tuple(chosen)
         s.chooser = player
         st.steps = 0

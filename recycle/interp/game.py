@@ -6,12 +6,17 @@
 An action is a `RecycleAction`: the option's index and its text (what it
 moves and sets, e.g. `move SEVEN RED HEARTS from p0 HAND to p0 TRICK`), equal
 by text, so an action from a clone or a determinization applies here too.
-Cards a chooser cannot see are named by position, never by face.
+Cards a chooser cannot see are named by position, never by face. (An option
+whose later effects depend on a hidden card — draw, then act on what was
+drawn — can still read differently in another determinization.)
+
+Observations are visibility-exact (`Table.visible`) and include the hidden
+cards a player saw go where they are (`knowledge`); `determinize` keeps all
+of it and re-deals the rest.
 """
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
 from itertools import product
 from pathlib import Path
 
@@ -20,32 +25,16 @@ from recycle.lang import load_game
 from recycle.lang import tree as T
 
 from .actions import Executor
+from .effects import RecycleAction
 from .errors import LimitError, RecycleRuntimeError, guard, located
 from .flow import SEQ, Machine
+from .knowledge import redeal
 from .state import Rng, Store, Table, loc_text, owner_text
 
 #: The reference engine's bound on choices per game.
 MAX_CHOICES = 500
 MAX_STEPS = 200_000
 MAX_CARDS = 10_000
-
-
-@dataclass(frozen=True, eq=False)
-class RecycleAction:
-    """One option of a choice: its index among the options, its text, and its effects."""
-
-    index: int
-    text: str
-    effects: tuple = field(default=(), repr=False)
-
-    def __eq__(self, other) -> bool:
-        return isinstance(other, RecycleAction) and other.text == self.text
-
-    def __hash__(self) -> int:
-        return hash(self.text)
-
-    def __str__(self) -> str:
-        return self.text
 
 
 class RecycleObservation:
@@ -75,11 +64,14 @@ class RecycleObservation:
         if self._snap is None:
             state, p = self._live(), self.player
             table = state.table
+            # Empty locations left out and the rest sorted: trying options creates empty ones.
             locs = tuple((location_name(key), tuple(table.text[c] for c in cards) if table.visible(key, p)
-                          else len(cards)) for key, cards in state.st.locs.items())
+                          else len(cards)) for key, cards in sorted(state.st.locs.items()) if cards)
             storage = tuple((f"{owner_text(k)} {k[2]}", v) for d in (state.st.ints, state.st.strs)
                             for k, v in d.items())
-            self._snap = (locs, storage)
+            known = tuple(sorted((table.text[c], location_name(key)) for (q, c), key in state.st.known.items()
+                                 if q == p))
+            self._snap = (locs, storage, known)
         return self._snap
 
     @property
@@ -91,6 +83,11 @@ class RecycleObservation:
     def storage(self) -> tuple:
         """(`owner NAME`, value) of every integer and string store."""
         return self._snapshot()[1]
+
+    @property
+    def known(self) -> tuple:
+        """(card, location) of the hidden cards this player saw go where they are."""
+        return self._snapshot()[2]
 
     def cards(self, location: str):
         return dict(self.locations).get(location, ())
@@ -112,9 +109,9 @@ class RecycleObservation:
         return hash(self._key())
 
     def __repr__(self) -> str:
-        locs, storage = self._snapshot()
+        locs, storage, known = self._snapshot()
         return (f"RecycleObservation(player={self.player}, current={self.current_player}, "
-                f"choices={self.choices}, locations={locs!r}, storage={storage!r})")
+                f"choices={self.choices}, locations={locs!r}, storage={storage!r}, known={known!r})")
 
 
 def location_name(key: tuple) -> str:
@@ -139,7 +136,7 @@ class Rules:
 class RecycleState(GameState):
     """A position of a RECYCLE game. Build with `new_game`."""
 
-    __slots__ = ("rules", "table", "num_players", "st", "stack", "pending", "options", "chooser",
+    __slots__ = ("rules", "table", "num_players", "st", "stack", "pending", "options", "effects", "chooser",
                  "choices", "over", "called", "_results")
 
     # --- protocol -----------------------------------------------------------
@@ -151,9 +148,6 @@ class RecycleState(GameState):
 
     def legal_actions(self) -> list[RecycleAction]:
         return [] if self.over else list(self.options)
-
-    def make_action(self, index: int, text: str, effects: tuple) -> RecycleAction:
-        return RecycleAction(index, text, effects)
 
     def _find(self, action) -> RecycleAction | None:
         text = action.text if isinstance(action, RecycleAction) else str(action).strip()
@@ -172,10 +166,10 @@ class RecycleState(GameState):
         if st.log is not None:
             st.log.append({"t": "choice", "player": self.chooser, "index": option.index,
                            "action": option.text, "options": len(self.options)})
-        for effect in option.effects:
+        for effect in self.effects[option.index]:
             st.do(effect)
         self.choices += 1
-        self.options, self.pending = (), None
+        self.options, self.effects, self.pending = (), (), None
         self._run()
 
     def _run(self) -> None:
@@ -198,7 +192,7 @@ class RecycleState(GameState):
         c.rules, c.table, c.num_players = self.rules, self.table, self.num_players
         c.st = self.st.clone()
         c.stack = self.stack[:]
-        c.pending, c.options, c.chooser = self.pending, self.options, self.chooser
+        c.pending, c.options, c.effects, c.chooser = self.pending, self.options, self.effects, self.chooser
         c.choices, c.over, c.called, c._results = self.choices, self.over, self.called, self._results
         return c
 
@@ -230,33 +224,27 @@ class RecycleState(GameState):
     def hidden_cards(self, player: int) -> list[tuple]:
         """(location key, index) of every card `player` cannot see."""
         table = self.table
-        return [(key, i) for key, cards in self.st.locs.items()
+        return [(key, i) for key, cards in sorted(self.st.locs.items())  # sorted: one order for all states
                 if key[2] != "mem" and not table.visible(key, player) for i in range(len(cards))]
 
     def determinize(self, player: int, rng: random.Random) -> "RecycleState":
-        """Re-deal the cards `player` cannot see among the places they are in (within each deck),
-        keeping every location's size; reseed the game's generator; redo the pending options."""
+        """Re-deal the cards `player` cannot see (cards it knows stay in their location, see
+        `knowledge`), keeping every location's size and card backs; reseed the game's
+        generator; find the pending options again."""
         c = self.clone()
-        st, deck_of = c.st, self.table.deck_of
         slots = self.hidden_cards(player)
-        by_deck: dict[str, list[tuple]] = {}
-        for key, i in slots:
-            by_deck.setdefault(deck_of[st.locs[key][i]], []).append((key, i))
-        for places in by_deck.values():
-            # Sorted first, so the deal depends only on what `player` sees and `rng`.
-            cards = sorted(st.locs[k][i] for k, i in places)
-            rng.shuffle(cards)
-            for (k, i), card in zip(places, cards):
-                st.locs[k][i] = card
-                st.where[card] = k
-        st.rng = Rng(rng.getrandbits(64))
+        redeal(self.table, c.st, player, slots, rng)
+        c.st.rng = Rng(rng.getrandbits(64))
         if not c.over and c.pending is not None and slots:
             with c.rules.guard():
                 c.rules.machine.offer(c)
         return c
 
     def hidden_is_determined(self, player: int) -> bool:
-        return len({self.st.locs[k][i] for k, i in self.hidden_cards(player)}) <= 1
+        """At most one card `player` cannot see whose location it does not know."""
+        locs, known = self.st.locs, self.st.known
+        unknown = {locs[k][i] for k, i in self.hidden_cards(player)}
+        return len({c for c in unknown if (player, c) not in known}) <= 1
 
     def parse_action(self, text: str) -> RecycleAction:
         option = self._find(text)
@@ -297,19 +285,32 @@ def new_game(game: "T.Game | str | Path", seed: int = 0, *, max_choices: int = M
     `transcript=True` keeps JSON-ready records in `state.st.log` (see `transcript`)."""
     if not isinstance(game, T.Game):
         game = load_game(game)
-    filename = game.filename
+    key = (id(game), max_choices, max_steps, max_cards, strict)
+    cached = _SETUPS.get(key)
+    if cached is not None and cached[0] is game:  # the same setup again: reuse the rules
+        _, rules, env, where, locs, decks = cached
+        st = Store(seed=seed)
+        st.where, st.locs = where[:], {k: v[:] for k, v in locs.items()}
+        if transcript:
+            st.log = [{"t": "game", "file": game.filename, "seed": seed, "players": rules.table.num_players,
+                       "max_choices": max_choices, "strict": strict}] + decks
+        return _start(rules, env, st)
     # Declarations and the player count come first; evaluating them needs a table.
-    probe = Executor(Table(game, filename, 0, (), ()), max_steps)
+    probe = Executor(Table(game, game.filename, 0, (), ()), max_steps)
     with guard(probe):
-        return _setup(game, seed, probe, max_choices, max_steps, max_cards, strict, transcript)
+        return _setup(game, seed, probe, key, max_cards, transcript)
 
 
-def _setup(game: T.Game, seed: int, probe: Executor, max_choices: int, max_steps: int, max_cards: int,
-           strict: bool, transcript: bool) -> RecycleState:
+#: Rules already built, by (id of the Game, limits): new games of it skip the setup.
+_SETUPS: dict[tuple, tuple] = {}
+_SETUPS_KEPT = 16
+
+
+def _setup(game: T.Game, seed: int, probe: Executor, key: tuple, max_cards: int, transcript: bool) -> RecycleState:
+    _, max_choices, max_steps, _, strict = key
     filename = game.filename
     st = Store(seed=seed)
-    if transcript:
-        st.log = [{"t": "game", "file": filename, "seed": seed}]
+    st.log = [{"t": "game", "file": filename, "seed": seed}]
     env: dict = {}
     for d in game.declarations:
         probe.at = d
@@ -332,12 +333,23 @@ def _setup(game: T.Game, seed: int, probe: Executor, max_choices: int, max_steps
         times, deck = (rules.ex.ev(item.times, env, st), item.action) if isinstance(item, T.Repeat) else (1, item)
         for _ in range(times):
             _create_deck(rules.ex, deck, env, st, max_cards)
+    st.log[0].update(players=n, max_choices=max_choices, strict=strict)
+    if st.rng.s == Store(seed=seed).rng.s and not st.fresh:  # the setup used no randomness
+        while len(_SETUPS) >= _SETUPS_KEPT:
+            del _SETUPS[next(iter(_SETUPS))]
+        _SETUPS[key] = (game, rules, env, st.where[:], {k: v[:] for k, v in st.locs.items()}, st.log[1:])
+    if not transcript:
+        st.log = None
+    return _start(rules, env, st)
+
+
+def _start(rules: Rules, env: dict, st: Store) -> RecycleState:
+    """A state at the start of the flow, run to its first choice."""
     s = RecycleState.__new__(RecycleState)
-    s.rules, s.table, s.num_players, s.st = rules, table, n, st
-    s.stack = [(SEQ, game.flow, 0, env)]
-    s.pending, s.options, s.chooser, s.choices, s.over, s.called, s._results = None, (), TERMINAL, 0, False, False, None
-    if st.log is not None:
-        st.log[0].update(players=n, max_choices=max_choices, strict=strict)
+    s.rules, s.table, s.num_players, s.st = rules, rules.table, rules.table.num_players, st
+    s.stack = [(SEQ, rules.table.game.flow, 0, env)]
+    s.pending, s.options, s.effects, s.chooser = None, (), (), TERMINAL
+    s.choices, s.over, s.called, s._results = 0, False, False, None
     s._run()
     return s
 
@@ -372,8 +384,7 @@ def _create_deck(ex: Executor, deck: T.CreateDeck, env: dict, st: Store, max_car
         c = table.add_card(attrs, name)
         pile.append(c)
         st.where.append(key)
-    if st.log is not None:
-        st.log.append({"t": "deck", "to": loc_text(key), "cards": [table.text[c] for c in pile[-len(cards):]]})
+    st.log.append({"t": "deck", "to": loc_text(key), "cards": [table.text[c] for c in pile[-len(cards):]]})
 
 
 __all__ = ["RecycleState", "RecycleAction", "RecycleObservation", "new_game", "RecycleRuntimeError",

@@ -107,7 +107,11 @@ class Table:
         return len(self.attrs) - 1
 
     def visible(self, key: tuple, player: int) -> bool:
-        """Can `player` see the cards of location `key`? (mem copies: everyone)."""
+        """Can `player` see the cards of location `key`?
+
+        vloc and mem (copies): everyone; hloc: nobody; iloc: its owner — for a
+        team's iloc every member (the reference engine shows it to nobody), for
+        the game's nobody; oloc: everyone but the owner (the game's: everyone)."""
         vis = key[2]
         if vis == "vloc" or vis == "mem":
             return True
@@ -132,7 +136,7 @@ class Store:
     """Everything about a game position that changes. `clone` is shallow where data is immutable."""
 
     __slots__ = ("locs", "where", "ints", "strs", "points", "gvars", "pcycles", "tcycles", "rng",
-                 "journal", "log", "steps", "fresh")
+                 "known", "journal", "log", "steps", "fresh")
 
     def __init__(self, num_cards_hint: int = 0, seed: int = 0) -> None:
         self.locs: dict[tuple, list[int]] = {}
@@ -144,6 +148,7 @@ class Store:
         self.pcycles: list[tuple[int, int]] = [(0, -1)]  # (current index, queued next or -1)
         self.tcycles: list[tuple[int, int]] = [(0, -1)]
         self.rng = Rng(seed)
+        self.known: dict[tuple, tuple] = {}  # (player, card) -> hidden location it knows the card is in
         self.journal: list | None = None  # effects recorded while trying a choice's options
         self.log: list | None = None  # transcript: effects and record dicts, when one is kept
         self.steps = 0  # work done since the last choice (bounded)
@@ -156,6 +161,7 @@ class Store:
         c.ints, c.strs, c.points, c.gvars = self.ints.copy(), self.strs.copy(), self.points.copy(), self.gvars.copy()
         c.pcycles, c.tcycles = self.pcycles[:], self.tcycles[:]
         c.rng = self.rng.copy()
+        c.known = self.known.copy()
         c.journal = c.log = None
         c.steps, c.fresh = self.steps, self.fresh
         return c
@@ -172,5 +178,5 @@ class Store:
         effect.apply(self)
         if self.journal is not None:
             self.journal.append(effect)
-        elif self.log is not None:
-            self.log.append(effect)  # turned into a record when written (transcript.records)
+        elif self.log is not None:  # with the player on turn; a record when written (transcript.records)
+            self.log.append((effect, self.pcycles[-1][0]))

@@ -4,14 +4,16 @@ A transcript is one JSON object per line, in the order things happened:
 
     {"t": "game", "file": ..., "seed": 7, "players": 4, "max_choices": 500, "sha256": ...}
     {"t": "deck", "to": "game STOCK", "cards": ["A RED HEARTS", ...]}
-    {"t": "shuffle", "loc": "game STOCK", "order": [12, 3, ...]}        card ids
-    {"t": "move", "card": "SEVEN RED HEARTS", "id": 6, "from": "p0 HAND", "to": "p0 TRICK", "at": 0}
-    {"t": "set", "what": "p0 sto SCORE", "value": 5}
+    {"t": "shuffle", "loc": "game STOCK", "order": [12, 3, ...], "player": 0}   card ids
+    {"t": "move", "card": "SEVEN RED HEARTS", "id": 6, "from": "p0 HAND", "to": "p0 TRICK", "at": 0, "player": 0}
+    {"t": "set", "what": "p0 sto SCORE", "value": 5, "player": 0}
     {"t": "choice", "player": 0, "index": 3, "action": "move ...", "options": 9}
     {"t": "end", "scores": [...], "ranks": [...]}       ({"t": "called"} before it if cut off)
 
-`replay` plays the game again from its file and seed, making the recorded
-choices by their text, and checks that every record comes out identical.
+Every effect record carries `player`, the player on turn when it happened
+(the chooser, for the effects of a choice). `replay` plays the game again
+from its file and seed, making the recorded choices by their text, and checks
+that every record comes out identical.
 """
 from __future__ import annotations
 
@@ -31,8 +33,14 @@ def records(state: RecycleState) -> list[dict]:
     """The transcript of a game played with `transcript=True`, as JSON-ready dicts."""
     if state.st.log is None:
         raise ValueError("this game keeps no transcript: create it with new_game(..., transcript=True)")
-    table = state.table
-    return [r if isinstance(r, dict) else r.record(table) for r in state.st.log]
+    table, out = state.table, []
+    for entry in state.st.log:
+        if isinstance(entry, dict):
+            out.append(entry)
+        else:
+            effect, player = entry
+            out.append({**effect.record(table), "player": player})
+    return out
 
 
 def _sha(path: str) -> str | None:

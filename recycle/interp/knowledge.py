@@ -1,0 +1,100 @@
+"""What each player knows about hidden cards, and determinization that keeps it.
+
+A player who watches a card go from a place it can see into one it cannot
+(a card picked up from a face-up discard pile into an opponent's hand)
+knows where that card is. `Store.known[(player, card)]` holds that location
+key. The entries are kept by the move and reorder effects (each effect carries
+its own `changes`, so undo restores them) and follow only what the player
+saw: when a card it cannot see leaves a hidden location, the player no longer
+knows which of the cards it placed there are still there, so it forgets them
+all. Hence every entry is true, and derived from the player's view alone.
+
+`redeal` is `determinize`'s core: known cards stay in their location (at a
+random one of its places), every other card the player cannot see is dealt
+at random into the remaining places, within each deck (card backs are
+public). The result depends only on the player's view and `rng`; the other
+players' knowledge is kept only where it stays true in the new deal.
+"""
+from __future__ import annotations
+
+import random
+
+from .state import Store, Table
+
+#: One change of knowledge: ((player, card), old location or None, new location or None).
+Change = tuple
+
+
+def move_changes(table: Table, st: Store, card: int, src: tuple, dst: tuple) -> tuple[Change, ...]:
+    """How knowledge changes when `card` moves from `src` to `dst`."""
+    if src == dst:
+        return ()
+    known, out = st.known, []
+    for q in range(table.num_players):
+        if table.visible(dst, q):
+            if (q, card) in known:
+                out.append(((q, card), known[(q, card)], None))
+        elif table.visible(src, q):
+            if known.get((q, card)) != dst:
+                out.append(((q, card), known.get((q, card)), dst))
+        elif known:  # an unseen card left src: what q placed there may be the one that went
+            out += [((kq, kc), src, None) for (kq, kc), where in known.items() if kq == q and where == src]
+    return tuple(out)
+
+
+def reorder_changes(table: Table, st: Store, key: tuple, cards) -> tuple[Change, ...]:
+    """How knowledge changes when a location's content becomes `cards` (a shuffle keeps it,
+    a swap or faro moves it with the location, in everyone's sight)."""
+    known, out = st.known, []
+    for q in range(table.num_players):
+        seen = table.visible(key, q)
+        for c in cards:
+            old = known.get((q, c))
+            if seen and old is not None:
+                out.append(((q, c), old, None))
+            elif not seen and old is not None and old != key:
+                out.append(((q, c), old, key))
+    return tuple(out)
+
+
+def apply_changes(st: Store, changes: tuple[Change, ...], undo: bool = False) -> None:
+    known = st.known
+    for k, old, new in (reversed(changes) if undo else changes):
+        value = old if undo else new
+        if value is None:
+            known.pop(k, None)
+        else:
+            known[k] = value
+
+
+def redeal(table: Table, st: Store, player: int, slots: list[tuple], rng: random.Random) -> None:
+    """Re-deal, in place, the cards at `slots` ((key, index) of every card `player` cannot see)."""
+    deck_of, known = table.deck_of, st.known
+    groups: dict[tuple, list[int]] = {}  # (key, deck) -> indices of that location with that back
+    pinned: dict[tuple, list[int]] = {}  # (key, deck) -> cards known to be there
+    free: dict[str, list[int]] = {}  # deck -> the other hidden cards
+    for key, i in slots:
+        card = st.locs[key][i]
+        group = (key, deck_of[card])
+        groups.setdefault(group, []).append(i)
+        if known.get((player, card)) == key:
+            pinned.setdefault(group, []).append(card)
+        else:
+            free.setdefault(deck_of[card], []).append(card)
+    for cards in free.values():
+        cards.sort()  # the deal depends on the set of cards only, not on where they are now
+        rng.shuffle(cards)
+    for (key, deck), places in groups.items():
+        mine = sorted(pinned.get((key, deck), ()))
+        if mine:
+            places = places[:]
+            rng.shuffle(places)  # known to be here, not known where
+        cards = st.locs[key]
+        for n, i in enumerate(places):
+            cards[i] = mine[n] if n < len(mine) else free[deck].pop()
+            st.where[cards[i]] = key
+    # What the others know stays only where `player` can vouch for it: about cards it sees,
+    # or knows to be in the same place (others' entries about re-dealt cards would be false).
+    hidden = {st.locs[key][i] for key, i in slots}
+    st.known = {(q, c): key for (q, c), key in known.items()
+                if q == player or c not in hidden or known.get((player, c)) == key}
