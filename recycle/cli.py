@@ -117,7 +117,7 @@ def run_run(args: argparse.Namespace) -> int:
         for g in range(args.games):
             game_seed, rng = seed + g, random.Random(f"{seed}/{g}")
             if folder:
-                state, recs = play_and_record(args.game, game_seed, agents, rng, **_limits(args))
+                state, recs = play_and_record(game, game_seed, agents, rng, **_limits(args))
                 write(folder / f"{Path(args.game).stem}-{game_seed}.jsonl", recs)
                 result = state.results()
             else:

@@ -161,6 +161,11 @@ def test_looping_game_is_a_located_limit_error():
     assert caught.value.line >= 1
 
 
+def test_too_many_cards_is_a_located_limit_error():
+    with pytest.raises(LimitError, match=r"t\.rcy:2:\d+: more than 3 cards"):
+        new_game(game(f"{DEAL} {PLAY}"), max_cards=3)
+
+
 def test_choice_limit_calls_the_game_or_raises_when_strict():
     g = game("(stage player (end (== 1 0)) (choice ((turn pass))))")
     s = new_game(g, max_choices=10)

@@ -138,7 +138,7 @@ class Store:
     __slots__ = ("locs", "where", "ints", "strs", "points", "gvars", "pcycles", "tcycles", "rng",
                  "known", "journal", "log", "steps", "fresh")
 
-    def __init__(self, num_cards_hint: int = 0, seed: int = 0) -> None:
+    def __init__(self, seed: int = 0) -> None:
         self.locs: dict[tuple, list[int]] = {}
         self.where: list[tuple | None] = []  # each card's real location key
         self.ints: dict[tuple, int] = {}

@@ -50,13 +50,13 @@ def _sha(path: str) -> str | None:
         return None
 
 
-def play_and_record(game_path: str | Path, seed: int, agents: Sequence[Agent], rng: random.Random,
+def play_and_record(game, seed: int, agents: Sequence[Agent], rng: random.Random,
                     **limits) -> tuple[RecycleState, list[dict]]:
-    """Play one game with a transcript; -> (final state, records)."""
-    state = new_game(game_path, seed, transcript=True, **limits)
+    """Play one game (a file path or a loaded `Game`) with a transcript; -> (final state, records)."""
+    state = new_game(game, seed, transcript=True, **limits)
     play_game(state, agents, rng)
     out = records(state)
-    out[0]["sha256"] = _sha(str(game_path))
+    out[0]["sha256"] = _sha(state.table.filename)
     out[0]["agents"] = [getattr(a, "name", type(a).__name__) for a in agents]
     return state, out
 
