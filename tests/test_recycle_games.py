@@ -53,7 +53,7 @@ def climbing_meta(name: str) -> dict:
 
 
 def test_the_games_are_there():
-    assert {"President5.gdl"} <= set(GAMES)
+    assert {"President5.gdl", "Poker5.gdl"} <= set(GAMES)
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -147,3 +147,156 @@ def test_president_follows_the_climbing_rules():
         for p in range(n):
             assert results.scores[p] == n - ints(state, ("p", p), "PLACE")
         assert plays > 0
+
+
+# --- Poker5 ------------------------------------------------------------------
+
+POKER_VALUE = {**VALUE, "TWO": 2}
+
+
+def poker_key(cards: list[dict]) -> tuple:
+    """Standard five-card poker ranking, independent of the game file."""
+    vals = sorted((POKER_VALUE[c["RANK"]] for c in cards), reverse=True)
+    counts: dict[int, int] = {}
+    for v in vals:
+        counts[v] = counts.get(v, 0) + 1
+    shape = sorted(counts.values(), reverse=True)
+    flush = len({c["SUIT"] for c in cards}) == 1
+    high = None
+    if len(counts) == 5 and vals[0] - vals[4] == 4:
+        high = vals[0]
+    elif vals == [14, 5, 4, 3, 2]:
+        high = 5
+    if high and flush:
+        cat = 9
+    elif shape[0] == 4:
+        cat = 8
+    elif shape == [3, 2]:
+        cat = 7
+    elif flush:
+        cat = 6
+    elif high:
+        cat = 5
+    elif shape[0] == 3:
+        cat = 4
+    elif shape == [2, 2, 1]:
+        cat = 3
+    elif shape[0] == 2:
+        cat = 2
+    else:
+        cat = 1
+    tie = (high,) if high else tuple(v for v, _ in sorted(counts.items(), key=lambda kv: (kv[1], kv[0]), reverse=True))
+    return cat, tie
+
+
+def test_poker_key_sanity():
+    def hand(text):
+        return [{"RANK": r, "SUIT": s} for r, s in (x.split("/") for x in text.split())]
+    flush = hand("TWO/HEARTS FIVE/HEARTS NINE/HEARTS JACK/HEARTS KING/HEARTS")
+    straight = hand("TEN/CLUBS JACK/HEARTS QUEEN/SPADES KING/HEARTS ACE/DIAMONDS")
+    wheel = hand("ACE/CLUBS TWO/HEARTS THREE/SPADES FOUR/HEARTS FIVE/DIAMONDS")
+    assert poker_key(flush) > poker_key(straight) > poker_key(wheel)
+
+
+def play_poker(seed: int):
+    state = new_game(load_game(path("Poker5.gdl")), seed=seed)
+    rng, agent = random.Random(seed), RandomAgent()
+    while not state.is_terminal():
+        state.apply(agent.choose(None, state.legal_actions(), rng))
+    return state
+
+
+def test_poker_ranks_hands_and_pays_the_best():
+    seen_categories = set()
+    for seed in range(40):
+        state = play_poker(seed)
+        n = state.num_players
+        keys = [poker_key([state.table.attrs[c] for c in loc(state, ("p", p), "HAND")]) for p in range(n)]
+        points = [ints(state, ("p", p), "POINTS") for p in range(n)]
+        for p in range(n):
+            assert len(loc(state, ("p", p), "HAND")) == 5
+            assert ints(state, ("p", p), "CAT") == keys[p][0]
+            seen_categories.add(keys[p][0])
+            for q in range(n):
+                # the game's hand values order the hands exactly as poker does
+                assert (points[p] > points[q]) == (keys[p] > keys[q])
+                assert (points[p] == points[q]) == (keys[p] == keys[q])
+        best = max(keys)
+        winners = [p for p in range(n) if keys[p] == best]
+        pot = n + sum(ints(state, ("p", p), "BET") for p in range(n))
+        share = pot // len(winners)
+        for p in range(n):
+            chips = 20 - 1 - ints(state, ("p", p), "BET") + (share if p in winners else 0)
+            assert ints(state, ("p", p), "CHIPS") == chips
+        results = state.results()
+        assert min(results.ranks) == 1
+    assert {1, 2, 3} <= seen_categories
+
+
+def test_poker_a_known_showdown():
+    """Deal known hands before the last decision: flush > straight > wheel > two pair > pair."""
+    state = new_game(load_game(path("Poker5.gdl")), seed=3)
+    rng, agent = random.Random(3), RandomAgent()
+    while state.choices < 14:  # 5 bets, 5 discards, 4 of the 5 second bets
+        state.apply(agent.choose(None, state.legal_actions(), rng))
+    wanted = {
+        0: "TWO/HEARTS FIVE/HEARTS NINE/HEARTS JACK/HEARTS KING/HEARTS",           # flush
+        1: "TEN/CLUBS JACK/CLUBS QUEEN/SPADES KING/SPADES ACE/DIAMONDS",           # straight
+        2: "ACE/CLUBS TWO/CLUBS THREE/SPADES FOUR/SPADES FIVE/DIAMONDS",           # wheel
+        3: "KING/CLUBS KING/DIAMONDS QUEEN/CLUBS QUEEN/DIAMONDS SEVEN/SPADES",     # two pair
+        4: "ACE/HEARTS ACE/SPADES NINE/CLUBS EIGHT/DIAMONDS SIX/CLUBS",            # pair
+    }
+    st, attrs = state.st, state.table.attrs
+    by_face = {(a["RANK"], a["SUIT"]): c for c, a in enumerate(attrs)}
+    hand_keys = {p: next(k for k in st.locs if k[:2] == ("p", p) and k[3] == "HAND") for p in range(5)}
+    given = {p: [by_face[tuple(x.split("/"))] for x in text.split()] for p, text in wanted.items()}
+    used = {c for cards in given.values() for c in cards}
+    # a wanted card found elsewhere (stock, discards) trades places with a card the hands give up
+    displaced = [c for p in range(5) for c in st.locs[hand_keys[p]] if c not in used]
+    for key, cards in list(st.locs.items()):
+        if key[2] == "mem" or key in hand_keys.values():
+            continue
+        swap = dict(zip([c for c in cards if c in used], [c for c in displaced if c not in cards]))
+        st.locs[key] = [swap.get(c, c) for c in cards]
+        displaced = [c for c in displaced if c not in swap.values()]
+    for p, key in hand_keys.items():
+        st.locs[key] = list(given[p])
+    for key, cards in st.locs.items():
+        if key[2] != "mem":
+            for c in cards:
+                st.where[c] = key
+    assert sorted(c for k, cards in st.locs.items() if k[2] != "mem" for c in cards) == list(range(52))
+    state.apply(state.legal_actions()[0])  # the last player checks
+    assert state.is_terminal()
+    points = [ints(state, ("p", p), "POINTS") for p in range(5)]
+    assert points[0] > points[1] > points[2] > points[3] > points[4]
+    assert [ints(state, ("p", p), "CAT") for p in range(5)] == [6, 5, 5, 3, 2]
+    chips = [ints(state, ("p", p), "CHIPS") for p in range(5)]
+    assert chips[0] == 19 - ints(state, ("p", 0), "BET") + 5 + sum(ints(state, ("p", p), "BET") for p in range(5))
+    assert state.results().ranks[0] == 1
+
+
+# --- BigTwo4 -----------------------------------------------------------------
+
+SUIT_ORDER = {"DIAMONDS": 0, "CLUBS": 1, "HEARTS": 2, "SPADES": 3}
+
+
+def test_big_two_plays_beat_the_upcards():
+    game = load_game(path("BigTwo4.gdl"))
+    for seed in SEEDS:
+        state = new_game(game, seed=seed)
+        order = lambda c: 4 * value(state, c) + SUIT_ORDER[state.table.attrs[c]["SUIT"]]  # noqa: E731
+        rng, agent = random.Random(seed), RandomAgent()
+        while not state.is_terminal():
+            p = state.current_player()
+            up = loc(state, ("g", 0), "TABLE")
+            before = set(loc(state, ("p", p), "HAND"))
+            state.apply(agent.choose(None, state.legal_actions(), rng))
+            played = before - set(loc(state, ("p", p), "HAND"))
+            if played:
+                assert len(played) <= 3 and len({value(state, c) for c in played}) == 1
+                if up:
+                    assert len(played) == len(up) and max(map(order, played)) > max(map(order, up))
+            else:
+                assert up
+        assert sorted(state.results().scores)[-1] == 0
