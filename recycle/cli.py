@@ -103,6 +103,7 @@ def run_run(args: argparse.Namespace) -> int:
 
     if args.games < 1:
         raise ValueError("--games must be at least 1")
+    args.game = game_path(args.game)
     game = load_game(args.game)
     n = new_game(game, 0, **_limits(args)).num_players
     specs = [s for s in args.players.split(",") if s.strip()] or ["random"]
@@ -297,3 +298,15 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+def game_path(name: str) -> str:
+    """A game file path, or the path of a shipped game named without folder or `.gdl`."""
+    if Path(name).exists() or "/" in name or name.endswith((".gdl", ".rcy")):
+        return name
+    from importlib import resources
+
+    for entry in resources.files("recycle.games").iterdir():
+        if entry.name.lower() in (name.lower() + ".gdl", name.lower()):
+            return str(entry)
+    return name

@@ -300,3 +300,12 @@ def test_big_two_plays_beat_the_upcards():
             else:
                 assert up
         assert sorted(state.results().scores)[-1] == 0
+
+
+def test_recycle_run_finds_shipped_games_by_name(capsys):
+    from recycle.cli import game_path, main
+
+    assert game_path("President5").endswith("President5.gdl")
+    assert game_path("poker5").endswith("Poker5.gdl")
+    assert main(["run", "BigTwo4", "--games", "2", "--seed", "1"]) == 0
+    assert "BigTwo4.gdl" in capsys.readouterr().out
