@@ -1,6 +1,6 @@
 """Benchmark of `president tournament`: rounds per second at -j1 and -j2, and peak memory.
 
-    python bench/bench_tournament.py [--rounds 2000] [--memory-rounds 100000] [--runs 3]
+    python bench/bench_tournament.py [--rounds 10000] [--memory-rounds 100000] [--runs 3]
 
 Speed: a 5-personality tournament (Classic, Cautious, Aggressive, Gambler,
 Counter; matches of 10 rounds) through the library, worker start-up included;
@@ -42,18 +42,21 @@ print("RSS", self_kb, child_kb, code)
 """
 
 
-def speed(rounds: int, jobs: int, seed: int) -> float:
+def speed(rounds: int, jobs: int, seed: int) -> tuple[float, float]:
+    """(rounds per second, seconds until the first game finished: worker start-up)."""
     settings = preset("classic").with_overrides({"rounds": str(ROUNDS_PER_MATCH)})
     deals = max(1, rounds // (settings.players * ROUNDS_PER_MATCH))
     schedule = Schedule(len(BOTS), settings.players, deals, seed)
     tally = Tally(BOTS, settings.players)
+    first: list[float] = []
     with tempfile.TemporaryDirectory() as tmp:
         journal = Journal.create(Path(tmp) / "bench.jsonl", {"bench": True})
         start = time.perf_counter()
         with journal:
-            run_tournament(schedule, BOTS, PresidentMatch(settings), tally, journal, jobs)
+            run_tournament(schedule, BOTS, PresidentMatch(settings), tally, journal, jobs,
+                           progress=lambda done: first or first.append(time.perf_counter() - start))
         elapsed = time.perf_counter() - start
-    return tally.rounds / elapsed
+    return tally.rounds / elapsed, first[0]
 
 
 def tree_rss_kb(pid: int) -> int:
@@ -96,7 +99,7 @@ def memory(rounds: int, jobs: int) -> tuple[float, float, float, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=2000, help="rounds per speed run (default 2000)")
+    parser.add_argument("--rounds", type=int, default=10_000, help="rounds per speed run (default 10000)")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--memory-rounds", type=int, default=100_000, help="rounds of the long run (default 100000)")
     args = parser.parse_args()
@@ -109,9 +112,10 @@ def main() -> None:
     rates = {}
     for jobs in (1, 2):
         runs = [speed(args.rounds, jobs, seed) for seed in range(args.runs)]
-        rates[jobs] = statistics.median(runs)
+        rates[jobs] = statistics.median(r for r, _ in runs)
         print(f"-j{jobs}: {rates[jobs]:,.0f} rounds/s (5 personalities, {ROUNDS_PER_MATCH}-round matches; "
-              f"median of {args.runs} runs of {args.rounds} rounds: {', '.join(f'{r:,.0f}' for r in runs)})")
+              f"median of {args.runs} runs of {args.rounds} rounds: {', '.join(f'{r:,.0f}' for r, _ in runs)}; "
+              f"first game after {statistics.median(f for _, f in runs):.2f} s)")
     print(f"speed-up -j2 / -j1: {rates[2] / rates[1]:.2f}x")
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 

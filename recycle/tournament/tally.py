@@ -68,6 +68,8 @@ class Tally:
         self._deal: int | None = None
         self._partial: dict[tuple, list[float]] = {}
         self._model = _openskill_model() if rating else None
+        # Rating objects are kept, not rebuilt per round: creating one costs a uuid.
+        self._ratings = [self._model.rating(mu=MU, sigma=SIGMA) for _ in names] if rating else []
 
     # ---- adding -------------------------------------------------------
     def add(self, game: GameRecord) -> None:
@@ -114,6 +116,13 @@ class Tally:
 
         A bot in several seats is several teams; its new rating is the mean of theirs.
         """
+        if len(set(seats)) == len(seats):
+            new = self._model.rate([[self._ratings[b]] for b in seats], ranks=list(places))
+            for b, team in zip(seats, new):
+                self._ratings[b] = team[0]
+                self.bots[b].mu, self.bots[b].sigma = team[0].mu, team[0].sigma
+            return
+        # One object per seat: rate() deep-copies its input, which would merge repeated objects.
         teams = [[self._model.rating(mu=self.bots[b].mu, sigma=self.bots[b].sigma)] for b in seats]
         new = self._model.rate(teams, ranks=list(places))
         sums: dict[int, list[float]] = {}
@@ -124,6 +133,7 @@ class Tally:
             acc[2] += 1
         for b, (mu, sigma, count) in sums.items():
             self.bots[b].mu, self.bots[b].sigma = mu / count, sigma / count
+            self._ratings[b] = self._model.rating(mu=mu / count, sigma=sigma / count)
 
     def _close_deal(self) -> None:
         for key, acc in self._partial.items():
