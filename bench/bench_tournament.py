@@ -109,14 +109,18 @@ def main() -> None:
         print(f"{rounds:,} rounds (random bots, -j2, {seconds:.0f} s): ru_maxrss parent {parent:.0f} MB + "
               f"2 x largest worker {worker:.0f} MB = {parent + 2 * worker:.0f} MB; "
               f"sampled peak of the summed RSS {peak:.0f} MB")
-    rates = {}
+    runs: dict[int, list[tuple[float, float]]] = {1: [], 2: []}
+    for seed in range(args.runs):  # -j1 and -j2 alternate, so a drifting load hits both alike
+        for jobs in (1, 2):
+            runs[jobs].append(speed(args.rounds, jobs, seed))
     for jobs in (1, 2):
-        runs = [speed(args.rounds, jobs, seed) for seed in range(args.runs)]
-        rates[jobs] = statistics.median(r for r, _ in runs)
-        print(f"-j{jobs}: {rates[jobs]:,.0f} rounds/s (5 personalities, {ROUNDS_PER_MATCH}-round matches; "
-              f"median of {args.runs} runs of {args.rounds} rounds: {', '.join(f'{r:,.0f}' for r, _ in runs)}; "
-              f"first game after {statistics.median(f for _, f in runs):.2f} s)")
-    print(f"speed-up -j2 / -j1: {rates[2] / rates[1]:.2f}x")
+        rates = [r for r, _ in runs[jobs]]
+        print(f"-j{jobs}: {statistics.median(rates):,.0f} rounds/s (5 personalities, {ROUNDS_PER_MATCH}-round matches; "
+              f"median of {args.runs} runs of {args.rounds} rounds: {', '.join(f'{r:,.0f}' for r in rates)}; "
+              f"first game after {statistics.median(f for _, f in runs[jobs]):.2f} s)")
+    ratios = [two[0] / one[0] for one, two in zip(runs[1], runs[2])]
+    print(f"speed-up -j2 / -j1: {statistics.median(ratios):.2f}x (median of the runs' ratios: "
+          f"{', '.join(f'{r:.2f}' for r in ratios)})")
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 

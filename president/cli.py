@@ -4,8 +4,10 @@ from __future__ import annotations
 import argparse
 import sys
 
+from recycle.cli_support import run_main
+
 from .commands import explain, play, rules, simulate, tournament
-from .commands.common import USER_ERRORS, report_user_error
+from .commands.common import USER_ERRORS
 
 COMMANDS = [play, simulate, rules, explain, tournament]
 
@@ -19,18 +21,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if not getattr(args, "run", None):
-        parser.print_help()
-        return 2
-    try:
-        return args.run(args)
-    except USER_ERRORS as exc:
-        return report_user_error(exc)
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return 130
+    return run_main(build_parser(), argv, USER_ERRORS)
 
 
 if __name__ == "__main__":

@@ -8,7 +8,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import statistics
 import sys
@@ -16,36 +15,18 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
 from recycle.agents import AgentSpecError, describe, make_agent
-from recycle.diagnostics import DiagnosticError, Severity
+from recycle.diagnostics import DiagnosticError
 from recycle.engine import GameError, play_game
+from recycle.cli_support import EXIT_FAILED, EXIT_USAGE, check_files, console, err_console, run_main, seed_of
 from recycle.report import progress_bar, write_csv, write_json
 
-console = Console(width=None if sys.stdout.isatty() else 120)
-err_console = Console(stderr=True)
-
-EXIT_USAGE, EXIT_FAILED, EXIT_BAD_FILE = 2, 1, 3
 #: Errors a user can cause; printed as a message, never as a traceback.
 USER_ERRORS = (AgentSpecError, DiagnosticError, GameError, OSError, ValueError)
 SUFFIXES = (".rcy", ".gdl")
-
-
-def fail(message: str, code: int = EXIT_USAGE) -> int:
-    err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
-    return code
-
-
-def seed_of(args: argparse.Namespace) -> int:
-    """The given seed, or a fresh one that is printed so the run can be repeated."""
-    if args.seed is not None:
-        return args.seed
-    seed = random.SystemRandom().randrange(2**31)
-    err_console.print(f"seed: {seed}")
-    return seed
 
 
 def _limits(args: argparse.Namespace) -> dict:
@@ -62,21 +43,7 @@ def _add_limits(p: argparse.ArgumentParser) -> None:
 def run_check(args: argparse.Namespace) -> int:
     from recycle.lang import check_file
 
-    found, errors = [], 0
-    for path in args.files:
-        diagnostics = check_file(path)
-        found += diagnostics
-        errors += sum(d.severity is Severity.ERROR for d in diagnostics)
-        if not args.json:
-            for d in diagnostics:
-                print(d.render())
-            if not any(d.severity is Severity.ERROR for d in diagnostics):
-                print(f"{path}: ok")
-    if args.json:
-        print(json.dumps([d.to_json() for d in found], indent=2))
-    else:
-        print(f"{len(args.files)} file(s): {errors} error(s), {len(found) - errors} warning(s)")
-    return EXIT_BAD_FILE if errors else 0
+    return check_files(args.files, check_file, args.json)
 
 
 # ---- run ------------------------------------------------------------------
@@ -279,25 +246,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if not getattr(args, "run", None):
-        parser.print_help()
-        return EXIT_USAGE
-    try:
-        return args.run(args)
-    except DiagnosticError as exc:
-        print(exc.render(), file=sys.stderr)
-        return EXIT_BAD_FILE
-    except USER_ERRORS as exc:
-        return fail(str(exc), EXIT_FAILED if isinstance(exc, GameError) else EXIT_USAGE)
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return 130
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+    return run_main(build_parser(), argv, USER_ERRORS,
+                    lambda exc: EXIT_FAILED if isinstance(exc, GameError) else EXIT_USAGE)
 
 
 def game_path(name: str) -> str:
@@ -310,3 +260,7 @@ def game_path(name: str) -> str:
         if entry.name.lower() in (name.lower() + ".gdl", name.lower()):
             return str(entry)
     return name
+
+
+if __name__ == "__main__":
+    sys.exit(main())

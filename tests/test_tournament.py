@@ -16,8 +16,9 @@ from pathlib import Path
 import pytest
 
 from president.cli import main
-from recycle.tournament import SPRT, ClusterSum, GameRecord, Schedule, Tally, t_quantile, wilson
-from recycle.tournament.journal import JournalError, repair
+from recycle.tournament import (SPRT, ClusterSum, GameRecord, Journal, Schedule, Tally, WorkerError, run_tournament,
+                                t_quantile, wilson)
+from recycle.tournament.journal import JournalError, records, repair
 
 TINY = ["Classic", "random", "Cautious", "--matches", "3", "--rounds", "2", "--seed", "5"]
 
@@ -239,3 +240,21 @@ def test_csv_and_plot(tmp_path):
         assert bot["rounds"] == sum(bot["places"]) and bot["rating"]["sigma"] > 0
         lo, hi = bot["mean_place"]["ci95"]
         assert lo <= bot["mean_place"]["value"] <= hi
+
+
+class FailsOnDeal2:
+    """A play-match callable (module level, so spawned workers can unpickle it) that breaks on deal 2."""
+
+    def __call__(self, specs, deal_seed, game_seed):
+        if deal_seed == 2:
+            raise RuntimeError("bot crashed")
+        return [((1, 2, 3), (2, 1, 0))]
+
+
+def test_a_game_failing_in_a_worker_is_reported_and_earlier_games_kept(tmp_path):
+    schedule = Schedule(3, 3, 5, seed=1, deal_seed=lambda d: d)
+    with Journal.create(tmp_path / "f.jsonl", {}) as journal:
+        with pytest.raises(WorkerError, match="bot crashed"):
+            run_tournament(schedule, ["a", "b", "c"], FailsOnDeal2(), Tally("abc", 3, rating=False), journal, jobs=2)
+    kept = {r.index for r in records(tmp_path / "f.jsonl")}
+    assert set(range(6)) <= kept and not kept & {6, 7, 8}  # deals 0 and 1 saved, deal 2 never

@@ -8,9 +8,9 @@ from rich.table import Table
 
 from personalities.catalog import catalog
 from personalities.reader import check_file
-from recycle.diagnostics import Severity
+from recycle.cli_support import check_files
 
-from .common import EXIT_BAD_FILE, console, rules_dirs
+from .common import console, rules_dirs
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -25,23 +25,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run_check(args: argparse.Namespace) -> int:
-    all_diagnostics = []
-    errors = 0
-    for path in args.files:
-        diagnostics = check_file(path)
-        all_diagnostics += diagnostics
-        errors += sum(d.severity is Severity.ERROR for d in diagnostics)
-        if not args.json:
-            for d in diagnostics:
-                print(d.render())
-            if not diagnostics:
-                print(f"{path}: ok")
-    warnings = len(all_diagnostics) - errors
-    if args.json:
-        print(json.dumps([d.to_json() for d in all_diagnostics], indent=2))
-    else:
-        print(f"{len(args.files)} file(s): {errors} error(s), {warnings} warning(s)")
-    return EXIT_BAD_FILE if errors else 0
+    return check_files(args.files, check_file, args.json)
 
 
 def run_personalities(args: argparse.Namespace) -> int:

@@ -1,7 +1,8 @@
 """Tournaments for any game of the protocol: how strong is a bot, with confidence.
 
 - `schedule`: duplicate deals, seat rotations, balanced draws (deterministic from the seed);
-- `runner`: worker processes, the JSON Lines journal, resume, Ctrl-C and SPRT stops;
+- `runner`: the JSON Lines journal, resume, Ctrl-C and SPRT stops;
+- `workers`: where games are played (this process, or a pool of spawned workers);
 - `journal`: the results file format;
 - `tally`: incremental per-bot figures, head-to-head, OpenSkill ratings, the SPRT;
 - `stats`: Wilson and t intervals on clustered data, the SPRT arithmetic;
@@ -10,13 +11,14 @@
 A game plugs in with one picklable *play-match* callable (see `runner.PlayMatch`).
 """
 from .journal import GameRecord, Journal, JournalError, config_differences, read_header, records, repair
-from .runner import COMPLETE, DECIDED, INTERRUPTED, PlayMatch, RunOutcome, run_tournament
+from .runner import COMPLETE, DECIDED, INTERRUPTED, RunOutcome, run_tournament
 from .schedule import Game, Schedule, derive_seed
 from .stats import SPRT, ClusterSum, t_quantile, wilson
 from .tally import SprtPair, Tally
+from .workers import PlayMatch, WorkerError
 
 __all__ = [
     "COMPLETE", "DECIDED", "INTERRUPTED", "SPRT", "ClusterSum", "Game", "GameRecord", "Journal", "JournalError",
     "PlayMatch", "RunOutcome", "Schedule", "SprtPair", "Tally", "config_differences", "derive_seed", "read_header",
-    "records", "repair", "run_tournament", "t_quantile", "wilson",
+    "records", "repair", "run_tournament", "t_quantile", "wilson", "WorkerError",
 ]

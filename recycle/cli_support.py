@@ -1,0 +1,81 @@
+"""What the `president` and `recycle` commands share: consoles, seeds, errors, `check`, `main`.
+
+One piece of code per idea: both commands print user errors the same way
+(one line, never a traceback), print a fresh seed when none is given, and
+check user files with the same report.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from typing import Callable, Iterable
+
+from rich.console import Console
+from rich.markup import escape
+
+from .diagnostics import Diagnostic, DiagnosticError, Severity
+
+console = Console(width=None if sys.stdout.isatty() else 120)
+err_console = Console(stderr=True)
+
+EXIT_FAILED, EXIT_USAGE, EXIT_BAD_FILE = 1, 2, 3
+
+
+def fail(message: str, code: int = EXIT_USAGE) -> int:
+    """Print a one-line error and return the exit code."""
+    err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
+    return code
+
+
+def add_seed_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--seed", type=int, default=None, help="random seed (printed when omitted)")
+
+
+def seed_of(args: argparse.Namespace) -> int:
+    """The given seed, or a fresh one that is printed so the run can be repeated."""
+    if args.seed is not None:
+        return args.seed
+    seed = random.SystemRandom().randrange(2**31)
+    err_console.print(f"seed: {seed}")
+    return seed
+
+
+def check_files(paths: Iterable[str], check: Callable[[str], list[Diagnostic]], as_json: bool) -> int:
+    """Print every diagnostic of every file (or JSON); exit 3 if any error, else 0."""
+    paths = list(paths)
+    found, errors = [], 0
+    for path in paths:
+        diagnostics = check(path)
+        found += diagnostics
+        errors += sum(d.severity is Severity.ERROR for d in diagnostics)
+        if not as_json:
+            for d in diagnostics:
+                print(d.render())
+            if not any(d.severity is Severity.ERROR for d in diagnostics):
+                print(f"{path}: ok")
+    if as_json:
+        print(json.dumps([d.to_json() for d in found], indent=2))
+    else:
+        print(f"{len(paths)} file(s): {errors} error(s), {len(found) - errors} warning(s)")
+    return EXIT_BAD_FILE if errors else 0
+
+
+def run_main(parser: argparse.ArgumentParser, argv: list[str] | None, user_errors: tuple[type, ...],
+             code_of: Callable[[Exception], int] = lambda exc: EXIT_USAGE) -> int:
+    """Parse, run the chosen subcommand, and turn a user's mistake into a message and exit code."""
+    args = parser.parse_args(argv)
+    if not getattr(args, "run", None):
+        parser.print_help()
+        return EXIT_USAGE
+    try:
+        return args.run(args)
+    except DiagnosticError as exc:
+        print(exc.render(), file=sys.stderr)
+        return EXIT_BAD_FILE
+    except user_errors as exc:
+        return fail(str(exc), code_of(exc))
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
