@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 
 from rich.table import Table
 
@@ -64,8 +65,9 @@ def result_table(result: SimulationResult) -> Table:
     table.add_column("wins", justify="right")
     for i, s in enumerate(result.seats):
         shares = [f"{100 * c / s.rounds:.1f}%" if s.rounds else "-" for c in s.places]
-        table.add_row(str(i), s.name, *shares, f"{s.mean_place:.2f}",
-                      f"{s.mean_points:.2f} ± {s.points_ci95():.2f}", f"{s.match_wins:g}")
+        ci = s.points_ci95()
+        points = f"{s.mean_points:.2f}" + ("" if math.isnan(ci) else f" ± {ci:.2f}")
+        table.add_row(str(i), s.name, *shares, f"{s.mean_place:.2f}", points, f"{s.match_wins:g}")
     return table
 
 

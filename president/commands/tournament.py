@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import importlib.util
 import os
 import random
 from dataclasses import dataclass
@@ -104,6 +105,8 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("--matches must be at least 1")
     if args.jobs is not None and args.jobs < 1:
         raise ValueError("-j must be at least 1")
+    if args.plot and importlib.util.find_spec("matplotlib") is None:  # say so now, not after the games
+        raise ValueError("--plot needs matplotlib: pip install 'president-rul[plot]'")
     settings = table_settings(args, rounds=args.rounds)
     folders = (Path(args.rules_dir),) if args.rules_dir else ()
     labels, fingerprints = _check_bots(args.bots, folders)  # every bot, before any game starts
