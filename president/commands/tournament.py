@@ -59,7 +59,7 @@ class PresidentMatch:
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("tournament", help="duplicate-deal tournament: strength with confidence intervals",
                        description="Bots play duplicate deals (each deal replayed with the seating rotated, so "
-                                   "every bot plays every hand from every seat). Prints rates and means with 95%% "
+                                   "every bot plays every hand from every seat). Prints rates and means with 95% "
                                    "intervals, head-to-head shares and OpenSkill ratings. Every finished match is "
                                    "saved at once; --resume continues an interrupted tournament.")
     p.add_argument("bots", nargs="*", metavar="BOT",
@@ -68,7 +68,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                                                "rotation, so MATCHES x players matches in all")
     p.add_argument("--rounds", type=int, help="rounds per match (default: the preset's)")
     p.add_argument("--seed", type=int, help="random seed (printed when omitted)")
-    p.add_argument("-j", "--jobs", type=int, default=None, help="worker processes (default: all cores)")
+    p.add_argument("-j", "--jobs", type=int, default=None,
+                   help="processes playing games (default: all cores; -j1 plays in this process)")
     add_table_options(p)
     p.set_defaults(preset=None, overrides=None)  # None = not given, so --resume can fill it in
     p.add_argument("--rules-dir", default=None, help="a folder of .rul files to find personalities in")
