@@ -18,9 +18,9 @@ from president.state import PresidentState
 from recycle.engine import RandomAgent, play_game
 
 
-def one_run(seconds: float, seed: int) -> tuple[float, float]:
+def rounds_per_second(agents: list, seconds: float, seed: int) -> tuple[float, float]:
+    """Full one-round matches (5 players, classic) for `seconds`: (rounds/s, decisions/s)."""
     settings = dataclasses.replace(preset("classic"), rounds=1)
-    agents = [RandomAgent()] * settings.players
     rng = random.Random(seed)
     rounds = decisions = 0
     start = time.perf_counter()
@@ -30,6 +30,10 @@ def one_run(seconds: float, seed: int) -> tuple[float, float]:
         rounds += 1
         decisions += len(state.history)
     return rounds / elapsed, decisions / elapsed
+
+
+def one_run(seconds: float, seed: int) -> tuple[float, float]:
+    return rounds_per_second([RandomAgent()] * 5, seconds, seed)
 
 
 def main() -> None:

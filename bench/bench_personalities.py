@@ -17,23 +17,15 @@ from personalities.reader import parse_personality
 from president.bots import make_bot, make_bots
 from president.settings import preset
 from president.state import PresidentState
-from recycle.engine import play_game
+from bench_engine import rounds_per_second  # the same timed loop as the engine benchmark
 
 SETTINGS = dataclasses.replace(preset("classic"), rounds=1)
 FIVE = ["Classic", "Cautious", "Aggressive", "Counter", "TwoHoarder"]
 
 
-def rounds_per_second(specs: list[str], seconds: float, seed: int) -> tuple[float, float]:
-    agents, _ = make_bots(specs, SETTINGS.players)
-    rng = random.Random(seed)
-    rounds = decisions = 0
-    start = time.perf_counter()
-    while (elapsed := time.perf_counter() - start) < seconds:
-        state = PresidentState.new_match(SETTINGS, seed * 1_000_003 + rounds)
-        play_game(state, agents, rng)
-        rounds += 1
-        decisions += len(state.history)
-    return rounds / elapsed, decisions / elapsed
+def five_rule_players(seconds: float, seed: int) -> tuple[float, float]:
+    agents, _ = make_bots(FIVE, SETTINGS.players)
+    return rounds_per_second(agents, seconds, seed)
 
 
 def decisions_per_second(name: str, seconds: float, seed: int) -> float:
@@ -75,7 +67,7 @@ def main() -> None:
     for name in shipped_names():
         dps = statistics.median(decisions_per_second(name, args.seconds / 2, s) for s in range(args.runs))
         print(f"{name:<12} {dps:>12,.0f} {load_ms(name):>8.2f}")
-    runs = [rounds_per_second(FIVE, args.seconds, s) for s in range(args.runs)]
+    runs = [five_rule_players(args.seconds, s) for s in range(args.runs)]
     print(f"full rounds per second, five rule players ({', '.join(FIVE)}): "
           f"{statistics.median(r for r, _ in runs):,.0f}")
     print(f"decisions per second in those rounds: {statistics.median(d for _, d in runs):,.0f}")

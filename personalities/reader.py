@@ -19,7 +19,7 @@ from typing import Any, Callable
 
 from pyparsing import ParseBaseException
 
-from recycle.diagnostics import Diagnostic, DiagnosticError, Severity, nearest_names
+from recycle.diagnostics import Diagnostic, DiagnosticError, Severity, nearest_names, read_user_file
 
 from personalities import grammar
 from personalities.grammar import Problem, RawCondition, Token
@@ -136,28 +136,7 @@ def _read(text: str, name: str | None, filename: str) -> tuple[Personality | Non
 
 
 def _read_file(path: str | Path) -> tuple[str | None, list[Diagnostic]]:
-    """The file's text, or None and the reason it cannot be read."""
-    filename = str(path)
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_FILE_BYTES + 1)
-    except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
-        reason = getattr(exc, "strerror", None) or str(exc)
-        return None, [Diagnostic(filename, 1, 1, f"cannot read file: {reason}")]
-    if len(data) > MAX_FILE_BYTES:
-        return None, [_too_large(filename, len(data), "bytes or more")]
-    try:
-        return data.decode("utf-8"), []
-    except UnicodeDecodeError as exc:
-        line_start = data.rfind(b"\n", 0, exc.start) + 1
-        line_end = data.find(b"\n", exc.start)
-        source = data[line_start:line_end if line_end >= 0 else len(data)].decode("utf-8", "replace")
-        column = len(data[line_start:exc.start].decode("utf-8", "replace")) + 1
-        return None, [Diagnostic(
-            filename, data.count(b"\n", 0, exc.start) + 1, column,
-            f"not UTF-8 text: byte 0x{data[exc.start]:02x} cannot be decoded",
-            source_line=source.rstrip("\r"), expected="a UTF-8 text file",
-            hint="save the file as UTF-8")]
+    return read_user_file(path, MAX_FILE_BYTES, "a .rul file")
 
 
 def _too_large(filename: str, size: int, unit: str) -> Diagnostic:

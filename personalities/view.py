@@ -9,7 +9,7 @@ builds one through an adapter.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Collection, Hashable
+from typing import Any, Collection
 
 TWO = 15
 JOKER = 16
@@ -69,9 +69,6 @@ class ClimbingView:
     def strength(self, value: int) -> int:
         """Position of a value in the current order (jokers above everything)."""
         return len(self.order) if value == JOKER else self.order.index(value)
-
-    def odds_key(self) -> Hashable:
-        return (self.unseen, self.opponent_counts, self.order, self.jokers_beat_singles, self.wild_jokers)
 
 
 def cards_text(value: int, count: int) -> str:

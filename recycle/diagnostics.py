@@ -106,6 +106,36 @@ class DiagnosticError(Exception):
         return self.render()
 
 
+def read_user_file(path, max_bytes: int, kind: str) -> tuple[str | None, list[Diagnostic]]:
+    """A user's text file, or None and located diagnostics saying why it cannot be read.
+
+    Bounded (at most `max_bytes` are read); a bad UTF-8 byte is reported at its
+    line and column with the line shown. `kind` names the file in the hint
+    ("a .rul file", "a RECYCLE game").
+    """
+    filename = str(path)
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(max_bytes + 1)
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
+        reason = getattr(exc, "strerror", None) or str(exc)
+        return None, [Diagnostic(filename, 1, 1, f"cannot read file: {reason}")]
+    if len(data) > max_bytes:
+        return None, [Diagnostic(filename, 1, 1, f"file too large (over {max_bytes:,} bytes)",
+                                 hint=f"{kind} is a few kilobytes")]
+    try:
+        return data.decode("utf-8-sig"), []
+    except UnicodeDecodeError as exc:
+        line_start = data.rfind(b"\n", 0, exc.start) + 1
+        line_end = data.find(b"\n", exc.start)
+        source = data[line_start:line_end if line_end >= 0 else len(data)].decode("utf-8", "replace")
+        column = len(data[line_start:exc.start].decode("utf-8", "replace")) + 1
+        return None, [Diagnostic(
+            filename, data.count(b"\n", 0, exc.start) + 1, column,
+            f"not UTF-8 text: byte 0x{data[exc.start]:02x} cannot be decoded",
+            source_line=source.rstrip("\r"), expected="a UTF-8 text file", hint="save the file as UTF-8")]
+
+
 def nearest_names(word: str, names: list[str], limit: int = 3) -> list[str]:
     """The names closest to a misspelt word (case-insensitive), best first."""
     import difflib

@@ -7,6 +7,8 @@ copied from the engine's output. Positions are built with `hypothetical_view`
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 import itertools
 import json
 import random
@@ -38,18 +40,7 @@ CANNOT_BEAT = "cannot beat the upcards"
 NO_PASS = "pass not allowed: I have the lead"
 WRONG_COUNT = "wrong count"  # the reason starts with this, then says which counts
 
-MANUAL_EXAMPLE = """\
-; Play all twos to get the lead, if I only have one other value (i.e., I'm going out)
-2   NumDiffVals = 1
-; Otherwise, play the lowest set possible - but nothing higher than a jack
-lq  CardVal < Q
-lt  CardVal < Q
-lp  CardVal < Q
-; Play the lowest non-paired card only if it's less than a queen
-L   CardVal < Q
-; Otherwise, play the lowest card I've got - even if I split a pair, trip, or quad
-L*
-"""
+MANUAL_EXAMPLE = (Path(__file__).parent / "data" / "ManualExample.rul").read_text(encoding="utf-8")
 
 
 # --- helpers ----------------------------------------------------------------------

@@ -1,6 +1,8 @@
 """Rule players in real President games, the exchange default, reload, and the shipped personalities."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import itertools
 import random
 import re
@@ -22,18 +24,7 @@ from president.state import Phase, PresidentState
 from president.view import president_view
 from recycle.engine import play_game
 
-MANUAL_EXAMPLE = """\
-; Play all twos to get the lead, if I only have one other value (i.e., I'm going out)
-2   NumDiffVals = 1
-; Otherwise, play the lowest set possible - but nothing higher than a jack
-lq  CardVal < Q
-lt  CardVal < Q
-lp  CardVal < Q
-; Play the lowest non-paired card only if it's less than a queen
-L   CardVal < Q
-; Otherwise, play the lowest card I've got - even if I split a pair, trip, or quad
-L*
-"""
+MANUAL_EXAMPLE = (Path(__file__).parent / "data" / "ManualExample.rul").read_text(encoding="utf-8")
 TABLES = {"classic": preset("classic"), "pagat": preset("pagat"), "daifugo": preset("daifugo"),
           "six": Settings(players=6, decks=2, jokers=2), "three": Settings(players=3)}
 

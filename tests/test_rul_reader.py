@@ -1,6 +1,8 @@
 """The .rul reader on valid input: every form, every variable, canonical text."""
 from __future__ import annotations
 
+from pathlib import Path
+
 
 import pytest
 from hypothesis import given, settings
@@ -20,18 +22,7 @@ from personalities.variables import AmbiguousVariable, UnknownVariable, Variable
 
 V, K, M, C = Variable, PotentialKind, Modifier, Comparison
 
-MANUAL_EXAMPLE = """\
-; Play all twos to get the lead, if I only have one other value (i.e., I'm going out)
-2   NumDiffVals = 1
-; Otherwise, play the lowest set possible - but nothing higher than a jack
-lq  CardVal < Q
-lt  CardVal < Q
-lp  CardVal < Q
-; Play the lowest non-paired card only if it's less than a queen
-L   CardVal < Q
-; Otherwise, play the lowest card I've got - even if I split a pair, trip, or quad
-L*
-"""
+MANUAL_EXAMPLE = (Path(__file__).parent / "data" / "ManualExample.rul").read_text(encoding="utf-8")
 
 
 def rules_of(text: str) -> list[str]:

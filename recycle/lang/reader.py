@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from recycle.diagnostics import Diagnostic
+from recycle.diagnostics import Diagnostic, read_user_file
 from recycle.lang.build_game import GAME_USAGE, GameBuilder
 from recycle.lang.errors import GameSyntaxError, Reject, Source, TooManyErrors
 from recycle.lang.lexer import MAX_CHARS, read_form
@@ -71,22 +71,4 @@ def check_file(path: str | Path) -> list[Diagnostic]:
 
 
 def _read_file(path: str | Path) -> tuple[str | None, list[Diagnostic]]:
-    """The file's text, or None and the reason it cannot be read."""
-    filename = str(path)
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_CHARS + 1)
-    except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
-        reason = getattr(exc, "strerror", None) or str(exc)
-        return None, [Diagnostic(filename, 1, 1, f"cannot read file: {reason}")]
-    if len(data) > MAX_CHARS:
-        return None, [Diagnostic(filename, 1, 1, f"file too large (over {MAX_CHARS:,} bytes)",
-                                 hint="a RECYCLE game is a few kilobytes")]
-    try:
-        return data.decode("utf-8-sig"), []
-    except UnicodeDecodeError as exc:
-        good = data[: exc.start].decode("utf-8-sig", errors="replace")
-        src = Source(good + data[exc.start:].split(b"\n", 1)[0].decode("utf-8", "replace"), filename)
-        src.report(len(good), f"not UTF-8 text: byte 0x{data[exc.start]:02x} cannot be decoded",
-                   expected="a UTF-8 text file", hint="save the file as UTF-8")
-        return None, src.diagnostics
+    return read_user_file(path, MAX_CHARS, "a RECYCLE game")

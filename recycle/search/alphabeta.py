@@ -179,6 +179,21 @@ def solved_candidates(legal: list, values: dict[Any, float], exact: set) -> tupl
     return tuple(Candidate(str(a), exact=values[a], bound=a not in exact) for a in ranked)
 
 
+def open_search(agent: SearchAgent, observation: Any, legal: list, rng: random.Random, endgame: bool,
+                max_nodes: int, share: float = 0.5) -> tuple[Meter, GameState, Decision | None, str]:
+    """The start every search player shares: a meter, one sampled root, and the endgame switch.
+
+    Returns (meter, root, the exact decision or None, the note for the trace).
+    """
+    meter = agent.budget.meter()
+    root = sample_root(observation, rng)
+    meter.determinizations = 1
+    if not endgame:
+        return meter, root, None, ""
+    solved, note = endgame_decision(agent, observation, root, legal, meter, max_nodes, share)
+    return meter, root, solved, note
+
+
 def endgame_decision(agent: SearchAgent, observation: Any, root: GameState, legal: list, meter: Meter,
                      max_nodes: int, share: float = 0.5) -> tuple[Decision | None, str]:
     """The endgame switch of the search players: solve exactly when the position allows it.
@@ -257,11 +272,8 @@ class AlphaBetaAgent(SearchAgent):
         self.name, self.budget, self.depth, self.rollouts, self.rollout = name, budget, depth, rollouts, rollout
 
     def search(self, observation: Any, legal: list, rng: random.Random) -> Decision:
-        meter = self.budget.meter()
-        root = sample_root(observation, rng)
-        meter.determinizations = 1
         max_nodes = int(self.budget.amount) if self.budget.kind == "calls" else 10 ** 12
-        solved, note = endgame_decision(self, observation, root, legal, meter, max_nodes, share=1.0)
+        meter, root, solved, note = open_search(self, observation, legal, rng, True, max_nodes, share=1.0)
         if solved is not None:
             return solved
         values = bounded_values(root, root.current_player(), legal, self.depth, self.rollouts, self.rollout,

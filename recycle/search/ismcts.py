@@ -24,8 +24,8 @@ from recycle.agents import register
 from recycle.engine import Decision
 
 from . import tree
-from .alphabeta import NODES, endgame_decision
-from .common import Budget, Rollout, SearchAgent, SpecReader, sample_root
+from .alphabeta import NODES, open_search
+from .common import Budget, Rollout, SearchAgent, SpecReader
 
 
 class ISMCTSAgent(SearchAgent):
@@ -39,15 +39,10 @@ class ISMCTSAgent(SearchAgent):
         self.endgame, self.max_nodes = endgame, max_nodes
 
     def search(self, observation: Any, legal: list, rng: random.Random) -> Decision:
-        meter = self.budget.meter()
-        root = sample_root(observation, rng)
-        meter.determinizations = 1
+        meter, root, solved, note = open_search(self, observation, legal, rng, self.endgame, self.max_nodes)
+        if solved is not None:
+            return solved
         player = root.current_player()
-        note = ""
-        if self.endgame:
-            solved, note = endgame_decision(self, observation, root, legal, meter, self.max_nodes)
-            if solved is not None:
-                return solved
         node = tree.run(lambda: root.determinize(player, rng), root.num_players, meter, rng, self.c,
                         self.rollout, fresh_samples=True)
         action, candidates = tree.most_visited(node, legal, player)

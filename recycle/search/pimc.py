@@ -17,8 +17,8 @@ from typing import Any
 from recycle.agents import register
 from recycle.engine import Decision
 
-from .alphabeta import NODES, endgame_decision
-from .common import Budget, Candidate, Rollout, SearchAgent, SpecReader, best_by, sample_root
+from .alphabeta import NODES, open_search
+from .common import Budget, Candidate, Rollout, SearchAgent, SpecReader, best_by
 
 
 class PIMCAgent(SearchAgent):
@@ -31,15 +31,10 @@ class PIMCAgent(SearchAgent):
         self.name, self.budget, self.rollout, self.endgame, self.max_nodes = name, budget, rollout, endgame, max_nodes
 
     def search(self, observation: Any, legal: list, rng: random.Random) -> Decision:
-        meter = self.budget.meter()
-        root = sample_root(observation, rng)
-        meter.determinizations = 1
+        meter, root, solved, note = open_search(self, observation, legal, rng, self.endgame, self.max_nodes)
+        if solved is not None:
+            return solved
         player = root.current_player()
-        note = ""
-        if self.endgame:
-            solved, note = endgame_decision(self, observation, root, legal, meter, self.max_nodes)
-            if solved is not None:
-                return solved
         totals = dict.fromkeys(legal, 0.0)
         world = root
         while meter.more():

@@ -22,8 +22,8 @@ from typing import Any
 from recycle.agents import register
 from recycle.engine import Decision
 
-from .alphabeta import NODES, Solver, SolverLimit, bounded_values, endgame_decision
-from .common import Budget, Candidate, Rollout, SearchAgent, SpecReader, best_by, remaining_players, sample_root
+from .alphabeta import NODES, Solver, SolverLimit, bounded_values, open_search
+from .common import Budget, Candidate, Rollout, SearchAgent, SpecReader, best_by, remaining_players
 
 
 class VoteAgent(SearchAgent):
@@ -37,13 +37,10 @@ class VoteAgent(SearchAgent):
         self.rollout, self.max_nodes = rollout, max_nodes
 
     def search(self, observation: Any, legal: list, rng: random.Random) -> Decision:
-        meter = self.budget.meter()
-        root = sample_root(observation, rng)
-        meter.determinizations = 1
-        player = root.current_player()
-        solved, note = endgame_decision(self, observation, root, legal, meter, self.max_nodes)
+        meter, root, solved, note = open_search(self, observation, legal, rng, True, self.max_nodes)
         if solved is not None:
             return solved
+        player = root.current_player()
         solvable = not note  # the solver gave up on the root: its determinizations are as big
         votes = dict.fromkeys(legal, 0.0)
         totals = dict.fromkeys(legal, 0.0)
