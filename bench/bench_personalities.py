@@ -1,5 +1,7 @@
 """Benchmark of rule players: decisions per second per personality, full rounds
-per second with five rule players, and the time to load a `.rul` file.
+per second with five rule players, the time to load a `.rul` file, and one
+personality's decisions per second at RECYCLE President (`recycle.climbing`:
+the view built from the interpreter's options) against native President.
 
     python bench/bench_personalities.py [--seconds 2] [--runs 3]
 """
@@ -21,6 +23,7 @@ from bench_engine import rounds_per_second  # the same timed loop as the engine 
 
 SETTINGS = dataclasses.replace(preset("classic"), rounds=1)
 FIVE = ["Classic", "Cautious", "Aggressive", "Counter", "TwoHoarder"]
+RECYCLE_PRESIDENT = str(resources.files("recycle.games").joinpath("President5.gdl"))
 
 
 def five_rule_players(seconds: float, seed: int) -> tuple[float, float]:
@@ -28,16 +31,26 @@ def five_rule_players(seconds: float, seed: int) -> tuple[float, float]:
     return rounds_per_second(agents, seconds, seed)
 
 
-def decisions_per_second(name: str, seconds: float, seed: int) -> float:
-    """One personality deciding every position of random-ish games (all seats it)."""
-    agent = make_bot(name)
+def decisions_per_second(name: str, seconds: float, seed: int, game: str | None = None) -> float:
+    """One personality deciding every position of random-ish games (all seats it);
+    `game`: a RECYCLE climbing game instead of native President."""
+    if game is None:
+        agent = make_bot(name)
+        new_state = lambda g: PresidentState.new_match(SETTINGS, seed + g)  # noqa: E731
+    else:
+        from recycle.climbing import climbing_bot, loaded
+        from recycle.interp import new_game
+
+        agent = climbing_bot(name, game)
+        new_state = lambda g: new_game(loaded(game), seed + g)  # noqa: E731
     positions = []
     for g in range(20):
-        state = PresidentState.new_match(SETTINGS, seed + g)
+        state = new_state(g)
         others = random.Random(g)
         while not state.is_terminal():
             p = state.current_player()
-            positions.append((state.observation(p), state.legal_actions()))
+            kept = state.clone() if game else state  # a RECYCLE observation reads its live state
+            positions.append((kept.observation(p), kept.legal_actions()))
             legal = state.legal_actions()
             state.apply(legal[others.randrange(len(legal))])
     rng = random.Random(seed)
@@ -71,6 +84,11 @@ def main() -> None:
     print(f"full rounds per second, five rule players ({', '.join(FIVE)}): "
           f"{statistics.median(r for r, _ in runs):,.0f}")
     print(f"decisions per second in those rounds: {statistics.median(d for _, d in runs):,.0f}")
+    # A/B interleaved (the machine is shared): native, then RECYCLE, in every run.
+    pairs = [(decisions_per_second("Classic", args.seconds / 2, s),
+              decisions_per_second("Classic", args.seconds / 2, s, RECYCLE_PRESIDENT)) for s in range(args.runs)]
+    print(f"Classic decisions per second: native President {statistics.median(a for a, _ in pairs):,.0f}, "
+          f"RECYCLE President5 {statistics.median(b for _, b in pairs):,.0f}")
     print(f"(median of {args.runs} runs)")
 
 

@@ -6,10 +6,10 @@ import sys
 
 from recycle.cli_support import run_main
 
-from .commands import explain, play, rules, simulate, tournament
+from .commands import crosscheck, explain, play, rules, simulate, tournament
 from .commands.common import USER_ERRORS
 
-COMMANDS = [play, simulate, rules, explain, tournament]
+COMMANDS = [play, simulate, rules, explain, tournament, crosscheck]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -49,8 +49,12 @@ def unseen_mask(state: "PresidentState", observer: int) -> int:
     return state.lay.full & ~state.played & ~state.masks[observer]
 
 
-def determinize(state: "PresidentState", observer: int, rng: random.Random) -> "PresidentState":
-    """A copy where every card `observer` cannot know is re-dealt at random.
+class Dealer:
+    """Re-deals, as often as asked, every card `observer` cannot know about in `state`.
+
+    What the observer knows is worked out once, here; `deal(rng)` then only
+    shuffles (ISMCTS re-determinizes its root on every iteration). The state
+    must not change while its dealer is in use.
 
     Hand sizes, known cards and value bounds are kept. Cards are placed from
     the highest value down, each to a player allowed to hold it, chosen with
@@ -58,38 +62,59 @@ def determinize(state: "PresidentState", observer: int, rng: random.Random) -> "
     above v"), so this never paints itself into a corner, and with no bounds it
     is exactly a uniform random deal.
     """
-    out = state.clone()
-    lay, n = state.lay, state.num_players
-    known = known_holdings(state.gifts, state.known_public, state.played, state.masks[observer], observer)
-    bounds = value_bounds(state.bounds, observer)
-    pool = unseen_mask(state, observer)
-    for mask in known.values():
-        pool &= ~mask
-    free = [0] * n
-    for p in range(n):
-        if p != observer:
-            free[p] = state.sizes[p] - known.get(p, 0).bit_count()
-            out.masks[p] = known.get(p, 0)
-    bits = []
-    while pool:
-        low = pool & -pool
-        bits.append(low.bit_length() - 1)
-        pool ^= low
-    rng.shuffle(bits)  # random order among equal values, then a stable sort by value
-    bits.sort(key=lay.value_of_bit.__getitem__, reverse=True)
-    for b in bits:
-        value = lay.value_of_bit[b]
-        eligible = [p for p in range(n) if free[p] and bounds.get(p, 99) >= value]
-        if not eligible:
-            raise GameError(f"no player may hold {lay.cards[b]}: knowledge is inconsistent")
-        pick = rng.randrange(sum(free[p] for p in eligible))
-        for p in eligible:
-            pick -= free[p]
-            if pick < 0:
-                break
-        out.masks[p] |= 1 << b
-        free[p] -= 1
-    for p in range(n):
-        out.counts[p] = lay.counts(out.masks[p])
-    out.deal_seed = rng.getrandbits(63)  # later deals are unknown too
-    return out
+
+    __slots__ = ("state", "observer", "hands", "counts", "groups")
+
+    def __init__(self, state: "PresidentState", observer: int) -> None:
+        lay, n = state.lay, state.num_players
+        known = known_holdings(state.gifts, state.known_public, state.played, state.masks[observer], observer)
+        bounds = value_bounds(state.bounds, observer)
+        pool = unseen_mask(state, observer)
+        for mask in known.values():
+            pool &= ~mask
+        self.state, self.observer = state, observer
+        others = [p for p in range(n) if p != observer]
+        self.hands = {p: known.get(p, 0) for p in others}  # what each other player surely holds
+        self.counts = {p: lay.counts(mask) for p, mask in self.hands.items()}
+        free = {p: state.sizes[p] - mask.bit_count() for p, mask in self.hands.items()}
+        # (value, card bits, players allowed from this value down with their free places), highest first
+        self.groups: list[tuple[int, list[int], list[int]]] = []
+        admitted: set[int] = set()
+        for value in range(16, 2, -1):
+            slot = (pool >> lay.shift[value]) & lay.slot
+            if not slot:
+                continue
+            row = lay.lowest[slot]  # the lowest k cards, for each k: each card is one step
+            bits = [(row[k] ^ row[k - 1]) << lay.shift[value] for k in range(1, len(row))]
+            newly = [p for p in others if p not in admitted and bounds.get(p, 99) >= value]
+            admitted.update(newly)
+            self.groups.append((value, bits, [p for p in newly for _ in range(free[p])]))
+
+    def deal(self, rng: random.Random) -> "PresidentState":
+        """A copy of the state with the unknown cards re-dealt with `rng`."""
+        out = self.state.clone()
+        masks, counts = out.masks, out.counts
+        for p, mask in self.hands.items():
+            masks[p] = mask
+            counts[p] = self.counts[p][:]
+        rand = rng.random
+        free: list[int] = []  # one entry per free place in the hands allowed so far
+        for value, bits, newly in self.groups:
+            free += newly
+            for bit in bits:
+                if not free:
+                    raise GameError(f"no player may hold {self.state.lay.card_list(bit)[0]}: "
+                                    "knowledge is inconsistent")
+                i = int(rand() * len(free))  # the card goes to a uniformly drawn free place
+                p = free[i]
+                free[i] = free[-1]
+                free.pop()
+                masks[p] |= bit
+                counts[p][value] += 1
+        out.deal_seed = rng.getrandbits(63)  # later deals are unknown too
+        return out
+
+
+def determinize(state: "PresidentState", observer: int, rng: random.Random) -> "PresidentState":
+    """A copy where every card `observer` cannot know is re-dealt at random (see `Dealer`)."""
+    return Dealer(state, observer).deal(rng)

@@ -16,7 +16,7 @@ _VALUES_WITH_JOKER = tuple(range(3, 17))
 class Layout:
     """Bit positions of every card for a given number of decks and jokers."""
 
-    __slots__ = ("decks", "jokers", "width", "slot", "shift", "cards", "full", "value_of_bit")
+    __slots__ = ("decks", "jokers", "width", "slot", "shift", "cards", "full", "value_of_bit", "lowest")
 
     def __init__(self, decks: int, jokers: int) -> None:
         self.decks = decks
@@ -36,6 +36,17 @@ class Layout:
             self.cards[self.shift[JOKER] + j] = Card(JOKER, "")
         self.full = sum(1 << b for b, c in enumerate(self.cards) if c is not None)
         self.value_of_bit = [c.value if c else 0 for c in self.cards]
+        # lowest[slot bits][k]: the k lowest of those bits. Taking cards is a table
+        # look-up instead of a loop: it happens on every play of every rollout.
+        self.lowest: list[list[int]] = []
+        for bits in range(1 << self.width):
+            row, taken = [0], 0
+            while bits:
+                low = bits & -bits
+                taken |= low
+                bits ^= low
+                row.append(taken)
+            self.lowest.append(row)
 
     def count(self, mask: int, value: int) -> int:
         return ((mask >> self.shift[value]) & self.slot).bit_count()
@@ -49,14 +60,12 @@ class Layout:
         return out
 
     def take(self, mask: int, value: int, n: int) -> int:
-        """The mask of `n` cards of `value` from `mask`, lowest suits first."""
-        bits = (mask >> self.shift[value]) & self.slot
-        taken = 0
-        for _ in range(n):
-            low = bits & -bits
-            taken |= low
-            bits ^= low
-        return taken << self.shift[value]
+        """The mask of `n` cards of `value` from `mask`, lowest suits first (all of them if fewer)."""
+        if n <= 0:
+            return 0
+        shift = self.shift[value]
+        row = self.lowest[(mask >> shift) & self.slot]
+        return row[min(n, len(row) - 1)] << shift
 
     def card_list(self, mask: int) -> list[Card]:
         """The cards of a mask, lowest value first."""

@@ -82,13 +82,14 @@ class SimulationResult:
 
 
 def simulate(settings: Settings, agents: Sequence[Agent], names: Sequence[str], matches: int, seed: int,
-             progress: Callable[[int], None] | None = None) -> SimulationResult:
-    """Play `matches` matches, seat i always played by `agents[i]`."""
+             progress: Callable[[int], None] | None = None, deal=None) -> SimulationResult:
+    """Play `matches` matches, seat i always played by `agents[i]`; every match's first round
+    starts from `deal` (a `president.deals.Deal`) when one is given."""
     n = settings.players
     result = SimulationResult(seed, matches, settings, [SeatStats(names[i], [0] * n) for i in range(n)])
     for m in range(matches):
         mseed = match_seed(seed, m)
-        state = PresidentState.new_match(settings, mseed)
+        state = PresidentState.new_match(settings, mseed, deal=None if deal is None else deal.hands)
         rng = random.Random(mseed ^ 0x5EED)
         results = play_game(state, agents, rng)
         for places in state.round_log:

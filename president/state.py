@@ -2,23 +2,27 @@
 
 The state is mutable and cheap to copy: hands are bitmasks (see `layout`),
 per-value counts are small lists. `apply` validates every action and raises
-`IllegalAction` naming the rule broken. Knowledge and `determinize` live in
-`knowledge.py`, observations in `observation.py`, the exchange in
-`exchange.py`; this module is the play of a round.
+`IllegalAction` naming the rule broken; `apply_legal` and `random_playout`
+are the search players' unchecked fast paths for actions taken from
+`legal_actions()`. Legal plays live in `legality.py`, knowledge and
+`determinize` in `knowledge.py`, observations in `observation.py`, the
+exchange in `exchange.py`; this module is the play of a round.
 """
 from __future__ import annotations
 
 import enum
 import random
+from typing import Callable, Hashable
 
 from recycle.engine import TERMINAL, GameError, GameState, IllegalAction, Results
 
-from .cards import JOKER, PASS, TWO, Card, Give, Play, parse_action, play_of
+from .cards import JOKER, TWO, Card, Give, Play, parse_action
 from .exchange import apply_gift, legal_gifts, start_exchange
-from .knowledge import determinize
+from .knowledge import Dealer
 from .layout import layout
+from .legality import check_play, is_legal, legal_plays
 from .observation import PresidentObservation
-from .settings import EqualValue, FirstLeader, JokerMode, LaterLeader, Settings
+from .settings import EqualValue, FirstLeader, LaterLeader, Settings
 
 
 class Phase(enum.Enum):
@@ -172,6 +176,24 @@ class PresidentState(GameState):
             return False
         return sum(1 for p in range(self.num_players) if p != player and self.sizes[p]) <= 1
 
+    def transposition_key(self) -> Hashable:
+        """What the rest of a `truncated()` copy's round depends on; None for a whole match.
+
+        For the endgame solver's table: hands, whose turn, the trick, who
+        passed, the direction and the free places.
+        """
+        if not self.round_only:
+            return None
+        return (self.phase, tuple(self.masks), self.current, self.upcards, self.last_player, self.declined,
+                self.reversed, self.best_free, self.worst_free)
+
+    def value_range(self, player: int) -> tuple[float, float]:
+        """Bounds on `player`'s utility: in a round, between those of the places still free."""
+        if not self.round_only or self.places[player]:
+            return 0.0, 1.0
+        n = self.num_players
+        return (n - self.worst_free) / (n - 1), (n - self.best_free) / (n - 1)
+
     def parse_action(self, text: str) -> Play | Give:
         return parse_action(text)
 
@@ -187,7 +209,11 @@ class PresidentState(GameState):
         return PresidentObservation(self, player)
 
     def determinize(self, player: int, rng: random.Random) -> "PresidentState":
-        return determinize(self, player, rng)
+        return Dealer(self, player).deal(rng)
+
+    def determinizer(self, player: int) -> Callable[[random.Random], "PresidentState"]:
+        """`determinize(player, rng)` as a function of `rng`, for many samples of this unchanged state."""
+        return Dealer(self, player).deal
 
     # ---- legal plays --------------------------------------------------
     def beats(self, value: int, top: int) -> bool:
@@ -199,140 +225,85 @@ class PresidentState(GameState):
         return value < top if self.reversed else value > top
 
     def legal_actions(self) -> list:
-        if self.phase is not Phase.PLAY:
-            if self.phase is Phase.EXCHANGE:
-                return legal_gifts(self)
-            return []
-        counts = self.counts[self.current]
-        s = self.settings
-        wild = counts[JOKER] if s.joker_mode is JokerMode.WILD else 0
-        up = self.upcards
-        out = []
-        if up is None:
-            for v in range(3, 16):
-                n = counts[v]
-                if n:
-                    row = _PLAYS[v]
-                    out.extend(row[1:n + 1])
-                    for k in range(n + 1, n + wild + 1):
-                        out.append(play_of(v, k, k - n))
-            if counts[JOKER]:
-                out.append(_JOKER_SINGLE)
-            if s.no_going_out_on_two:
-                allowed = [p for p in out if not self._forbidden_finish(p)]
-                return allowed or out  # forced: see _finish_player
-            return out
-        need, top = up.count, up.value
-        if top != JOKER:
-            if self.reversed:
-                low, high = 3, top - 1
-            else:
-                low, high = top + 1, 15
-            if s.equal_value is not EqualValue.NO:
-                low, high = min(low, top), max(high, top)
-            for v in range(low, high + 1):
-                n = counts[v]
-                if n >= need:
-                    out.append(_PLAYS[v][need])
-                elif n and n + wild >= need:
-                    out.append(play_of(v, need, need - n))
-            if need == 1 and counts[JOKER]:
-                out.append(_JOKER_SINGLE)
-            if s.no_going_out_on_two:
-                out = [p for p in out if not self._forbidden_finish(p)]
-        out.append(PASS)
-        return out
+        if self.phase is Phase.PLAY:
+            return legal_plays(self)
+        return legal_gifts(self) if self.phase is Phase.EXCHANGE else []
 
     def is_legal(self, play: Play) -> bool:
         """Is `play` legal now? (The same answer as membership in `legal_actions`.)"""
-        if self.phase is not Phase.PLAY:
-            return False
-        up, s = self.upcards, self.settings
-        v, k, j = play.value, play.count, play.jokers
-        if k == 0:
-            return up is not None and v == 0 and j == 0
-        if not 3 <= v <= JOKER or k < 0 or not 0 <= j <= k:
-            return False
-        counts = self.counts[self.current]
-        if v == JOKER:
-            if k != 1 or j or not counts[JOKER] or (up is not None and (up.count != 1 or up.value == JOKER)):
-                return False
-        else:
-            if j and s.joker_mode is not JokerMode.WILD:
-                return False
-            if k - j < 1 or counts[v] < k - j or counts[JOKER] < j or j != max(0, k - counts[v]):
-                return False
-            if up is not None and (k != up.count or not (
-                    self.beats(v, up.value) or (v == up.value and s.equal_value is not EqualValue.NO))):
-                return False
-        if s.no_going_out_on_two and self._forbidden_finish(play):
-            return up is None and all(self._forbidden_finish(p) for p in self.legal_actions())
-        return True
-
-    def _forbidden_finish(self, play: Play) -> bool:
-        """Would this play empty the hand with a two or a joker in it?"""
-        return play.count == self.sizes[self.current] and (play.value in (TWO, JOKER) or play.jokers > 0)
+        return self.phase is Phase.PLAY and is_legal(self, play)
 
     def check_play(self, play: Play) -> None:
         """Raise `IllegalAction` naming the rule if `play` is not legal now."""
         if self.phase is not Phase.PLAY:
             raise IllegalAction(f"cannot play cards during the {self.phase.value} phase", "phase")
-        if self.is_legal(play):
-            return
-        p, up, counts = self.current, self.upcards, self.counts[self.current]
-        if play.count == 0 and (play.value or play.jokers):
-            raise IllegalAction(f"{play!r} is not a play: a pass is Play.PASS", "play")
-        if play.is_pass:
-            raise IllegalAction("the leader cannot pass: lead a single, pair, three or four of a kind", "lead")
-        if not 3 <= play.value <= JOKER or play.count < 0 or not 0 <= play.jokers <= play.count:
-            raise IllegalAction(f"{play!r} is not a play of this pack", "play")
-        wild = counts[JOKER] if self.settings.joker_mode is JokerMode.WILD else 0
-        if play.jokers and not wild:
-            raise IllegalAction("jokers are not wild at this table", "jokers")
-        if counts[play.value] < play.naturals or counts[JOKER] < play.jokers:
-            raise IllegalAction(f"player {p} does not hold {play}", "hold")
-        if up is not None and play.count != up.count:
-            raise IllegalAction(f"must follow with {up.count} card(s), not {play.count}", "same-count")
-        if up is not None and up.value == JOKER:
-            raise IllegalAction("nothing beats a lone joker", "beat")
-        if up is not None and play.value == up.value:
-            raise IllegalAction(f"{play} only equals the upcards {up}: equal value is not allowed here", "equal-value")
-        if up is not None and not self.beats(play.value, up.value):
-            raise IllegalAction(f"{play} does not beat the upcards {up}", "beat")
-        if self.settings.no_going_out_on_two and self._forbidden_finish(play):
-            raise IllegalAction("no going out on a two (or a joker)", "no-going-out-on-two")
-        if play.value == JOKER and play.count != 1:
-            raise IllegalAction("a joker alone is played as a single", "jokers")
-        raise IllegalAction(f"{play} is not a legal play now", "play")
+        check_play(self, play)
 
     # ---- applying actions ---------------------------------------------
     def apply(self, action: Play | Give) -> None:
+        """Apply any action; an illegal one raises `IllegalAction` and leaves the state as it was."""
         if isinstance(action, Give):
             apply_gift(self, action)
             return
         if not isinstance(action, Play):
             raise IllegalAction(f"{action!r} is not a President action", "action")
         self.check_play(action)
+        self._play(action)
+
+    def apply_legal(self, action: Play | Give) -> None:
+        """`apply` for an action taken from this state's own `legal_actions()`: no second check.
+
+        The search players' fast path (an action's legality is already known,
+        and checking it again was a third of a rollout's time). Anything else
+        must go through `apply`.
+        """
+        if self.phase is Phase.PLAY:
+            self._play(action)
+        else:
+            self.apply(action)
+
+    def random_playout(self, rng: random.Random) -> int:
+        """Play uniformly random legal actions to the end; returns the number of actions.
+
+        Exactly the moves of `acts = legal_actions(); apply(acts[int(rng.random() * len(acts))])`
+        repeated (the random rollout of the search players), without the calls between.
+        """
+        rand, play = rng.random, self._play
+        steps = 0
+        while self.phase is not Phase.OVER:
+            if self.phase is Phase.PLAY:
+                acts = legal_plays(self)
+                play(acts[int(rand() * len(acts))])
+            else:  # an exchange, in a rollout past the end of a round
+                acts = self.legal_actions()
+                self.apply(acts[int(rand() * len(acts))])
+            steps += 1
+        return steps
+
+    def _play(self, action: Play) -> None:
+        """Play a legal `action` for the current player: the rules of a trick."""
         p = self.current
         self.history.append((p, action))
-        if action.is_pass:
+        count = action.count
+        if not count:  # a pass
             self.declined |= 1 << p
             self._advance(p)
             return
-        self._remove_cards(p, action)
-        s = self.settings
-        equal = self.upcards is not None and action.value == self.upcards.value
+        value, jokers = action.value, action.jokers
+        self._remove_cards(p, value, count - jokers, jokers)
+        s, up = self.settings, self.upcards
+        equal = up is not None and value == up.value
         self.upcards, self.last_player = action, p
         if not s.pass_locks:
             self.declined = 0
         # Whether the play ends the trick is judged in the order it was played in,
         # before a revolution it starts (four twos still end the trick).
-        top = 3 if self.reversed else TWO
-        ends_trick = (s.twos_end_trick and action.value in (top, JOKER)) or (s.eight_cut and action.value == 8)
-        if action.count >= 4 and s.revolution and action.value != JOKER:
+        ends_trick = ((s.twos_end_trick and (value == JOKER or value == (3 if self.reversed else TWO)))
+                      or (s.eight_cut and value == 8))
+        if count >= 4 and s.revolution and value != JOKER:
             self.reversed = not self.reversed
-        if self.sizes[p] == 0 and self._finish_player(
-                p, foul=s.no_going_out_on_two and (action.value in (TWO, JOKER) or action.jokers > 0)):
+        if not self.sizes[p] and self._finish_player(
+                p, foul=s.no_going_out_on_two and (value == TWO or value == JOKER or jokers > 0)):
             return  # the round (perhaps the match) is over
         if ends_trick:
             self._new_trick(p)
@@ -345,37 +316,24 @@ class PresidentState(GameState):
                 p = skipped
         self._advance(p)
 
-    def _remove_cards(self, p: int, play: Play) -> None:
-        lay, counts = self.lay, self.counts[p]
-        taken = lay.take(self.masks[p], play.value, play.naturals)
-        if play.jokers:
-            taken |= lay.take(self.masks[p], JOKER, play.jokers)
-            counts[JOKER] -= play.jokers
-            self.played_counts[JOKER] += play.jokers
-        counts[play.value] -= play.naturals
-        self.played_counts[play.value] += play.naturals
-        self.masks[p] ^= taken
+    def _remove_cards(self, p: int, value: int, naturals: int, jokers: int) -> None:
+        lay, counts, mask = self.lay, self.counts[p], self.masks[p]
+        shift = lay.shift[value]  # lay.take, inlined: this runs on every play of every rollout
+        taken = lay.lowest[(mask >> shift) & lay.slot][naturals] << shift
+        counts[value] -= naturals
+        self.played_counts[value] += naturals
+        if jokers:
+            taken |= lay.take(mask, JOKER, jokers)
+            counts[JOKER] -= jokers
+            self.played_counts[JOKER] += jokers
+        self.masks[p] = mask ^ taken
         self.played |= taken
-        self.sizes[p] -= play.count
-
-    def _next_seat(self, p: int) -> int:
-        """The next player after p who still holds cards (p itself if nobody else does)."""
-        n, out = self.num_players, self.out
-        q = (p + 1) % n
-        while out >> q & 1 and q != p:
-            q = (q + 1) % n
-        return q
+        self.sizes[p] -= naturals + jokers
 
     def _next_waiting(self, p: int) -> int:
         """The next player after p who may still answer the upcards, or -1 if none may."""
         n = self.num_players
-        waiting = ~self.out & ~self.declined & ((1 << n) - 1) & ~(1 << self.last_player)
-        if not waiting:
-            return -1
-        q = (p + 1) % n
-        while not (waiting >> q & 1):
-            q = (q + 1) % n
-        return q
+        return _FIRST_AFTER[n][p][_ALL_SEATS[n] & ~(self.out | self.declined | 1 << self.last_player)]
 
     def _advance(self, p: int) -> None:
         """Pass the turn on from p, or end the trick when all others have declined."""
@@ -387,7 +345,10 @@ class PresidentState(GameState):
 
     def _new_trick(self, leader: int) -> None:
         self.upcards, self.last_player, self.declined = None, -1, 0
-        self.current = leader if not (self.out >> leader & 1) else self._next_seat(leader)
+        if self.out >> leader & 1:  # the leader went out: the next player still holding cards leads
+            n = self.num_players
+            leader = _FIRST_AFTER[n][leader][_ALL_SEATS[n] & ~self.out]
+        self.current = leader
 
     def _finish_player(self, p: int, foul: bool = False) -> bool:
         """p has emptied its hand: give it the best free place (the worst after a foul).
@@ -431,8 +392,18 @@ class PresidentState(GameState):
                 f" upcards={self.upcards} hands: {hands}>")
 
 
-_PLAYS = [[play_of(v, k) for k in range(9)] for v in range(17)]  # [value][count], no wild jokers
-_JOKER_SINGLE = play_of(JOKER, 1)
+def _first_after(n: int, p: int, seats: int) -> int:
+    """The first of the `seats` (a bitmask) after p, going round a table of n (p itself last); -1 if none."""
+    for step in range(1, n + 1):
+        q = (p + step) % n
+        if seats >> q & 1:
+            return q
+    return -1
+
+
+# [n][p][seats]: _first_after as a table, for the turn order of every rollout move.
+_FIRST_AFTER = [[[_first_after(n, p, m) for m in range(1 << n)] for p in range(n)] for n in range(8)]
+_ALL_SEATS = [(1 << n) - 1 for n in range(8)]
 
 
 def _ranks_by_score(scores: list[int]) -> tuple[int, ...]:

@@ -2,6 +2,7 @@
 
     recycle check FILE...                     located errors and warnings (exit 3 on errors)
     recycle run GAME --games N --seed S       agents play; a table per seat (JSON/CSV too)
+    recycle trace GAME BOT --seed S           a personality's decisions in one game, as traces
     recycle corpus DIR --games N              every file parsed and played; pass/fail table
     recycle replay TRANSCRIPT...              re-play transcripts, check they reproduce
 """
@@ -18,11 +19,12 @@ from pathlib import Path
 from rich.markup import escape
 from rich.table import Table
 
-from recycle.agents import AgentSpecError, describe, make_agent
+from recycle.agents import AgentSpecError, describe
 from recycle.diagnostics import DiagnosticError
 from recycle.engine import GameError, play_game
 from recycle.cli_support import EXIT_FAILED, EXIT_USAGE, check_files, console, err_console, run_main, seed_of
 from recycle.report import progress_bar, write_csv, write_json
+from recycle.climbing_cli import add_bot_options, add_trace_parser, bot_options
 
 #: Errors a user can cause; printed as a message, never as a traceback.
 USER_ERRORS = (AgentSpecError, DiagnosticError, GameError, OSError, ValueError)
@@ -30,7 +32,7 @@ SUFFIXES = (".rcy", ".gdl")
 
 
 def _limits(args: argparse.Namespace) -> dict:
-    return {"max_choices": args.max_choices, "strict": args.strict}
+    return {"max_choices": args.max_choices, "strict": args.strict, "deal": getattr(args, "deal_spec", None)}
 
 
 def _add_limits(p: argparse.ArgumentParser) -> None:
@@ -64,6 +66,7 @@ def _mean(xs) -> float:
 
 
 def run_run(args: argparse.Namespace) -> int:
+    from recycle.climbing import make_climbing_bots
     from recycle.interp import new_game
     from recycle.interp.transcript import play_and_record, write
     from recycle.lang import load_game
@@ -72,9 +75,14 @@ def run_run(args: argparse.Namespace) -> int:
         raise ValueError("--games must be at least 1")
     args.game = game_path(args.game)
     game = load_game(args.game)
+    if args.deal:  # read once; every game is dealt from it (see recycle.interp.deal)
+        from recycle.interp.deal import read_deal
+
+        args.deal_spec = read_deal(args.deal)
     n = new_game(game, 0, **_limits(args)).num_players
     specs = [s for s in args.players.split(",") if s.strip()] or ["random"]
-    agents = [make_agent(specs[i % len(specs)]) for i in range(n)]
+    # Personalities and .rul files play climbing games (recycle.climbing); agent specs play any game.
+    agents, _ = make_climbing_bots(specs, game, n, **bot_options(args))
     seats = [Seat(describe(a)) for a in agents]
     seed = seed_of(args)
     folder = Path(args.transcript) if args.transcript else None
@@ -221,14 +229,18 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("run", help="agents play a game; a table of each seat's scores and ranks")
     p.add_argument("game", metavar="GAME", help="a .rcy or .gdl file")
     p.add_argument("--players", default="random",
-                   help="comma-separated agent specs, one per seat; fewer are repeated (default random)")
+                   help="comma-separated agent specs, shipped personalities or .rul files (climbing games), "
+                        "one per seat; fewer are repeated (default random)")
     p.add_argument("--games", type=int, default=10, help="how many games (default 10)")
     p.add_argument("--seed", type=int, default=None, help="random seed (printed when omitted)")
     p.add_argument("--transcript", metavar="DIR", help="write one JSON Lines transcript per game here")
     p.add_argument("--json", metavar="FILE", help="also write the results as JSON")
     p.add_argument("--csv", metavar="FILE", help="also write the results as CSV")
+    p.add_argument("--deal", metavar="FILE", help="deal every game from this deal file (lines 'p0: 3c 4d ...')")
+    add_bot_options(p)
     _add_limits(p)
     p.set_defaults(run=run_run)
+    add_trace_parser(sub, _add_limits)
 
     p = sub.add_parser("corpus", help="parse and play every game of a folder; a pass/fail table")
     p.add_argument("dir", metavar="DIR")

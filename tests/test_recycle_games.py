@@ -53,7 +53,7 @@ def climbing_meta(name: str) -> dict:
 
 
 def test_the_games_are_there():
-    assert {"President5.gdl", "Poker5.gdl"} <= set(GAMES)
+    assert {"President5.gdl", "Poker5.gdl", "Daifugo4.gdl"} <= set(GAMES)  # Daifugo4: test_recycle_daifugo.py
 
 
 @pytest.mark.parametrize("name", GAMES)

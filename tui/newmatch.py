@@ -95,7 +95,8 @@ class NewMatchScreen(ModalScreen["Session | None"]):
         items = [item.strip() for item in self.query_one("#settings", Input).value.split(",") if item.strip()]
         settings = preset(str(self.query_one("#preset", Select).value)).with_overrides(parse_assignments(items))
         bots = tuple(str(select.value) for select in self.query(Select) if (select.id or "").startswith("bot-"))
-        return replace(self.options, settings=settings, seed=int(seed_text), opponents=bots)
+        # A deal file was for the first match (and its table): a new match is dealt afresh.
+        return replace(self.options, settings=settings, seed=int(seed_text), opponents=bots, deal=None)
 
     def action_cancel(self) -> None:
         self.dismiss(None)

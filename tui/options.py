@@ -24,6 +24,7 @@ class MatchOptions:
     opponents: tuple[str, ...] = DEFAULT_OPPONENTS  # bot specs; repeated in rotation to fill the seats
     rules_dir: Path | None = None
     delay: float = DEFAULT_DELAY  # seconds a bot waits before playing, so a person can follow
+    deal: tuple | None = None  # the first round's hands (`president play --deal`, a `Deal`'s hands)
 
     @property
     def rules_dirs(self) -> tuple[Path, ...]:

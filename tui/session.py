@@ -110,7 +110,7 @@ class Session:
         self.rngs = [random.Random(f"president-play/{options.seed}/seat/{p}") for p in range(n)]
         self.hint_rng = random.Random(f"president-play/{options.seed}/hints")
         self.sources = [None] + [seat_source(spec, dirs) for spec in self.specs[1:]]
-        self.state = PresidentState.new_match(self.settings, match_seed(options.seed, 0))
+        self.state = PresidentState.new_match(self.settings, match_seed(options.seed, 0), deal=options.deal)
         self.decisions: list[DecisionRecord] = []
         self.results: list[RoundResult] = []
         self.texts: dict[int, str] = {}  # seat -> .rul text it plays from an editor buffer (maybe unsaved)

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from tui.options import DEFAULT_DELAY, DEFAULT_OPPONENTS, MatchOptions, default_rules_dir
 
+from ..deals import read_deal_file
 from .common import add_seed_option, add_table_options, seed_of, table_settings
 
 
@@ -23,6 +24,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help=f"how long a bot waits before playing, so you can follow (default {DEFAULT_DELAY})")
     p.add_argument("--rules-dir", default=None, metavar="DIR",
                    help="your folder of .rul files (default: a per-user data folder, created if missing)")
+    p.add_argument("--deal", metavar="FILE", help="the first round starts from this deal file (you are p0)")
     p.set_defaults(run=run)
 
 
@@ -33,7 +35,8 @@ def run(args: argparse.Namespace) -> int:
     rules_dir = Path(args.rules_dir) if args.rules_dir else default_rules_dir()
     rules_dir.mkdir(parents=True, exist_ok=True)
     opponents = tuple(s.strip() for s in args.opponents.split(",") if s.strip())
-    options = MatchOptions(settings, seed_of(args), opponents, rules_dir, args.delay)
+    deal = read_deal_file(args.deal, settings).hands if args.deal else None
+    options = MatchOptions(settings, seed_of(args), opponents, rules_dir, args.delay, deal)
     from tui.app import PresidentApp  # Textual is imported only when the app is really started
 
     PresidentApp(options).run()

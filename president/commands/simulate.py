@@ -9,6 +9,7 @@ from rich.table import Table
 from recycle.report import progress_bar, write_csv, write_json
 
 from ..bots import make_bots
+from ..deals import read_deal_file
 from ..simulate import SimulationResult, simulate
 from .common import add_seed_option, add_table_options, console, rules_dirs, seed_of, table_settings
 
@@ -24,6 +25,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     add_seed_option(p)
     add_table_options(p)
     p.add_argument("--rules-dir", default=None, help="a folder of .rul files to find personalities in")
+    p.add_argument("--deal", metavar="FILE", help="every match's first round starts from this deal file")
     p.add_argument("--json", metavar="FILE", help="also write the results as JSON")
     p.add_argument("--csv", metavar="FILE", help="also write the results as CSV")
     p.set_defaults(run=run)
@@ -36,8 +38,9 @@ def run(args: argparse.Namespace) -> int:
     specs = [s for s in args.players.split(",") if s.strip()]
     agents, names = make_bots(specs, settings.players, rules_dirs(args))
     seed = seed_of(args)
+    deal = read_deal_file(args.deal, settings) if args.deal else None
     with progress_bar(console, args.matches, "simulating", "matches") as advance:
-        result = simulate(settings, agents, names, args.matches, seed, advance)
+        result = simulate(settings, agents, names, args.matches, seed, advance, deal)
     console.print(result_table(result))
     if args.json:
         write_json(args.json, result.to_json())

@@ -5,7 +5,8 @@ worker processes, every finished match journaled to a JSON Lines file that
 `--resume` continues; the table gives rates and means with 95% intervals,
 head-to-head shares, OpenSkill ratings, and optionally an SPRT verdict. The
 machinery is game-agnostic (`recycle.tournament`); this module adds the
-President match and the command line.
+President match, the match of a RECYCLE climbing game (`--game`, rule
+personalities through `recycle.climbing`) and the command line.
 """
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from recycle.agents import AgentSpecError
+from recycle.climbing import loaded, make_climbing_bot, make_climbing_bots
 from recycle.engine import play_game
 from recycle.report import progress_bar, write_csv, write_json
 from recycle.tournament import (INTERRUPTED, SPRT, Journal, JournalError, Schedule, SprtPair, Tally,
@@ -35,7 +37,7 @@ from .simulate import _place_name
 EXIT_INTERRUPTED = 130
 #: Options that make up the configuration; omitted ones are taken from a resumed file.
 CONFIG_OPTIONS = ("bots", "matches", "rounds", "seed", "preset", "overrides", "rules_dir", "sprt",
-                  "sprt_p0", "sprt_p1", "sprt_alpha", "sprt_beta")
+                  "sprt_p0", "sprt_p1", "sprt_alpha", "sprt_beta", "recycle_game", "climbing", "fallback")
 DEFAULTS = {"matches": 10, "preset": "classic", "overrides": [], "sprt_p0": 0.45, "sprt_p1": 0.55,
             "sprt_alpha": 0.05, "sprt_beta": 0.05}
 
@@ -55,6 +57,43 @@ class PresidentMatch:
         n = self.settings.players
         return [(places, tuple(n - p for p in places)) for places in state.round_log]
 
+    @property
+    def players(self) -> int:
+        return self.settings.players
+
+    def bot(self, spec: str):
+        return make_bot(spec, self.rules_dirs)
+
+
+@dataclass(frozen=True)
+class RecycleMatch:
+    """Plays one game of a RECYCLE climbing game (`--game`; picklable): one round, placed by the game's ranks."""
+
+    game: str  # the game file
+    players: int
+    meta: str | None = None  # --climbing; None: the game's header comment or sidecar file
+    fallback: str = "random"
+    rules_dirs: tuple[Path, ...] = ()
+
+    @classmethod
+    def of(cls, args: argparse.Namespace, rules_dirs: tuple[Path, ...]) -> "RecycleMatch":
+        from recycle.cli import game_path
+        from recycle.interp import new_game
+
+        path = game_path(args.recycle_game)
+        return cls(path, new_game(loaded(path), 0).num_players, args.climbing, args.fallback or "random", rules_dirs)
+
+    def bot(self, spec: str):
+        return make_climbing_bot(spec, self.game, fallback=self.fallback, rules_dirs=self.rules_dirs, meta=self.meta)
+
+    def __call__(self, specs: tuple[str, ...], deal_seed: int, game_seed: int) -> list[tuple[tuple, tuple]]:
+        from recycle.interp import new_game
+
+        agents, _ = make_climbing_bots(specs, self.game, self.players, fallback=self.fallback,
+                                       rules_dirs=self.rules_dirs, meta=self.meta)
+        results = play_game(new_game(loaded(self.game), deal_seed), agents, random.Random(game_seed))
+        return [(results.ranks, results.scores)]
+
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("tournament", help="duplicate-deal tournament: strength with confidence intervals",
@@ -73,6 +112,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     add_table_options(p)
     p.set_defaults(preset=None, overrides=None)  # None = not given, so --resume can fill it in
     p.add_argument("--rules-dir", default=None, help="a folder of .rul files to find personalities in")
+    p.add_argument("--game", dest="recycle_game", metavar="GAME",
+                   help="play a RECYCLE climbing game instead (a shipped name such as President5, or a .gdl/.rcy "
+                        "file): one game per match; --preset, --set and --rounds do not apply")
+    p.add_argument("--climbing", metavar="META", help='with --game: the climbing metadata, e.g. "hand=HAND '
+                                                      'table=SEQUENCE order=PRECEDENCE" (default: the game\'s own)')
+    p.add_argument("--fallback", metavar="SPEC", help="with --game: the agent taking a personality's decisions "
+                                                      "that are not plays or passes (default random)")
     p.add_argument("--sprt", nargs=2, metavar=("A", "B"),
                    help="stop as soon as a sequential test decides whether A finishes above B more often")
     p.add_argument("--sprt-p0", type=float, help="H0: A finishes above B in this share of shared rounds (0.45)")
@@ -110,7 +156,8 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("--plot needs matplotlib: pip install 'president-rul[plot]'")
     settings = table_settings(args, rounds=args.rounds)
     folders = (Path(args.rules_dir),) if args.rules_dir else ()
-    labels, fingerprints = _check_bots(args.bots, folders)  # every bot, before any game starts
+    play = RecycleMatch.of(args, folders) if args.recycle_game else PresidentMatch(settings, folders)
+    labels, fingerprints = _check_bots(args.bots, play.bot)  # every bot, before any game starts
     sprt = _sprt_pair(args, labels)
     args.seed = seed_of(args)
     config = _config(args, settings, labels, fingerprints)
@@ -120,7 +167,7 @@ def run(args: argparse.Namespace) -> int:
             raise JournalError(f"{args.resume} was started with a different configuration:\n  "
                                + "\n  ".join(differences))
 
-    n = settings.players
+    n = play.players
     schedule = Schedule(len(args.bots), n, args.matches, args.seed, lambda d: match_seed(args.seed, d))
     tally = Tally(labels, n, sprt)
     path = Path(args.resume or args.out or f"tournament-{args.seed}.jsonl")
@@ -130,14 +177,15 @@ def run(args: argparse.Namespace) -> int:
     else:
         journal, replay = Journal.create(path, config), ()
     jobs = min(args.jobs or os.cpu_count() or 1, schedule.total_games)
+    what = _rounds_text(settings) if args.recycle_game is None else Path(play.game).name
     err_console.print(f"{len(labels)} bots, {args.matches} deals x {n} seat rotations = {schedule.total_games} "
-                      f"matches of {_rounds_text(settings)}, seed {args.seed}, {jobs} process(es); "
+                      f"matches of {what}, seed {args.seed}, {jobs} process(es); "
                       f"results in {path}", highlight=False)
     with journal, progress_bar(console, schedule.total_games, "tournament", "games") as advance:
-        outcome = run_tournament(schedule, args.bots, PresidentMatch(settings, folders), tally, journal,
+        outcome = run_tournament(schedule, args.bots, play, tally, journal,
                                  jobs, replay, advance)
     summary = tally.summary()
-    _show(summary, settings, args.seed, outcome.status, schedule.total_games)
+    _show(summary, n, args.seed, outcome.status, schedule.total_games)
     data = {"config": config, "status": outcome.status, **summary}
     if args.json:
         write_json(args.json, data)
@@ -153,12 +201,12 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _check_bots(specs: list[str], folders: tuple[Path, ...]) -> tuple[list[str], list[str | None]]:
-    """Build every bot once (clear errors, exit 2 or 3); unique labels and rule fingerprints."""
+def _check_bots(specs: list[str], make) -> tuple[list[str], list[str | None]]:
+    """Build every bot once with `make` (clear errors, exit 2 or 3); unique labels and rule fingerprints."""
     labels: list[str] = []
     fingerprints: list[str | None] = []
     for spec in specs:
-        agent = make_bot(spec, folders)
+        agent = make(spec)
         personality = getattr(agent, "personality", None)
         # The rules' canonical text: resuming after a .rul file changed is a configuration change.
         fingerprints.append(hashlib.sha256(str(personality).encode()).hexdigest()[:16] if personality else None)
@@ -187,8 +235,9 @@ def _sprt_pair(args: argparse.Namespace, labels: list[str]) -> SprtPair | None:
 def _config(args: argparse.Namespace, settings: Settings, labels: list[str],
             fingerprints: list[str | None]) -> dict[str, Any]:
     """Everything that decides the results (not -j, not output files)."""
-    return {"game": "president", **{key: getattr(args, key) for key in CONFIG_OPTIONS},
-            "bot_labels": labels, "bot_rules": fingerprints, "settings": settings.describe()}
+    return {"game": args.recycle_game or "president", **{key: getattr(args, key) for key in CONFIG_OPTIONS},
+            "bot_labels": labels, "bot_rules": fingerprints,
+            "settings": settings.describe() if args.recycle_game is None else None}
 
 
 def _rounds_text(settings: Settings) -> str:
@@ -198,8 +247,7 @@ def _rounds_text(settings: Settings) -> str:
     return " or ".join(parts) or "rounds"
 
 
-def _show(summary: dict[str, Any], settings: Settings, seed: int, status: str, total: int) -> None:
-    n = settings.players
+def _show(summary: dict[str, Any], n: int, seed: int, status: str, total: int) -> None:
     title = (f"{summary['games']:,} of {total:,} matches, {summary['rounds']:,} rounds, seed {seed}"
              + ("" if status == "complete" else f" ({status})"))
     console.print(report.bot_table(summary, title, _place_name(1, n), _place_name(n, n)))

@@ -19,9 +19,12 @@ from .effects import MISSING, CycleSet, Forget, Move, Pass, Remember, Reorder, S
 from .errors import LimitError
 from .evaluate import Evaluator
 from .knowledge import move_changes, reorder_changes
+from .explorers import ExplorersMixin
+from .runners import RunnersMixin
 from .state import Store, Table
 
-class Executor(Evaluator):
+
+class Executor(ExplorersMixin, RunnersMixin, Evaluator):
     """Runs action nodes against a `Store`; finds the options of a choice."""
 
     def __init__(self, table: Table, max_steps: int) -> None:
@@ -30,17 +33,16 @@ class Executor(Evaluator):
         self.at = None  # the action or flow node being run
         self._actions = {cls: getattr(self, "_do_" + cls.__name__) for cls in vars(T).values()
                          if isinstance(cls, type) and hasattr(self, "_do_" + cls.__name__)}
+        self._runs: dict[int, object] = {}  # id(node) -> run(env, st), see `runners`
+        self._flats: dict[int, object] = {}  # id(node) -> the walk `_explore` does, or None
+        self._explorers: dict[int, object] = {}  # id(node) -> explore(env, st, out, work), see `explorers`
 
     def run(self, node, env: dict, st: Store) -> None:
-        st.steps += 1
-        if st.steps > self.max_steps:
-            raise self.error(node, f"more than {self.max_steps:,} steps without a player choice "
-                             "(does the game loop?)", LimitError)
-        method = self._actions.get(type(node))
-        if method is None:
-            raise self.error(node, f"{type(node).__name__} is not an action that can run here")
-        self.at = node  # where an unexpected failure is reported (see game.RecycleState._run)
-        method(node, env, st)
+        """Run one action: a step counted (bounded), `at` set, its `_do_Form` done (see `runners`)."""
+        f = self._runs.get(id(node))
+        if f is None:
+            f = self.runner(node)
+        f(env, st)
 
     # --- control ------------------------------------------------------------
 
@@ -253,7 +255,7 @@ class Executor(Evaluator):
         saved = st.journal, st.log
         st.journal, st.log = [], None
         try:
-            self._explore((node, env, None), st, out)
+            self.explorer(node)(env, st, out, None)
         finally:
             journal = st.journal
             while journal:
@@ -263,8 +265,13 @@ class Executor(Evaluator):
 
     def _explore(self, work, st: Store, out: list) -> None:
         """Run `work` (a linked list of (node, env, rest)); fork at every `any`."""
+        flats, flat = self._flats, self.flat
         while work is not None:
             node, env, work = work
+            f = flats[id(node)] if id(node) in flats else flat(node)
+            if f is not None:  # nothing to fork in it: walked or run at once
+                f(env, st)
+                continue
             kind = type(node)
             if kind is T.Do:
                 for a in reversed(node.actions):
@@ -286,7 +293,5 @@ class Executor(Evaluator):
                     while len(st.journal) > mark:
                         st.journal.pop().undo(st)
                 return
-            else:
-                self.run(node, env, st)
         if st.journal:  # an option that changes nothing is not offered (as the reference engine)
             out.append(tuple(st.journal))

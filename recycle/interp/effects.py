@@ -50,11 +50,16 @@ class Move:
             apply_changes(st, self.kn, undo=True)
 
     def text(self, table: Table, st: Store, viewer: int) -> str:
-        if seen(table, st, self.card, viewer):
+        seen_it = table.sight(st.where[self.card])[viewer]  # as `seen`
+        key = ("move", self.card if seen_it else -1 - self.ft, self.src, self.dst)
+        got = table.phrases.get(key)
+        if got is not None:
+            return got
+        if seen_it:
             what = table.text[self.card]
         else:  # the chooser cannot see it: name it by position, the same in every determinization
             what = "top card" if self.ft == 0 else f"card {self.ft} from the top"
-        return f"move {what} from {loc_text(self.src)} to {loc_text(self.dst)}"
+        return table.keep(key, f"move {what} from {loc_text(self.src)} to {loc_text(self.dst)}")
 
     def record(self, table: Table) -> dict:
         return {"t": "move", "card": table.text[self.card], "id": self.card,
@@ -157,7 +162,12 @@ class SetValue:
         return f"{owner_text(self.key)} {word} {self.key[2]}"
 
     def text(self, table: Table, st: Store, viewer: int) -> str:
-        return f"set {self.name()} = {self.new}" if self.kind in ("ints", "strs") else f"set {self.name()}"
+        valued = self.kind in ("ints", "strs")  # a point map's words do not show it
+        key = (self.kind, self.key, self.new if valued else None)
+        got = table.phrases.get(key)
+        if got is not None:
+            return got
+        return table.keep(key, f"set {self.name()} = {self.new}" if valued else f"set {self.name()}")
 
     def record(self, table: Table) -> dict:
         value = self.new if self.kind in ("ints", "strs") else repr(self.new)

@@ -6,8 +6,6 @@ starts with `file:line:column:` like the reader's diagnostics.
 """
 from __future__ import annotations
 
-from contextlib import contextmanager
-
 from recycle.diagnostics import Diagnostic
 from recycle.engine import GameError
 
@@ -39,17 +37,27 @@ def located(node, filename: str, message: str, cls=RecycleRuntimeError, hint: st
     return cls(message, filename, getattr(node, "line", 0), getattr(node, "column", 0), hint)
 
 
-@contextmanager
-def guard(executor):
-    """Turn Python failures inside the interpreter into errors located at `executor.at`
-    (the action or flow node being run), so no game ever ends in a bare traceback."""
-    try:
-        yield
-    except GameError:
-        raise
-    except RecursionError:
-        raise located(executor.at, executor.table.filename, "expressions nest too deeply to evaluate",
-                      LimitError) from None
-    except (TypeError, ValueError, KeyError, IndexError, AttributeError, ZeroDivisionError) as exc:
-        raise located(executor.at, executor.table.filename,
-                      f"cannot run this: {type(exc).__name__}: {exc}") from exc
+class guard:
+    """`with guard(executor):` turns Python failures inside the interpreter into errors located
+    at `executor.at` (the action or flow node being run), so no game ever ends in a bare
+    traceback. (A class, not a generator: it wraps every choice.)"""
+
+    __slots__ = ("executor",)
+
+    def __init__(self, executor) -> None:
+        self.executor = executor
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind, exc, traceback) -> bool:
+        if kind is None or issubclass(kind, GameError):
+            return False
+        executor = self.executor
+        if issubclass(kind, RecursionError):
+            raise located(executor.at, executor.table.filename, "expressions nest too deeply to evaluate",
+                          LimitError) from None
+        if issubclass(kind, (TypeError, ValueError, KeyError, IndexError, AttributeError, ZeroDivisionError)):
+            raise located(executor.at, executor.table.filename,
+                          f"cannot run this: {kind.__name__}: {exc}") from exc
+        return False

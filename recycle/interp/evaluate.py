@@ -16,6 +16,7 @@ from __future__ import annotations
 from recycle.lang import tree as T
 
 from .cardsets import _COMPARE, CollectionsMixin
+from .codegen import ExprSource
 from .fast import FastMixin
 from .errors import RecycleRuntimeError, located
 from .state import GAME, PointMap, Store, Table
@@ -41,7 +42,7 @@ def _arith(op: str, a: int, b: int) -> int:
     return a ** b if b >= 0 else 0  # ^
 
 
-class Evaluator(FastMixin, CollectionsMixin):
+class Evaluator(ExprSource, FastMixin, CollectionsMixin):
     """Evaluates expressions of one game (its `Table`) against any `Store`."""
 
     def __init__(self, table: Table) -> None:
@@ -51,6 +52,8 @@ class Evaluator(FastMixin, CollectionsMixin):
         self._dispatch = {c: getattr(self, "_" + c.__name__) for c in forms if hasattr(self, "_" + c.__name__)}
         self._makers = {c: getattr(self, "_make_" + c.__name__) for c in forms if hasattr(self, "_make_" + c.__name__)}
         self._fns: dict[int, object] = {}  # id(node) -> f(env, st); the tree outlives this evaluator
+        self._pure: dict[int, bool] = {}  # id(node) -> no random draw or fresh name in it (see `codegen`)
+        self._gvars: frozenset | None = None
 
     def error(self, node, message: str, cls=RecycleRuntimeError, hint: str = "") -> RecycleRuntimeError:
         return located(node, self.table.filename, message, cls, hint)
@@ -62,21 +65,25 @@ class Evaluator(FastMixin, CollectionsMixin):
         return f(env, st)
 
     def fn(self, node):
-        """The function `f(env, st)` evaluating `node` (made once, see `fast`)."""
+        """The function `f(env, st)` evaluating `node` (made once: generated source, see
+        `codegen`, or a closure)."""
         f = self._fns.get(id(node))
         if f is None:
-            maker = self._makers.get(type(node))
-            if maker is not None:
-                f = maker(node)
-            else:
-                method = self._dispatch.get(type(node))
-                if method is None:
-                    def f(env, st, node=node):
-                        raise self.error(node, f"{type(node).__name__} cannot be evaluated here")
-                else:
-                    def f(env, st, node=node, method=method):
-                        return method(node, env, st)
-            self._fns[id(node)] = f
+            f = self._fns[id(node)] = self.function(node) or self.closure(node)
+        return f
+
+    def closure(self, node):
+        """A closure evaluating `node`: compiled for common forms (`fast`), else its `_Form` method."""
+        maker = self._makers.get(type(node))
+        if maker is not None:
+            return maker(node)
+        method = self._dispatch.get(type(node))
+        if method is None:
+            def f(env, st, node=node):
+                raise self.error(node, f"{type(node).__name__} cannot be evaluated here")
+        else:
+            def f(env, st, node=node, method=method):
+                return method(node, env, st)
         return f
 
     def bind(self, env: dict, var, value) -> dict:

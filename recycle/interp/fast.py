@@ -9,6 +9,8 @@ the methods (the tests run both through the same corpus games).
 """
 from __future__ import annotations
 
+from itertools import combinations
+
 from recycle.lang import tree as T
 
 from .cardsets import _COMPARE
@@ -49,6 +51,27 @@ class FastMixin:
         if type(n.name) is T.Name and getattr(n, "index", None) is None:
             return self.fn(n.owner), words + (n.name.value,)
         return self.fn(n.owner), None
+
+    def _key_fn(self, n, suffix, slow):
+        """f(env, st) -> the key `slow(n, env, st)` gives, with a constant suffix folded in."""
+        if suffix is None:
+            return lambda env, st: slow(n, env, st)
+        owner = self.fn(n.owner)
+
+        def key(env, st):
+            o = owner(env, st)
+            if type(o) is not tuple:
+                slow(n, env, st)  # raises the located error
+            return o + suffix
+        return key
+
+    def storage_key_fn(self, n):
+        """f(env, st) -> `storage_key(n, env, st)`."""
+        return self._key_fn(n, self._owner_suffix(n)[1], self.storage_key)
+
+    def loc_key_fn(self, n):
+        """f(env, st) -> `loc_key(n, env, st)`."""
+        return self._key_fn(n, self._owner_suffix(n, n.visibility)[1], self.loc_key)
 
     def _make_storage(self, n, attr: str, default):
         owner, suffix = self._owner_suffix(n)
@@ -141,6 +164,30 @@ class FastMixin:
             pm = points(env, st)
             return sum(pm.score(c, attrs) for c in cards(env, st))
         return total
+
+    def _make_Tuples(self, n):
+        """Sets of `size` cards of one score: grouped once, the point map's cache read directly."""
+        points, size, cards, attrs = self._points_fn(n.using), self.fn(n.size), self.fn(n.cards), self.attrs
+
+        def tuples(env, st):
+            pm = points(env, st)
+            k = size(env, st)
+            cache, score, groups = pm._cache, pm.score, {}
+            for c in cards(env, st):
+                s = cache.get(c)
+                if s is None:
+                    s = score(c, attrs)
+                group = groups.get(s)
+                if group is None:
+                    groups[s] = [c]
+                else:
+                    group.append(c)
+            if not k > 0:
+                return []
+            if k == 1:
+                return [[c] for s in sorted(groups) for c in groups[s]]
+            return [list(t) for s in sorted(groups) for t in combinations(groups[s], k)]
+        return tuples
 
     def _make_Compare(self, n):
         left, right, op, slow = self.fn(n.left), self.fn(n.right), _COMPARE[n.op], self._Compare

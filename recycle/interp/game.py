@@ -275,14 +275,21 @@ def _cards_of(deck: T.Deck, env: dict) -> list[dict]:
 
 def new_game(game: "T.Game | str | Path", seed: int = 0, *, max_choices: int = MAX_CHOICES,
              max_steps: int = MAX_STEPS, max_cards: int = MAX_CARDS, strict: bool = False,
-             transcript: bool = False) -> RecycleState:
+             transcript: bool = False, deal=None, shuffler=None) -> RecycleState:
     """A RECYCLE game (a `Game` or a file path) set up and run to its first choice.
 
     A game still going after `max_choices` choices is *called* (ended and scored as it
     stands, `state.called` set), as the reference engine does; `strict=True` raises
     `LimitError` instead. More than `max_steps` steps between two choices, or more
     than `max_cards` cards, always raise `LimitError` naming the game's line.
-    `transcript=True` keeps JSON-ready records in `state.st.log` (see `transcript`)."""
+    `transcript=True` keeps JSON-ready records in `state.st.log` (see `transcript`).
+    `deal` ({place: cards} or a deal file's `DealSpec`) fixes who gets which cards, see
+    `deal`; it works through `shuffler`, which replaces the game's generator before the flow."""
+    if deal is not None:
+        from .deal import dealt_game
+
+        return dealt_game(game, seed, deal, max_choices=max_choices, max_steps=max_steps,
+                          max_cards=max_cards, strict=strict, transcript=transcript)
     if not isinstance(game, T.Game):
         game = load_game(game)
     key = (id(game), max_choices, max_steps, max_cards, strict)
@@ -294,11 +301,11 @@ def new_game(game: "T.Game | str | Path", seed: int = 0, *, max_choices: int = M
         if transcript:
             st.log = [{"t": "game", "file": game.filename, "seed": seed, "players": rules.table.num_players,
                        "max_choices": max_choices, "strict": strict}] + decks
-        return _start(rules, env, st)
+        return _start(rules, env, st, shuffler)
     # Declarations and the player count come first; evaluating them needs a table.
     probe = Executor(Table(game, game.filename, 0, (), ()), max_steps)
     with guard(probe):
-        return _setup(game, seed, probe, key, max_cards, transcript)
+        return _setup(game, seed, probe, key, max_cards, transcript, shuffler)
 
 
 #: Rules already built, by (id of the Game, limits): new games of it skip the setup.
@@ -306,7 +313,8 @@ _SETUPS: dict[tuple, tuple] = {}
 _SETUPS_KEPT = 16
 
 
-def _setup(game: T.Game, seed: int, probe: Executor, key: tuple, max_cards: int, transcript: bool) -> RecycleState:
+def _setup(game: T.Game, seed: int, probe: Executor, key: tuple, max_cards: int, transcript: bool,
+           shuffler=None) -> RecycleState:
     _, max_choices, max_steps, _, strict = key
     filename = game.filename
     st = Store(seed=seed)
@@ -340,11 +348,13 @@ def _setup(game: T.Game, seed: int, probe: Executor, key: tuple, max_cards: int,
         _SETUPS[key] = (game, rules, env, st.where[:], {k: v[:] for k, v in st.locs.items()}, st.log[1:])
     if not transcript:
         st.log = None
-    return _start(rules, env, st)
+    return _start(rules, env, st, shuffler)
 
 
-def _start(rules: Rules, env: dict, st: Store) -> RecycleState:
+def _start(rules: Rules, env: dict, st: Store, shuffler=None) -> RecycleState:
     """A state at the start of the flow, run to its first choice."""
+    if shuffler is not None:
+        st.rng = shuffler(st.rng)
     s = RecycleState.__new__(RecycleState)
     s.rules, s.table, s.num_players, s.st = rules, rules.table, rules.table.num_players, st
     s.stack = [(SEQ, rules.table.game.flow, 0, env)]

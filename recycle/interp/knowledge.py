@@ -30,14 +30,18 @@ def move_changes(table: Table, st: Store, card: int, src: tuple, dst: tuple) -> 
     if src == dst:
         return ()
     known, out = st.known, []
+    to, of = table.sight(dst), table.sight(src)
+    if not known:  # only who saw it go where they cannot see learns something
+        return () if to == of else tuple(((q, card), None, dst) for q in range(table.num_players)
+                                         if of[q] and not to[q])
     for q in range(table.num_players):
-        if table.visible(dst, q):
+        if to[q]:
             if (q, card) in known:
                 out.append(((q, card), known[(q, card)], None))
-        elif table.visible(src, q):
+        elif of[q]:
             if known.get((q, card)) != dst:
                 out.append(((q, card), known.get((q, card)), dst))
-        elif known:  # an unseen card left src: what q placed there may be the one that went
+        else:  # an unseen card left src: what q placed there may be the one that went
             out += [((kq, kc), src, None) for (kq, kc), where in known.items() if kq == q and where == src]
     return tuple(out)
 

@@ -16,6 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 GAME = ("g", 0)
+#: Effect texts kept per game (a bound: storage values can be unbounded).
+MAX_PHRASES = 20_000
 _M64 = (1 << 64) - 1
 
 
@@ -95,6 +97,9 @@ class Table:
     text: list[str] = field(default_factory=list)
     players: tuple = ()
     teams: tuple = ()
+    # Caches (visibility never changes; effect texts are asked for again at every choice).
+    sights: dict = field(default_factory=dict, repr=False, compare=False)
+    phrases: dict = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.players = tuple(("p", i) for i in range(self.num_players))
@@ -107,6 +112,24 @@ class Table:
         return len(self.attrs) - 1
 
     def visible(self, key: tuple, player: int) -> bool:
+        """Can `player` see the cards of location `key`? (See `_visible`.)"""
+        return self.sight(key)[player]
+
+    def sight(self, key: tuple) -> tuple[bool, ...]:
+        """Who can see the cards of location `key`: one flag per player."""
+        got = self.sights.get(key)
+        if got is None:
+            got = self.sights[key] = tuple(self._visible(key, p) for p in range(self.num_players))
+        return got
+
+    def keep(self, key: tuple, text: str) -> str:
+        """Keep an effect's words under `key` (see `effects`: they are asked for at every choice)."""
+        if len(self.phrases) >= MAX_PHRASES:
+            self.phrases.clear()
+        self.phrases[key] = text
+        return text
+
+    def _visible(self, key: tuple, player: int) -> bool:
         """Can `player` see the cards of location `key`?
 
         vloc and mem (copies): everyone; hloc: nobody; iloc: its owner — for a

@@ -104,7 +104,8 @@ def replay(path: str | Path) -> ReplayReport:
     if header.get("sha256") and _sha(str(game_file)) != header["sha256"]:
         warning = f"{game_file} changed since the transcript was written"
     state = new_game(game_file, header["seed"], transcript=True,
-                     max_choices=header.get("max_choices", 500), strict=header.get("strict", False))
+                     max_choices=header.get("max_choices", 500), strict=header.get("strict", False),
+                     deal=header.get("deal"))  # a game dealt from a deal file is dealt so again
     choices = [r for r in recorded if r.get("t") == "choice"]
     for k, rec in enumerate(choices):
         if state.is_terminal():

@@ -9,9 +9,8 @@ maximise their own utility, the opponent minimises it.
 - Move ordering: the transposition table's best move first, then the history
   heuristic (moves that caused cut-offs before, per player).
 - Transposition table: keyed by `state.transposition_key()` when the game has
-  one; for the native President engine, which has none, `_president_key`
-  below reads the fields the rest of a round depends on. Without a key the
-  search is still exact, only slower.
+  one (and it is not None). Without a key the search is still exact, only
+  slower; a game's `value_range(player)` narrows the first window.
 - A node limit (`nodes=`, default `NODES`; within a `time` or `calls` budget
   also a share of it) bounds the work; over it `SolverLimit` is raised and the
   calling player falls back to its ordinary search.
@@ -30,7 +29,8 @@ from typing import Any, Callable, Hashable
 from recycle.agents import register
 from recycle.engine import Decision, GameState
 
-from .common import Budget, Candidate, Meter, Rollout, SearchAgent, SpecReader, best_by, endgame_solvable, sample_root
+from .common import (Budget, Candidate, Meter, Rollout, SearchAgent, SpecReader, best_by, endgame_solvable,
+                     fast_apply, sample_root)
 
 INF = float("inf")
 #: Default node limit (`nodes=`): about a third of a second of pure-Python solving.
@@ -44,24 +44,10 @@ class SolverLimit(Exception):
 
 
 # ---- what the solver needs to know about a game -----------------------------
-def _president_key(s: Any) -> Hashable:
-    # Within one round: hands, whose turn, the trick, who passed, direction and free places.
-    return (s.phase, tuple(s.masks), s.current, s.upcards, s.last_player, s.declined, s.reversed,
-            s.best_free, s.worst_free)
-
-
-def _president_range(s: Any, player: int) -> tuple[float, float]:
-    # The root player will take one of the free places, so its utility lies between theirs.
-    n = s.num_players
-    return (n - s.worst_free) / (n - 1), (n - s.best_free) / (n - 1)
-
-
 def key_function(state: GameState) -> Callable[[Any], Hashable]:
-    """Transposition key: the game's own `transposition_key()`, the President adapter, or none."""
+    """Transposition key: the game's own `transposition_key()`, or none."""
     if callable(getattr(state, "transposition_key", None)):
         return lambda s: s.transposition_key()
-    if type(state).__name__ == "PresidentState":
-        return _president_key
     return lambda s: None
 
 
@@ -69,8 +55,6 @@ def value_range(state: GameState, player: int) -> tuple[float, float]:
     """Bounds on `player`'s utility from here; the tighter, the more alpha-beta prunes."""
     if callable(getattr(state, "value_range", None)):
         return state.value_range(player)
-    if type(state).__name__ == "PresidentState":
-        return _president_range(state, player)
     return 0.0, 1.0
 
 
@@ -146,7 +130,7 @@ class Solver:
         best, best_move = (-INF if maximise else INF), None
         for a in moves:
             child = state.clone()
-            child.apply(a)
+            fast_apply(child)(a)  # moves come from legal_actions(), directly or through the table
             self._count()
             v = self.value(child, alpha, beta)
             if maximise:
@@ -243,7 +227,7 @@ def bounded_values(state: GameState, player: int, legal: list, depth: int, rollo
         mover, best = s.current_player(), None
         for a in s.legal_actions():
             child = s.clone()
-            child.apply(a)
+            fast_apply(child)(a)
             meter.calls += 1
             v = vector(child, plies - 1)
             if best is None or v[mover] > best[mover]:

@@ -1,13 +1,20 @@
 """What the search players share: budgets, root states, rollouts, traces, spec parsing.
 
 Search players know games only through the protocol of `recycle.engine`
-plus one duck-typed hook on observations:
+plus duck-typed hooks on observations:
 
 - `observation.sample_state(rng)`: a full state consistent with what the
   observing player knows (hidden cards re-dealt). Honest players search from
   these and nothing else.
 - `observation.true_state()`: the real state. Only the *cheating* MCTS
   baseline calls it.
+
+and, for speed only, optional hooks on states (a game without them is
+searched the same way, more slowly): `apply_legal(action)` (apply an action
+from `legal_actions()` without checking it again), `random_playout(rng)` (the
+random rollout as one loop, making the same moves), `determinizer(player)`
+(many determinizations of one state), and for the endgame
+solver `transposition_key()` and `value_range(player)`.
 
 Every search optimises the current episode (a round of a President match):
 the root is `sample.truncated()`, and rewards are `Results.utilities()` of
@@ -102,6 +109,19 @@ def true_root(observation: Any) -> GameState:
     return true_state().truncated()
 
 
+def sampler(state: GameState, player: int) -> Callable[[random.Random], GameState]:
+    """`state.determinize(player, rng)` as a function of `rng`, prepared once where the game can.
+
+    A search draws a new determinization of the same root on every
+    iteration; a game's `determinizer(player)` works out what `player`
+    knows once for all of them.
+    """
+    prepare = getattr(state, "determinizer", None)
+    if prepare is not None:
+        return prepare(player)
+    return lambda rng: state.determinize(player, rng)
+
+
 def remaining_players(state: GameState) -> int | None:
     """How many players are still in the episode, if the game says (`still_in()`), else None."""
     still_in = getattr(state, "still_in", None)
@@ -116,6 +136,16 @@ def endgame_solvable(state: GameState, player: int) -> bool:
 
 
 # ---- rollouts -------------------------------------------------------------
+def fast_apply(state: GameState) -> Callable[[Any], None]:
+    """How to apply an action taken from `state.legal_actions()`: `apply_legal` where the game has it.
+
+    A game may offer `apply_legal(action)` that skips checking an action its
+    own `legal_actions()` just gave (search applies millions of them); any
+    other action still goes through the validating `apply`.
+    """
+    return getattr(state, "apply_legal", None) or state.apply
+
+
 class Rollout:
     """Plays a state to its end: uniformly random moves, or the moves of an agent.
 
@@ -129,8 +159,12 @@ class Rollout:
     def run(self, state: GameState, rng: random.Random) -> tuple[tuple[float, ...], int]:
         steps = 0
         agent = self.agent
-        if agent is None:  # the hot path: no observations, no agent calls, bound methods
-            rand, done, legal, apply = rng.random, state.is_terminal, state.legal_actions, state.apply
+        if agent is None:  # the hot path: no observations, no agent calls
+            playout = getattr(state, "random_playout", None)
+            if playout is not None:  # the game's own loop, making the same moves as the one below
+                steps = playout(rng)
+                return state.results().utilities(), steps
+            rand, done, legal, apply = rng.random, state.is_terminal, state.legal_actions, fast_apply(state)
             while not done():
                 acts = legal()
                 apply(acts[int(rand() * len(acts))])

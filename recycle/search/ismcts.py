@@ -25,7 +25,7 @@ from recycle.engine import Decision
 
 from . import tree
 from .alphabeta import NODES, open_search
-from .common import Budget, Rollout, SearchAgent, SpecReader
+from .common import Budget, Rollout, SearchAgent, SpecReader, sampler
 
 
 class ISMCTSAgent(SearchAgent):
@@ -43,7 +43,8 @@ class ISMCTSAgent(SearchAgent):
         if solved is not None:
             return solved
         player = root.current_player()
-        node = tree.run(lambda: root.determinize(player, rng), root.num_players, meter, rng, self.c,
+        redeal = sampler(root, player)
+        node = tree.run(lambda: redeal(rng), root.num_players, meter, rng, self.c,
                         self.rollout, fresh_samples=True)
         action, candidates = tree.most_visited(node, legal, player)
         return Decision(action, self.trace(observation, action, candidates, meter, note=note))

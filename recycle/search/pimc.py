@@ -18,7 +18,7 @@ from recycle.agents import register
 from recycle.engine import Decision
 
 from .alphabeta import NODES, open_search
-from .common import Budget, Candidate, Rollout, SearchAgent, SpecReader, best_by
+from .common import Budget, Candidate, Rollout, SearchAgent, SpecReader, best_by, sampler
 
 
 class PIMCAgent(SearchAgent):
@@ -36,10 +36,10 @@ class PIMCAgent(SearchAgent):
             return solved
         player = root.current_player()
         totals = dict.fromkeys(legal, 0.0)
-        world = root
+        world, redeal = root, sampler(root, player)
         while meter.more():
             if meter.iterations:
-                world = root.determinize(player, rng)
+                world = redeal(rng)
                 meter.determinizations += 1
             for a in legal:
                 state = world.clone()

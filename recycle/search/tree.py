@@ -22,7 +22,7 @@ from typing import Any, Callable
 
 from recycle.engine import GameState
 
-from .common import Candidate, Meter, Rollout
+from .common import Candidate, Meter, Rollout, fast_apply
 
 
 class Node:
@@ -49,6 +49,7 @@ def iterate(root: Node, state: GameState, rng: random.Random, c: float, rollout:
     path = [root]
     node = root
     rand, log, sqrt = rng.random, math.log, math.sqrt
+    apply = fast_apply(state)  # every action below comes from state.legal_actions()
     calls = 0
     while not state.is_terminal():
         legal = state.legal_actions()
@@ -57,7 +58,7 @@ def iterate(root: Node, state: GameState, rng: random.Random, c: float, rollout:
         if untried:
             action = untried[int(rand() * len(untried))]
             node = children[action] = Node(state.current_player(), len(root.total))
-            state.apply(action)
+            apply(action)
             path.append(node)
             calls += 1
             break
@@ -69,7 +70,7 @@ def iterate(root: Node, state: GameState, rng: random.Random, c: float, rollout:
             child.avail += 1
             if score > best_score:
                 best, best_action, best_score = child, a, score
-        state.apply(best_action)
+        apply(best_action)
         node = best
         path.append(node)
         calls += 1

@@ -23,7 +23,7 @@ from recycle.agents import register
 from recycle.engine import Decision
 
 from .alphabeta import NODES, Solver, SolverLimit, bounded_values, open_search
-from .common import Budget, Candidate, Rollout, SearchAgent, SpecReader, best_by, remaining_players
+from .common import Budget, Candidate, Rollout, SearchAgent, SpecReader, best_by, remaining_players, sampler
 
 
 class VoteAgent(SearchAgent):
@@ -44,10 +44,10 @@ class VoteAgent(SearchAgent):
         solvable = not note  # the solver gave up on the root: its determinizations are as big
         votes = dict.fromkeys(legal, 0.0)
         totals = dict.fromkeys(legal, 0.0)
-        world = root
+        world, redeal = root, sampler(root, player)
         while meter.more():
             if meter.iterations:
-                world = root.determinize(player, rng)
+                world = redeal(rng)
                 meter.determinizations += 1
             values = None
             if solvable and remaining_players(world) == 2:

@@ -1,0 +1,97 @@
+"""`recycle run` / `recycle trace` with rule personalities at RECYCLE climbing games.
+
+    recycle run President5 --players Classic,Gambler,random --seed 1
+    recycle trace President5 Classic --seed 1 --seat 2 --json trace.json
+    recycle run Comet4.rcy --players Classic --climbing "hand=HAND table=SEQUENCE order=PRECEDENCE"
+
+A trace is the one `president trace` prints (`personalities.trace`), for every
+decision of one seat in one seeded game: the game `recycle run` plays first
+with the same seed and seats.
+"""
+from __future__ import annotations
+
+import argparse
+import random
+from pathlib import Path
+
+from rich.markup import escape
+
+from personalities.trace import DecisionTrace
+from recycle.cli_support import console, seed_of
+from recycle.engine import play_game
+from recycle.report import write_json
+
+
+def add_bot_options(p: argparse.ArgumentParser) -> None:
+    """The options that make personalities play a climbing game."""
+    p.add_argument("--fallback", default="random", metavar="SPEC",
+                   help="the agent that takes a personality's decisions that are not plays or passes "
+                        "(bets, discards); default random")
+    p.add_argument("--climbing", default=None, metavar="META",
+                   help='the climbing metadata, e.g. "hand=HAND table=SEQUENCE order=PRECEDENCE" '
+                        "(default: the game's ';; climbing:' header or a STEM.climbing file beside it)")
+    p.add_argument("--rules-dir", default=None, help="a folder of .rul files to find personalities in")
+
+
+def bot_options(args: argparse.Namespace) -> dict:
+    """Keyword arguments of `make_climbing_bots` from the options above."""
+    return {"fallback": args.fallback, "meta": args.climbing,
+            "rules_dirs": (Path(args.rules_dir),) if args.rules_dir else ()}
+
+
+def add_trace_parser(sub: argparse._SubParsersAction, add_limits) -> None:
+    p = sub.add_parser("trace", help="play one seeded game and print every decision of one bot as a trace")
+    p.add_argument("game", metavar="GAME", help="a .rcy or .gdl file, or a shipped game's name")
+    p.add_argument("bot", metavar="BOT", help="a shipped personality, a .rul file or an agent spec")
+    p.add_argument("--seat", type=int, default=0, help="the bot's seat (default 0)")
+    p.add_argument("--opponents", default="Classic", help="the other seats' bots, comma-separated (default Classic)")
+    p.add_argument("--seed", type=int, default=None, help="random seed (printed when omitted)")
+    p.add_argument("--json", metavar="FILE", help="also write the traces as JSON")
+    add_bot_options(p)
+    add_limits(p)
+    p.set_defaults(run=run_trace)
+
+
+def run_trace(args: argparse.Namespace) -> int:
+    from recycle.cli import _limits, game_path
+    from recycle.climbing import make_climbing_bots
+    from recycle.interp import new_game
+    from recycle.lang import load_game
+
+    game = load_game(game_path(args.game))
+    seed = seed_of(args)
+    limits = _limits(args)
+    state = new_game(game, seed, **limits)
+    n = state.num_players
+    if not 0 <= args.seat < n:
+        raise ValueError(f"--seat must be 0 to {n - 1}: {Path(game.filename).name} has {n} players")
+    others = [s for s in args.opponents.split(",") if s.strip()] or ["Classic"]
+    specs = [others[(i - 1 if i > args.seat else i) % len(others)] for i in range(n)]
+    specs[args.seat] = args.bot
+    agents, names = make_climbing_bots(specs, game, n, **bot_options(args))
+    traces: list[tuple[int, object]] = []
+
+    def record(before, player: int, decision) -> None:
+        if player == args.seat:
+            traces.append((before.choices + 1, decision))
+
+    # The seeds of `recycle run`'s first game: the same deal and draws.
+    play_game(state, agents, random.Random(f"{seed}/0"), on_decision=record, explain=True)
+    for choice, decision in traces:
+        console.rule(f"choice {choice}")
+        if isinstance(decision.trace, DecisionTrace):
+            console.print(decision.trace)
+        else:
+            console.print(f"{escape(str(decision.action))}  [dim](not a play: {escape(_agent(agents, args.seat))})[/]")
+    console.print(f"{len(traces)} decision(s) of {names[args.seat]} (seat {args.seat}), seed {seed}")
+    if args.json:
+        write_json(args.json, [{"choice": c, "action": str(d.action),
+                                "trace": d.trace.to_json() if hasattr(d.trace, "to_json") else d.trace}
+                               for c, d in traces])
+    return 0
+
+
+def _agent(agents, seat: int) -> str:
+    agent = agents[seat]
+    fallback = getattr(agent, "fallback", None)
+    return f"{fallback.name} decided" if fallback is not None else f"{agent.name} decided"

@@ -1,0 +1,329 @@
+"""Expressions compiled to Python source (the speed layer under `fast` and `runners`).
+
+A closure per node still costs a Python call per node. For the common forms,
+`ExprSource.expr(node)` writes one Python expression instead, its children
+inlined: `(== (size ((current player) iloc HAND)) 0)` becomes
+`len(st.locs.get(_players[st.pcycles[-1][0]] + _c1) or ()) == 0`. Forms it
+does not write are called through their closure (`Evaluator.fn`).
+
+Meaning and errors stay those of the closures. Each piece of source says
+whether it is *safe* (it cannot raise: constant keys, integer comparisons...).
+A function made from source that is not safe catches what Python raises and
+evaluates the node again through its closure, which raises the game's
+located error; that is only done for pure subtrees (no `random`, `new`, or
+random tie-breaks), so nothing is drawn twice.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from recycle.engine import GameError
+from recycle.lang import tree as T
+
+from .state import GAME, PointMap
+
+#: Forms whose evaluation changes the state (a draw of the generator, a fresh name).
+IMPURE = (T.NewName, T.Random, T.MaxCard, T.MinCard)
+#: Deeper expressions are split into calls (Python's parser has nesting limits).
+MAX_DEPTH = 24
+_COMPARE_OPS = {"==": "==", "!=": "!=", "<": "<", ">": ">", "<=": "<=", ">=": ">="}
+
+
+class Piece:
+    """A piece of generated source: its text, what it yields, and whether it can raise."""
+
+    __slots__ = ("code", "kind", "safe", "called")
+
+    def __init__(self, code: str, kind: str = "any", safe: bool = False, called: bool = False) -> None:
+        self.code, self.kind, self.safe, self.called = code, kind, safe, called
+
+
+class Source:
+    """The source of one generated function, and the values its names stand for."""
+
+    def __init__(self, base: dict) -> None:
+        self.ns = dict(base)
+        self.lines: list[str] = []
+        self.temps = 0
+        self.journaled = False  # the function only runs while options are explored (see `explorers`)
+
+    def const(self, value) -> str:
+        name = f"_c{len(self.ns)}"
+        self.ns[name] = value
+        return name
+
+    def temp(self) -> str:
+        self.temps += 1
+        return f"_t{self.temps}"
+
+    def emit(self, indent: int, line: str) -> None:
+        self.lines.append("    " * indent + line)
+
+    def build(self, node):
+        """The function `f` the lines define, for `node` (named after it in tracebacks and profiles)."""
+        where = f"<recycle {type(node).__name__} {getattr(node, 'line', 0)}:{getattr(node, 'column', 0)}>"
+        exec(compile("\n".join(self.lines), where, "exec"), self.ns)  # noqa: S102 — our own source
+        return self.ns["f"]
+
+
+def walk(node):
+    """Every node of a subtree (fields of dataclass nodes, and tuples of them)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, tuple):
+            stack.extend(n)
+        elif isinstance(n, T.Node):
+            yield n
+            stack.extend(getattr(n, f.name) for f in dataclasses.fields(n))
+
+
+class ExprSource:
+    """Writes expressions of one game as Python source (a mixin of `evaluate.Evaluator`)."""
+
+    def _source_base(self) -> dict:
+        return {"_players": self.table.players, "_attrs": self.attrs, "_GameError": GameError,
+                "_EMPTY_PM": PointMap(()), "_iterate": self.iterate}
+
+    def pure(self, node) -> bool:
+        got = self._pure.get(id(node))
+        if got is None:
+            got = self._pure[id(node)] = not any(isinstance(n, IMPURE) for n in walk(node))
+        return got
+
+    def gvar_names(self) -> frozenset:
+        """Names `(put points 'V ...)` can give a value outside any binding."""
+        if self._gvars is None:
+            game = self.table.game
+            self._gvars = frozenset(n.var.name for n in walk((game.setup, game.flow)) if type(n) is T.PutPoints)
+        return self._gvars
+
+    def call(self, src: Source, node, env: str) -> Piece:
+        """A call of the node's function (a closure, or generated itself)."""
+        return Piece(f"{src.const(self.fn(node))}({env}, st)", _CALLED_KINDS.get(type(node), "any"), called=True)
+
+    def expr(self, src: Source, node, env: str = "env", bound: dict | None = None, depth: int = 0) -> Piece:
+        """Source for `node` (children inlined where this module knows their form). `bound`:
+        variable -> kind of the names the enclosing source binds in `env` (reading them cannot fail)."""
+        make = getattr(self, "_src_" + type(node).__name__, None)
+        if make is None or depth > MAX_DEPTH:
+            return self.call(src, node, env)
+        got = make(src, node, env, bound or {}, depth + 1)
+        return self.call(src, node, env) if got is None else got
+
+    def function(self, node):
+        """A generated `f(env, st)` for `node`, or None when source would not pay (a leaf, an impure form)."""
+        kind = type(node)
+        if kind not in _WORTH or not self.pure(node):
+            return None
+        src = Source(self._source_base())
+        slow = src.const(self._later(node))
+        src.emit(0, "def f(env, st):")
+        src.emit(1, "try:")
+        if kind in _LOOPS:
+            self._loop(src, node)
+            safe = False
+        else:
+            piece = getattr(self, "_src_" + kind.__name__)(src, node, "env", {}, 1)
+            if piece is None:  # not a form it writes after all (a call of itself would loop)
+                return None
+            src.emit(2, f"return {piece.code}")
+            safe = piece.safe
+        if safe:
+            src.lines[1:] = [line[4:] for line in src.lines[2:]]  # no try needed
+        else:  # errors are the closure's: it runs again and raises the located one
+            src.emit(1, "except _GameError:")
+            src.emit(2, "raise")
+            src.emit(1, "except Exception:")
+            src.emit(2, f"return {slow}(env, st)")
+        try:
+            return src.build(node)
+        except (SyntaxError, RecursionError, MemoryError):  # beyond Python's limits: the closure
+            return None
+
+    def _later(self, node):
+        """The node's closure, made on first use (most generated functions never need it)."""
+        made = []
+
+        def slow(env, st):
+            if not made:
+                made.append(self.closure(node))
+            return made[0](env, st)
+        return slow
+
+    def items(self, src: Source, coll, env: str, bound: dict) -> tuple[str, str, bool]:
+        """(source of the elements of a collection to loop over, their kind, is it a fresh list:
+        else the live list of a location, to copy before the loop changes the game)."""
+        if type(coll) is T.Players:
+            return "_players", "owner", True
+        piece = self.expr(src, coll, env, bound)
+        if piece.kind == "cards" and piece.safe:
+            return piece.code, "card", False
+        if type(coll) in _CALLED_KINDS:  # a closure that always makes a new list
+            return self.call(src, coll, env).code, _ELEMENT_KINDS.get(type(coll), "any"), True
+        return f"_iterate({src.const(coll)}, {env}, st)", "any", True
+
+    def _loop(self, src: Source, n) -> None:
+        """The body of a filter, (all ...) or (any ...) condition over a collection."""
+        items, kind, _ = self.items(src, n.collection, "env", {})
+        name = n.var.name
+        cond = self.expr(src, n.condition, "_e", {name: kind})
+        src.emit(2, "_e = env.copy()")
+        if type(n) is T.Filter:
+            src.emit(2, "_out = []")
+        src.emit(2, f"for _x in {items}:")
+        src.emit(3, f"_e[{name!r}] = _x")
+        if type(n) is T.Filter:
+            test = f"_x and {cond.code}" if n.kind == "cardsets" else cond.code  # empty sets never pass
+            src.emit(3, f"if {test}:")
+            src.emit(4, "_out.append(_x)")
+            src.emit(2, "return _out")
+        elif type(n) is T.AllTrue:
+            src.emit(3, f"if not {cond.code}:")
+            src.emit(4, "return False")
+            src.emit(2, "return True")
+        else:
+            src.emit(3, f"if {cond.code}:")
+            src.emit(4, "return True")
+            src.emit(2, "return False")
+
+    # --- leaves and owners ------------------------------------------------------
+
+    def _src_IntLit(self, src, n, env, bound, depth):
+        return Piece(repr(n.value), "int", True) if type(n.value) is int else None
+
+    def _src_Name(self, src, n, env, bound, depth):
+        return Piece(src.const(n.value), "str", True)
+
+    def _src_GameOwner(self, src, n, env, bound, depth):
+        return Piece(src.const(GAME), "owner", True)
+
+    def _src_Var(self, src, n, env, bound, depth):
+        if n.name in bound:
+            return Piece(f"{env}[{n.name!r}]", bound[n.name], True)
+        if n.name in self.gvar_names():
+            return None  # may be a game-wide value: the closure looks there
+        return Piece(f"{env}[{n.name!r}]")  # unbound: KeyError, the closure says which
+
+    def _src_PlayerRef(self, src, n, env, bound, depth):
+        return Piece("_players[st.pcycles[-1][0]]", "owner", True) if n.which == "current" else None
+
+    def _src_PlayerAt(self, src, n, env, bound, depth):
+        if type(n.index) is T.IntLit and type(n.index.value) is int and 0 <= n.index.value < len(self.table.players):
+            return Piece(src.const(self.table.players[n.index.value]), "owner", True)
+        return None
+
+    def key(self, src, n, words: tuple, env, bound, depth) -> Piece | None:
+        """The key of a storage or location with a constant name: `owner + (words..., NAME)`."""
+        if type(n.name) is not T.Name or getattr(n, "index", None) is not None:
+            return None
+        suffix = words + (n.name.value,)
+        if type(n.owner) is T.GameOwner:
+            return Piece(src.const(GAME + suffix), "key", True)
+        owner = self.expr(src, n.owner, env, bound, depth)
+        return Piece(f"({owner.code} + {src.const(suffix)})", "key", owner.safe and owner.kind == "owner")
+
+    # --- storage and locations --------------------------------------------------
+
+    def _storage(self, src, n, env, bound, depth, attr: str, default: str, kind: str):
+        key = self.key(src, n, (), env, bound, depth)
+        return None if key is None else Piece(f"st.{attr}.get({key.code}, {default})", kind, key.safe)
+
+    def _src_IntStorage(self, src, n, env, bound, depth):
+        return self._storage(src, n, env, bound, depth, "ints", "0", "int")
+
+    def _src_StrStorage(self, src, n, env, bound, depth):
+        return self._storage(src, n, env, bound, depth, "strs", "''", "str")
+
+    def _src_PointStorage(self, src, n, env, bound, depth):
+        key = self.key(src, n, (), env, bound, depth)
+        return None if key is None else Piece(f"(st.points.get({key.code}) or _EMPTY_PM)", "points", key.safe)
+
+    def _src_Location(self, src, n, env, bound, depth):
+        key = self.key(src, n, (n.visibility,), env, bound, depth)
+        return None if key is None else Piece(f"(st.locs.get({key.code}) or [])", "cards", key.safe)
+
+    # --- integers and conditions ------------------------------------------------
+
+    def _src_Size(self, src, n, env, bound, depth):
+        coll = n.collection
+        if type(coll) is T.Location:
+            key = self.key(src, coll, (coll.visibility,), env, bound, depth)
+            if key is not None:
+                return Piece(f"len(st.locs.get({key.code}) or ())", "int", key.safe)
+        inner = self.expr(src, coll, env, bound, depth)
+        return Piece(f"len({inner.code})", "int", inner.safe) if inner.kind in ("cards", "list") else None
+
+    def _src_Arithmetic(self, src, n, env, bound, depth):
+        if n.op not in ("+", "-") or len(n.operands) != 2:
+            return None
+        a, b = (self.expr(src, x, env, bound, depth) for x in n.operands)
+        ints = a.kind == b.kind == "int"
+        return Piece(f"({a.code} {n.op} {b.code})", "int" if ints else "any", a.safe and b.safe and ints)
+
+    def _src_Compare(self, src, n, env, bound, depth):
+        a, b = self.expr(src, n.left, env, bound, depth), self.expr(src, n.right, env, bound, depth)
+        # == and != never raise; an order between two ints or two strings neither
+        safe = a.safe and b.safe and (n.op in ("==", "!=") or a.kind == b.kind and a.kind in ("int", "str"))
+        return Piece(f"({a.code} {_COMPARE_OPS[n.op]} {b.code})", "bool", safe)
+
+    def _logic(self, src, parts, word, env, bound, depth):
+        pieces = [self.expr(src, x, env, bound, depth) for x in parts]
+        code = f" {word} ".join(p.code for p in pieces)
+        if any(p.kind != "bool" for p in pieces):
+            code = f"bool({code})"  # a truth value, as the closures give
+        return Piece(f"({code})", "bool", all(p.safe for p in pieces))
+
+    def _src_And(self, src, n, env, bound, depth):
+        return self._logic(src, n.operands, "and", env, bound, depth)
+
+    def _src_Or(self, src, n, env, bound, depth):
+        return self._logic(src, n.operands, "or", env, bound, depth)
+
+    def _src_Not(self, src, n, env, bound, depth):
+        inner = self.expr(src, n.operand, env, bound, depth)
+        return Piece(f"(not {inner.code})", "bool", inner.safe)
+
+    # --- cards ------------------------------------------------------------------
+
+    def _src_CardAt(self, src, n, env, bound, depth):
+        if n.position not in ("top", "bottom"):
+            return None
+        cards = self.expr(src, n.cards, env, bound, depth)
+        if cards.kind != "cards":  # maybe a collection of collections: the closure knows
+            return None
+        t = src.temp()
+        return Piece(f"({t}[{-1 if n.position == 'top' else 0}] if ({t} := {cards.code}) else None)", "card", cards.safe)
+
+    def _src_CardAtt(self, src, n, env, bound, depth):
+        if type(n.key) is not T.Name:
+            return None
+        card, t = self.expr(src, n.card, env, bound, depth), src.temp()
+        return Piece(f"('' if ({t} := {card.code}) is None else _attrs[{t}].get({src.const(n.key.value)}, ''))",
+                     "str", card.safe and card.kind == "card")
+
+    def _src_Score(self, src, n, env, bound, depth):
+        pm, card = self.expr(src, n.using, env, bound, depth), self.expr(src, n.card, env, bound, depth)
+        if pm.kind != "points":
+            return None
+        # no card: PointMap.score fails on None and the closure raises the located error
+        return Piece(f"{pm.code}.score({card.code}, _attrs)")
+
+    def _src_Players(self, src, n, env, bound, depth):
+        return Piece("list(_players)", "list", True)
+
+
+#: What the elements of the lists some closures make are: cards, card lists, players.
+_ELEMENT_KINDS = {T.Union: "card", T.Intersect: "card", T.Disjunction: "card", T.Tuples: "cards",
+                  T.Subsets: "cards", T.Runs: "cards", T.Partition: "cards", T.Players: "owner",
+                  T.OtherPlayers: "owner"}
+#: Conditions over a collection, generated as loops.
+_LOOPS = frozenset({T.Filter, T.AllTrue, T.AnyTrue})
+#: Forms worth a generated function of their own (leaves are as fast as closures).
+_WORTH = frozenset({T.IntStorage, T.StrStorage, T.Location, T.Size, T.Arithmetic, T.Compare, T.And, T.Or,
+                    T.Not, T.CardAt, T.CardAtt, T.Score}) | _LOOPS
+#: What the closures of some forms return: flat card lists, or lists of anything.
+_CALLED_KINDS = {T.Union: "cards", T.Intersect: "cards", T.Disjunction: "cards",
+                 T.Sort: "list", T.TopCards: "list", T.Filter: "list", T.Tuples: "list", T.Range: "list",
+                 T.OtherPlayers: "list", T.Players: "list", T.Teams: "list", T.OtherTeams: "list",
+                 T.Subsets: "list", T.Runs: "list", T.Partition: "list"}

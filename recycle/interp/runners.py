@@ -1,0 +1,288 @@
+"""Compiled actions: each action node made once into a function `run(env, st)` (a speed layer).
+
+`Executor.run(node, env, st)` is `runner(node)(env, st)`. A runner does
+exactly what the `_do_Form` methods do, in the same order: each action counts
+one step (the `max_steps` bound), sets `Executor.at` (where an unexpected
+failure is reported), then does its work. The common forms (do, conditionals,
+let, all, repeat, moves between locations, integer storage, cycles) are
+written as Python source, the whole subtree in one function, expressions
+inlined where `codegen` knows they cannot fail (else called through their
+function, which raises the located error); every other form is a call of a
+closure around its `_do_Form` method. Errors are raised when the action runs,
+never when it is compiled, so a broken branch that is never taken stays harmless.
+
+Exploring a choice's options (`Executor._explore`) walks do, conditionals,
+`let` and `all` itself, counting no step for them; `flat(node)` is that walk
+compiled, for the parts of an option that hold no `any` or `choice`.
+"""
+from __future__ import annotations
+
+from recycle.lang import tree as T
+
+from .codegen import Source
+from .effects import MISSING, CycleSet, Move, SetValue
+from .errors import LimitError
+from .knowledge import apply_changes, move_changes
+
+#: Control forms that `_explore` walks itself (no step counted for them).
+WALKED = (T.Do, T.Conditional, T.Let, T.AllDo)
+#: Deeper loops and blocks are split into calls (Python's compiler has nesting limits).
+MAX_LOOPS, MAX_INDENT = 12, 40
+
+
+def moved(st, card: int, src: tuple, si: int, dst: tuple, di: int, kn: tuple) -> None:
+    """What `effects.Move.apply` does, without making the effect (nothing records it)."""
+    del st.locs[src][si]
+    st.loc(dst).insert(di, card)
+    st.where[card] = dst
+    if kn:
+        apply_changes(st, kn)
+
+
+def _is_location_card(n) -> bool:
+    """`(top|bottom LOCATION)`: the card shape moves are written for."""
+    return type(n) is T.CardAt and type(n.cards) is T.Location and n.position in ("top", "bottom")
+
+
+class RunnersMixin:
+    """`runner(node)` and `flat(node)` for `actions.Executor` (needs `fn`, `expr`, `error`, `_actions`...)."""
+
+    def runner(self, node):
+        """The function running `node` as `Executor.run` does (made once per node)."""
+        f = self._runs.get(id(node))
+        if f is None:
+            f = self._runs[id(node)] = (self._generate(node, True) if self._writable(node) else None) \
+                or self._stepped(node)
+        return f
+
+    def flat(self, node):
+        """The function doing what `_explore` does with `node` when no `any` or `choice` is in it
+        (do, conditionals, let and all walked, no step counted for them; other actions run);
+        None when one is: `_explore` forks there itself."""
+        key = id(node)
+        if key in self._flats:
+            return self._flats[key]
+        kind = type(node)
+        if kind is T.AnyDo or kind is T.Choice:
+            f = None
+        elif kind in WALKED:
+            parts = [self.flat(a) for a in (node.actions if kind is T.Do else (node.action,))]
+            f = None if None in parts else self._generate(node, False)
+        else:
+            f = self.runner(node)
+        self._flats[key] = f
+        return f
+
+    def _stepped(self, node):
+        """A runner calling the node's `_do_Form` method."""
+        ex, max_steps, method = self, self.max_steps, self._actions.get(type(node))
+
+        def run(env, st):
+            st.steps += 1
+            if st.steps > max_steps:
+                raise ex.too_long(node)
+            if method is None:
+                raise ex.error(node, f"{type(node).__name__} is not an action that can run here")
+            ex.at = node
+            method(node, env, st)
+        return run
+
+    def too_long(self, node):
+        return self.error(node, f"more than {self.max_steps:,} steps without a player choice "
+                          "(does the game loop?)", LimitError)
+
+    def not_int(self, node, value):
+        return self.error(node, f"expected an integer, found {value!r}")
+
+    # --- generated source ---------------------------------------------------------
+
+    def _statement_base(self) -> dict:
+        """The names generated actions use."""
+        return {**self._source_base(), "_ex": self, "_MAX": self.max_steps, "_err": self.error,
+                "_too_long": self.too_long, "_not_int": self.not_int, "_MISSING": MISSING,
+                "_SetValue": SetValue, "_Move": Move, "_CycleSet": CycleSet, "_mc": move_changes,
+                "_table": self.table, "_real": self._real, "_moved": moved,
+                "_sight": self.table.sights.get}
+
+    def _generate(self, node, counted: bool):
+        src = Source(self._statement_base())
+        src.emit(0, "def f(env, st):")
+        self.stmt(src, node, "env", {}, 1, counted, 0)
+        try:
+            return src.build(node)
+        except (SyntaxError, RecursionError, MemoryError):  # beyond Python's limits: closures
+            return None
+
+    def value(self, src: Source, node, env: str, bound: dict, indent: int):
+        """(source evaluating `node` exactly, its kind): inlined when it cannot fail; when it can
+        and is pure, computed first into a temporary, by the node's function if Python raises
+        (it raises the located error); else a call of that function."""
+        piece = self.expr(src, node, env, bound)
+        if piece.safe:
+            return piece.code, piece.kind
+        if piece.called or not self.pure(node):
+            return f"{src.const(self.fn(node))}({env}, st)", piece.kind
+        t = src.temp()
+        src.emit(indent, "try:")
+        src.emit(indent + 1, f"{t} = {piece.code}")
+        src.emit(indent, "except _GameError:")
+        src.emit(indent + 1, "raise")
+        src.emit(indent, "except Exception:")
+        src.emit(indent + 1, f"{t} = {src.const(self.fn(node))}({env}, st)")
+        return t, piece.kind
+
+    def _key(self, src: Source, n, words: tuple, env: str, bound: dict, slow) -> str:
+        piece = self.key(src, n, words, env, bound, 0)
+        return piece.code if piece is not None and piece.safe else f"{src.const(slow(n))}({env}, st)"
+
+    def stmt(self, src: Source, n, env: str, bound: dict, indent: int, counted: bool, loops: int) -> None:
+        """Source running action `n` (`counted` False: walked as `_explore` does, see `flat`)."""
+        kind = type(n)
+        if loops > MAX_LOOPS or indent > MAX_INDENT or not self._writable(n):
+            made = self.flat(n) if kind in WALKED and not counted else self.runner(n)
+            src.emit(indent, f"{src.const(made)}({env}, st)")
+            return
+        write = getattr(self, "_stmt_" + kind.__name__)
+        if counted or kind not in WALKED:
+            node = src.const(n)
+            src.emit(indent, "st.steps += 1")
+            src.emit(indent, "if st.steps > _MAX:")
+            src.emit(indent + 1, f"raise _too_long({node})")
+            src.emit(indent, f"_ex.at = {node}")
+        start = len(src.lines)
+        write(src, n, env, bound, indent, counted or kind not in WALKED, loops)
+        if len(src.lines) == start:
+            src.emit(indent, "pass")
+
+    def _writable(self, n) -> bool:
+        """Does this module write `n` as source (else: a call of its method's runner)?"""
+        kind = type(n)
+        if kind is T.Move:  # from the top or bottom of a location, or a card by value; to a location
+            from_location = type(n.card) is T.CardAt and type(n.card.cards) is T.Location
+            return (_is_location_card(n.card) or not from_location) and _is_location_card(n.to)
+        if kind is T.Cycle:
+            return isinstance(n.who, str)
+        if kind is T.RepeatAll:
+            return type(n.action) in (T.Move, T.Forget) and _is_location_card(n.action.card)
+        return hasattr(self, "_stmt_" + kind.__name__)
+
+    def _block(self, src, child, env, bound, indent, counted, loops) -> None:
+        start = len(src.lines)
+        self.stmt(src, child, env, bound, indent, counted, loops)
+        if len(src.lines) == start:
+            src.emit(indent, "pass")
+
+    def _stmt_Do(self, src, n, env, bound, indent, counted, loops):
+        for a in n.actions:
+            self.stmt(src, a, env, bound, indent, counted, loops)
+
+    def _stmt_Conditional(self, src, n, env, bound, indent, counted, loops):
+        cond, _ = self.value(src, n.condition, env, bound, indent)
+        src.emit(indent, f"if {cond}:")
+        self._block(src, n.action, env, bound, indent + 1, counted, loops)
+
+    def _stmt_Let(self, src, n, env, bound, indent, counted, loops):
+        value, kind = self.value(src, n.value, env, bound, indent)
+        inner, v = f"_e{src.temp()}", src.temp()
+        src.emit(indent, f"{v} = {value}")
+        src.emit(indent, f"{inner} = {env}.copy()")
+        src.emit(indent, f"{inner}[{n.var.name!r}] = {v}")
+        self.stmt(src, n.action, inner, {**bound, n.var.name: kind}, indent, counted, loops)
+
+    def _stmt_AllDo(self, src, n, env, bound, indent, counted, loops):
+        items, kind, fresh = self.items(src, n.collection, env, bound)
+        if not fresh:
+            items = f"list({items})"  # a copy: the action may move the cards
+        inner, x = f"_e{src.temp()}", src.temp()
+        src.emit(indent, f"for {x} in {items}:")
+        src.emit(indent + 1, f"{inner} = {env}.copy()")
+        src.emit(indent + 1, f"{inner}[{n.var.name!r}] = {x}")
+        self.stmt(src, n.action, inner, {**bound, n.var.name: kind}, indent + 1, counted, loops + 1)
+
+    _stmt_AnyDo = _stmt_AllDo  # outside a choice: every element (see actions.Executor)
+
+    def _stmt_Repeat(self, src, n, env, bound, indent, counted, loops):
+        times, _ = self.value(src, n.times, env, bound, indent)
+        src.emit(indent, f"for _ in range({times}):")
+        self._block(src, n.action, env, bound, indent + 1, counted, loops + 1)
+
+    def _stmt_RepeatAll(self, src, n, env, bound, indent, counted, loops):
+        cards, _ = self.value(src, n.action.card.cards, env, bound, indent)
+        src.emit(indent, f"for _ in range(len({cards})):")  # as many as the source holds now
+        self._block(src, n.action, env, bound, indent + 1, counted, loops + 1)
+
+    def _record(self, src: Source, indent: int, make: str, apply: str) -> None:
+        """Source doing one effect as `Store.do` does: with nothing to record, `apply` alone
+        (no effect object); else the effect `make`, applied, then journaled or logged."""
+        e = lambda line, more=0: src.emit(indent + more, line)  # noqa: E731
+        if src.journaled:  # exploring options: the journal `_j` is always kept
+            e(f"_ef = {make}")
+            e(apply)
+            e("_j.append(_ef)")
+            return
+        e("if st.journal is None and st.log is None:")
+        e(apply, 1)
+        e("else:")
+        e(f"_ef = {make}", 1)
+        e("_ef.apply(st)", 1)
+        e("if st.journal is not None:", 1)
+        e("st.journal.append(_ef)", 2)
+        e("else:", 1)
+        e("st.log.append((_ef, st.pcycles[-1][0]))", 2)
+
+    def _stmt_Move(self, src, n, env, bound, indent, counted, loops):
+        card, to = n.card, n.to
+        e = lambda line, more=0: src.emit(indent + more, line)  # noqa: E731
+        if _is_location_card(card):
+            e(f"_s = {self._key(src, card.cards, (card.cards.visibility,), env, bound, self.loc_key_fn)}")
+            e("_p = st.locs.get(_s)")
+            e("if not _p:")
+            e(f"raise _err({src.const(card)}, 'nothing to move: the collection is empty')", 1)
+            e(f"_i = {'len(_p) - 1' if card.position == 'top' else '0'}")
+            e("_c = _p[_i]")
+            e("if _s[2] == 'mem':")  # a virtual card: act on the real one
+            e(f"_s, _i = _real({src.const(card)}, _c, st)", 1)
+        else:  # a card by value: where it really is
+            e(f"_c = {self.value(src, card, env, bound, indent)[0]}")
+            e("if _c is None:")
+            e(f"raise _err({src.const(card)}, 'nothing to move: the collection is empty')", 1)
+            e(f"_s, _i = _real({src.const(card)}, _c, st)")
+        e(f"_d = {self._key(src, to.cards, (to.cards.visibility,), env, bound, self.loc_key_fn)}")
+        e("if _d[2] == 'mem':")
+        e(f"raise _err({src.const(to)}, 'a card cannot move into memory', hint='use (remember CARD CARD)')", 1)
+        e(f"_di = {'len(st.locs.get(_d) or ()) - (_d == _s)' if to.position == 'top' else '0'}")
+        e("_ft = len(st.locs[_s]) - 1 - _i")
+        # nobody learns anything when nobody knows anything and everyone sees both places alike
+        e("_kn = () if not st.known and (_a := _sight(_s)) is not None and _a == _sight(_d) "
+          "else _mc(_table, st, _c, _s, _d)")
+        self._record(src, indent, "_Move(_c, _s, _i, _d, _di, _ft, _kn)", "_moved(st, _c, _s, _i, _d, _di, _kn)")
+
+    def _storage_write(self, src, n, amount, new: str, env, bound, indent):
+        e = lambda line, more=0: src.emit(indent + more, line)  # noqa: E731
+        e(f"_k = {self._key(src, n.storage, (), env, bound, self.storage_key_fn)}")
+        value, kind = self.value(src, amount, env, bound, indent)
+        e(f"_v = {value}")
+        if kind != "int":
+            e("if type(_v) is not int:")
+            e(f"raise _not_int({src.const(amount)}, _v)", 1)
+        e("_o = st.ints.get(_k, _MISSING)")
+        e(f"_n = {new}")
+        self._record(src, indent, "_SetValue('ints', _k, _o, _n)", "st.ints[_k] = _n")
+
+    def _stmt_SetInt(self, src, n, env, bound, indent, counted, loops):
+        self._storage_write(src, n, n.value, "_v", env, bound, indent)
+
+    def _stmt_Inc(self, src, n, env, bound, indent, counted, loops):
+        self._storage_write(src, n, n.amount, "(0 if _o is _MISSING else _o) + _v", env, bound, indent)
+
+    def _stmt_Dec(self, src, n, env, bound, indent, counted, loops):
+        self._storage_write(src, n, n.amount, "(0 if _o is _MISSING else _o) - _v", env, bound, indent)
+
+    def _stmt_Cycle(self, src, n, env, bound, indent, counted, loops):
+        count = self.table.num_players
+        target = {"current": "_ix", "next": f"(_qd if _qd >= 0 else (_ix + 1) % {count})"}.get(
+            n.who, f"(_ix - 1) % {count}")  # previous: to the right
+        new = f"(_ix, {target})" if n.mode == "next" else f"({target}, _qd)"
+        src.emit(indent, "_ix, _qd = st.pcycles[-1]")
+        src.emit(indent, f"_n = {new}")
+        self._record(src, indent, f"_CycleSet(len(st.pcycles) - 1, (_ix, _qd), _n, {n.mode!r})", "st.pcycles[-1] = _n")

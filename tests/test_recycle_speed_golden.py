@@ -1,0 +1,106 @@
+"""Golden games: the RECYCLE interpreter plays every seeded game exactly as it always did.
+
+The interpreter is compiled for speed (`recycle/interp/codegen.py`, `runners.py`,
+`explorers.py`); none of that may change a game. For seeded random games of our
+shipped games and of every playable corpus file, a trace of everything a user
+or a search player can see — each choice's options, observations, a
+determinization's options, the results and the transcript — must hash to the
+digest recorded in `tests/data/recycle_golden.json` (written by the
+interpreter before it was compiled).
+
+If a change to the interpreter is *meant* to change how games play, look at
+the first differing game, then rewrite the digests:
+
+    python tests/test_recycle_speed_golden.py --write
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from recycle.interp import new_game
+from recycle.interp.transcript import records
+from recycle.lang import load_game
+
+HERE = Path(__file__).resolve().parent
+GOLDEN = HERE / "data" / "recycle_golden.json"
+GAMES_DIR = HERE.parent / "recycle" / "games"
+CORPUS = Path(os.environ.get("PRESIDENT_SHARED_DIR", HERE.parents[1] / "shared")) / "recycle-corpus"
+OURS = [f"{name}#{seed}" for name in ("President5", "Poker5", "BigTwo4") for seed in range(4)]
+#: Corpus files that cannot play (see test_recycle_interp_corpus.KNOWN_DEFECTS).
+UNPLAYABLE = {"gdl/CrazyEights4.gdl", "gdl/StealingBundles5.gdl"}
+
+
+def corpus_names() -> list[str]:
+    if not CORPUS.is_dir():
+        return []
+    return sorted(f"{p.relative_to(CORPUS).as_posix()}#0" for p in CORPUS.glob("*/*")
+                  if p.suffix in (".rcy", ".gdl") and p.relative_to(CORPUS).as_posix() not in UNPLAYABLE)
+
+
+def game_path(name: str) -> Path:
+    return GAMES_DIR / f"{name}.gdl" if "/" not in name else CORPUS / name
+
+
+def trace(path: Path, seed: int) -> tuple[int, list[float], str]:
+    """(choices, scores, sha256 of the trace) of one seeded random game."""
+    state = new_game(load_game(path), seed, transcript=True)
+    rng, other = random.Random(seed), random.Random(seed + 99)
+    lines = []
+    while not state.is_terminal():
+        player, legal = state.current_player(), state.legal_actions()
+        lines.append(json.dumps([player, [a.text for a in legal]]))
+        if state.choices % 3 == 0:
+            lines += [repr(state.observation(q)) for q in range(state.num_players)]
+            sample = state.determinize(player, other)
+            lines.append(json.dumps([a.text for a in sample.legal_actions()]))
+            lines.append(repr(sample.observation(player)))
+        state.apply(legal[rng.randrange(len(legal))])
+    results = state.results()
+    lines.append(repr(results))
+    lines += [json.dumps(r, sort_keys=True) for r in records(state)[1:]]  # the header names the file
+    return state.choices, list(results.scores), hashlib.sha256("\n".join(lines).encode()).hexdigest()
+
+
+def golden() -> dict:
+    return json.loads(GOLDEN.read_text(encoding="utf-8"))["games"]
+
+
+def check(key: str) -> None:
+    name, seed = key.rsplit("#", 1)
+    want = golden().get(key)
+    assert want is not None, f"no golden digest for {key}: run python {Path(__file__).name} --write"
+    choices, scores, digest = trace(game_path(name), int(seed))
+    assert (choices, scores) == (want["choices"], want["scores"]), f"{key} plays differently"
+    assert digest == want["sha256"], f"{key}: same length and scores, but options or records differ"
+
+
+@pytest.mark.parametrize("key", OURS)
+def test_our_games_play_as_before(key):
+    check(key)
+
+
+@pytest.mark.parametrize("key", corpus_names() or ["<corpus missing>"])
+def test_corpus_games_play_as_before(shared_dir, key):
+    check(key)
+
+
+def write() -> None:
+    games = {key: dict(zip(("choices", "scores", "sha256"), trace(game_path(key.rsplit("#", 1)[0]),
+                                                                int(key.rsplit("#", 1)[1]))))
+             for key in OURS + corpus_names()}
+    GOLDEN.write_text(json.dumps({"about": "digests of seeded random games, see test_recycle_speed_golden.py",
+                                  "games": games}, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    print(f"{len(games)} games written to {GOLDEN}")
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] != ["--write"]:
+        sys.exit(__doc__)
+    write()
