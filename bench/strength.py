@@ -9,7 +9,8 @@ prints the table:
 
 1. the nine shipped personalities (balanced draws): the best one by points;
 2. ISMCTS at `ISMCTS_ITERATIONS` iterations per move (one second of this
-   machine, see `--measure`) against four copies of that best personality;
+   machine, see `--measure`) against four copies of that best personality,
+   twice (two seeds: two independent replications, then pooled by deal);
 3. ISMCTS at `time=1.0` (wall clock) against the same, a smaller check;
 4. PIMC (`samples=20`) against four random players;
 then the endgame check: won two-player endings, played by the search
@@ -37,6 +38,7 @@ from president.bots import make_bot
 from president.settings import preset
 from president.state import PresidentState
 from recycle.search import Solver
+from recycle.tournament import ClusterSum, records
 
 PERSONALITIES = ["Aggressive", "Beginner", "Cautious", "Classic", "Closer", "Counter", "Gambler", "RankAware",
                  "TwoHoarder"]
@@ -51,9 +53,11 @@ def tournaments(best: str) -> list[tuple[str, list[str]]]:
     """(name, arguments of `president tournament`) in order; `best` is the best personality."""
     return [
         ("personalities", PERSONALITIES + ["--matches", "400", "--rounds", "2", "--seed", "2026"]),
-        ("ismcts_vs_classic", [f"ismcts:iterations={ISMCTS_ITERATIONS}"] + [best] * 4
+        (f"ismcts_vs_{best.lower()}", [f"ismcts:iterations={ISMCTS_ITERATIONS}"] + [best] * 4
          + ["--matches", "30", "--rounds", "1", "--seed", "2028"]),
-        ("ismcts_time1_vs_classic", ["ismcts:time=1.0"] + [best] * 4
+        (f"ismcts_vs_{best.lower()}_b", [f"ismcts:iterations={ISMCTS_ITERATIONS}"] + [best] * 4
+         + ["--matches", "30", "--rounds", "1", "--seed", "2029"]),
+        (f"ismcts_time1_vs_{best.lower()}", ["ismcts:time=1.0"] + [best] * 4
          + ["--matches", "15", "--rounds", "1", "--seed", "2028"]),
         ("pimc_vs_random", ["pimc:samples=20"] + ["random"] * 4 + ["--matches", "100", "--rounds", "2",
                                                                    "--seed", "2027"]),
@@ -76,20 +80,38 @@ def best_personality(data: dict) -> str:
     return max(data["bots"], key=lambda b: b["mean_points"]["value"])["bot"]
 
 
+def row(bot: str, name: str, rounds: float, deals: int, points: float, low: float, high: float) -> str:
+    share = SEATS - 1  # the finish-above rate is points per round / 4
+    return (f"| {bot} | {name} | {rounds:,.0f} | {deals} | {points / share:.1%} ({low / share:.1%}-{high / share:.1%})"
+            f" | {points:.2f} ({low:.2f}-{high:.2f}) |")
+
+
 def rows(name: str, data: dict, only_first: bool) -> list[str]:
-    out = []
-    for bot in data["bots"][:1] if only_first else sorted(data["bots"], key=lambda b: -b["mean_points"]["value"]):
-        points = bot["mean_points"]
-        low, high = points["ci95"]
-        rate = f"{points['value'] / (SEATS - 1):.1%} ({low / (SEATS - 1):.1%}-{high / (SEATS - 1):.1%})"
-        out.append(f"| {bot['bot']} | {name} | {bot['rounds']:,} | {bot['deals']} | {rate} | "
-                   f"{points['value']:.2f} ({low:.2f}-{high:.2f}) |")
-    return out
+    bots = data["bots"][:1] if only_first else sorted(data["bots"], key=lambda b: -b["mean_points"]["value"])
+    return [row(b["bot"], name, b["rounds"], b["deals"], b["mean_points"]["value"], *b["mean_points"]["ci95"])
+            for b in bots]
+
+
+def pooled(out: Path, names: list[str]) -> str:
+    """The first bot's row over the deals of several tournaments (each deal one cluster, as in a tournament)."""
+    points = ClusterSum()
+    for name in names:
+        by_deal: dict[int, list[float]] = {}
+        for record in records(out / f"{name}.jsonl"):
+            seat = record.seats.index(0)
+            by_deal.setdefault(record.deal, []).extend(r[seat] for r in record.points)
+        for values in by_deal.values():
+            points.add(sum(values), len(values), sum(v * v for v in values))
+    return row("(pooled)", " + ".join(names), points.m, points.k, points.mean, *points.mean_ci())
 
 
 # ---- the endgame switch -----------------------------------------------------
 def won_endings(count: int, first_seed: int = 5000) -> list[PresidentState]:
-    """Two-player endings of random 3-5 player rounds that the player to move can win (solver-checked)."""
+    """Two-player endings of random 3-5 player rounds that the player to move wins with the right move only.
+
+    Won: the solver's best value is the better of the two places left; some
+    other legal move loses it.
+    """
     found, seed = [], first_seed
     while len(found) < count:
         players = 3 + seed % 3
@@ -104,7 +126,8 @@ def won_endings(count: int, first_seed: int = 5000) -> list[PresidentState]:
         state = state.truncated()
         me, n = state.current_player(), state.num_players
         values, _ = Solver(me).root_values(state, state.legal_actions())
-        if max(values.values()) == (n - state.best_free) / (n - 1):  # the better of the two places
+        best = max(values.values())
+        if best == (n - state.best_free) / (n - 1) and min(values.values()) < best:  # won, but can be lost
             found.append(state)
     return found
 
@@ -123,8 +146,7 @@ def endgame_check(count: int) -> str:
                     p = state.current_player()
                     state.apply((mine if p == me else theirs).choose(state.observation(p), state.legal_actions(), rng))
                 tried += 1
-                lost += state.results().utilities()[me] < 1 - (state.round_log[-1][me] - 1) / (state.num_players - 1) \
-                    or state.round_log[-1][me] != start.best_free
+                lost += state.round_log[-1][me] != start.best_free  # won: the better of the two places
     return (f"endgame switch: {len(endings)} won two-player endings x 3 search players x 2 opponents "
             f"(perfect solver, random) = {tried} games, {lost} lost")
 
@@ -163,22 +185,24 @@ def main() -> None:
     out.mkdir(parents=True, exist_ok=True)
     if args.measure:
         print(measure())
+    def wanted(name: str) -> bool:
+        return not args.report or (out / f"{name}.json").exists()
+
     results: dict[str, dict] = {}
-    best = "Classic"
-    for name, tournament in tournaments(best):
-        if args.report and not (out / f"{name}.json").exists():
-            continue
+    name, tournament = tournaments("Classic")[0]
+    if wanted(name):
         results[name] = run(out, name, tournament)
-        if name == "personalities":
-            best = best_personality(results[name])
-            later = tournaments(best)  # the others play against the best one found
-            tournament_args = dict(later)
-            globals()["tournaments"] = lambda _best, fixed=later: fixed  # noqa: E731
-            del tournament_args
+    best = best_personality(results["personalities"]) if "personalities" in results else "Classic"
+    for name, tournament in tournaments(best)[1:]:  # against the best personality found
+        if wanted(name):
+            results[name] = run(out, name, tournament)
     print("| bot | tournament | rounds | deals | finish-above rate (95% CI) | points/round (95% CI) |")
     print("| --- | --- | ---: | ---: | --- | --- |")
     for name, data in results.items():
         print("\n".join(rows(name, data, only_first=name != "personalities")))
+    replications = [name for name in results if name.startswith("ismcts_vs_")]
+    if len(replications) > 1:
+        print(pooled(out, replications))
     print(endgame_check(args.endings))
 
 

@@ -1,4 +1,4 @@
-"""What a player knows about the other hands, and `determinize`.
+"""What a player knows about the other hands, and the `Dealer` behind `determinize`.
 
 A player knows exactly:
 - its own hand and every card played (played cards are public);
@@ -7,7 +7,7 @@ A player knows exactly:
 - that the first leader of a match held the 3 of clubs (the rules say so);
 - as a receiver of a forced gift, that the giver kept nothing higher than the
   lowest card it handed over.
-A pass reveals nothing. `determinize` keeps all of that and re-deals the rest.
+A pass reveals nothing. A determinization keeps all of that and re-deals the rest.
 """
 from __future__ import annotations
 
@@ -53,7 +53,7 @@ class Dealer:
     """Re-deals, as often as asked, every card `observer` cannot know about in `state`.
 
     What the observer knows is worked out once, here; `deal(rng)` then only
-    shuffles (ISMCTS re-determinizes its root on every iteration). The state
+    deals (ISMCTS re-determinizes its root on every iteration). The state
     must not change while its dealer is in use.
 
     Hand sizes, known cards and value bounds are kept. Cards are placed from
@@ -63,7 +63,7 @@ class Dealer:
     is exactly a uniform random deal.
     """
 
-    __slots__ = ("state", "observer", "hands", "counts", "groups")
+    __slots__ = ("state", "hands", "counts", "groups")
 
     def __init__(self, state: "PresidentState", observer: int) -> None:
         lay, n = state.lay, state.num_players
@@ -72,7 +72,7 @@ class Dealer:
         pool = unseen_mask(state, observer)
         for mask in known.values():
             pool &= ~mask
-        self.state, self.observer = state, observer
+        self.state = state
         others = [p for p in range(n) if p != observer]
         self.hands = {p: known.get(p, 0) for p in others}  # what each other player surely holds
         self.counts = {p: lay.counts(mask) for p, mask in self.hands.items()}
@@ -114,7 +114,3 @@ class Dealer:
         out.deal_seed = rng.getrandbits(63)  # later deals are unknown too
         return out
 
-
-def determinize(state: "PresidentState", observer: int, rng: random.Random) -> "PresidentState":
-    """A copy where every card `observer` cannot know is re-dealt at random (see `Dealer`)."""
-    return Dealer(state, observer).deal(rng)

@@ -15,6 +15,7 @@ the first differing game, then rewrite the digests:
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -24,9 +25,9 @@ from pathlib import Path
 
 import pytest
 
-from recycle.interp import new_game
+from recycle.interp import RecycleRuntimeError, new_game
 from recycle.interp.transcript import records
-from recycle.lang import load_game
+from recycle.lang import load_game, parse_game
 
 HERE = Path(__file__).resolve().parent
 GOLDEN = HERE / "data" / "recycle_golden.json"
@@ -68,6 +69,7 @@ def trace(path: Path, seed: int) -> tuple[int, list[float], str]:
     return state.choices, list(results.scores), hashlib.sha256("\n".join(lines).encode()).hexdigest()
 
 
+@functools.cache
 def golden() -> dict:
     return json.loads(GOLDEN.read_text(encoding="utf-8"))["games"]
 
@@ -91,12 +93,38 @@ def test_corpus_games_play_as_before(shared_dir, key):
     check(key)
 
 
+# --- the compiled source at Python's limits ---------------------------------------------------
+
+def _nested(action: str) -> int:
+    """The final `(game sto N)` of a one-player game running `action` once."""
+    text = ("(game (setup (create players 1) (create deck (game iloc STOCK) (deck (RANK (A, B)))))"
+            f" (do ({action})) (scoring max (game sto N)))")
+    return new_game(parse_game(text, "deep.rcy")).st.ints[("g", 0, "N")]
+
+
+def test_deep_blocks_loops_and_conditions_play_as_written():
+    # Deeper than Python compiles in one function (nested blocks, loops, parentheses): split into calls.
+    assert _nested("(do (" * 45 + "(inc (game sto N) 1)" + "))" * 45) == 1
+    assert _nested("(repeat 2 " * 14 + "(inc (game sto N) 1)" + ")" * 14) == 2 ** 14
+    condition = "(and (== 1 1) " * 70 + "(== 2 2)" + ")" * 70
+    assert _nested(f"({condition} (inc (game sto N) 3))") == 3
+    total = "(+ 1 " * 70 + "1" + ")" * 70
+    assert _nested(f"(set (game sto N) {total})") == 71
+
+
+def test_errors_inside_compiled_source_name_the_games_line():
+    with pytest.raises(RecycleRuntimeError, match=r"deep\.rcy:1:\d+: nothing to move") as caught:
+        _nested("(do (" * 30 + "(move (top (game vloc EMPTY)) (top (game vloc PILE)))" + "))" * 30)
+    assert caught.value.column > 0
+
+
 def write() -> None:
     games = {key: dict(zip(("choices", "scores", "sha256"), trace(game_path(key.rsplit("#", 1)[0]),
                                                                 int(key.rsplit("#", 1)[1]))))
              for key in OURS + corpus_names()}
-    GOLDEN.write_text(json.dumps({"about": "digests of seeded random games, see test_recycle_speed_golden.py",
-                                  "games": games}, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    rows = ",\n".join(f"  {json.dumps(key)}: {json.dumps(games[key])}" for key in sorted(games))
+    GOLDEN.write_text('{"about": "digests of seeded random games, see tests/test_recycle_speed_golden.py",\n'
+                      f' "games": {{\n{rows}\n }}\n}}\n', encoding="utf-8")
     print(f"{len(games)} games written to {GOLDEN}")
 
 

@@ -5,8 +5,10 @@
 
 Layers: `state` (cards, locations, storage, cycles, generator; cheap clone),
 `evaluate` + `cardsets` (expressions; `fast` compiles the common ones into
-closures), `effects` (every change as an undoable object), `actions` (the
-executor and the options of a choice), `flow` (stages and choices as a
+closures, `codegen` into Python source), `effects` (every change as an
+undoable object), `actions` (the executor and the options of a choice; its
+actions and the exploration of options compiled to Python source by
+`runners` and `explorers`), `flow` (stages and choices as a
 resumable machine), `knowledge` (what players saw go into hidden places;
 determinization), `game` (`RecycleState`, `new_game`), `transcript` (JSON
 Lines transcripts and replay). Errors are `errors.RecycleRuntimeError` (a

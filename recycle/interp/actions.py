@@ -2,7 +2,9 @@
 
 Every change to a game is one primitive effect (`effects`: a move, a copy
 into memory, a storage write, a reordering, a cycle change, a pass). The
-`Executor` runs action nodes at once, effect by effect, through `Store.do`.
+`Executor` runs action nodes at once, effect by effect, through `Store.do`
+(the `_do_Form` methods below say what each does; `runners` compiles the
+common ones to Python source that does the same).
 
 A choice's options are found the way the reference engine finds them: each
 option is *tried* (executed with a journal of effects), every `any` forks
@@ -16,10 +18,9 @@ from __future__ import annotations
 from recycle.lang import tree as T
 
 from .effects import MISSING, CycleSet, Forget, Move, Pass, Remember, Reorder, SetValue
-from .errors import LimitError
 from .evaluate import Evaluator
-from .knowledge import move_changes, reorder_changes
 from .explorers import ExplorersMixin
+from .knowledge import move_changes, reorder_changes
 from .runners import RunnersMixin
 from .state import Store, Table
 
@@ -264,7 +265,9 @@ class Executor(ExplorersMixin, RunnersMixin, Evaluator):
         return out
 
     def _explore(self, work, st: Store, out: list) -> None:
-        """Run `work` (a linked list of (node, env, rest)); fork at every `any`."""
+        """Run `work` (a linked list of (node, env, rest)); fork at every `any`. (The meaning
+        of exploring; `explorers` compiles it for each choice, and calls back here for
+        the rest of the work and the shapes it does not write.)"""
         flats, flat = self._flats, self.flat
         while work is not None:
             node, env, work = work

@@ -11,6 +11,8 @@ from itertools import combinations
 from .errors import LimitError
 from .state import PointMap
 
+#: Point maps kept for reuse per game (see `_PointMap`).
+MAX_POINT_MAPS = 1_000
 #: Most cards `(subsets ...)` accepts (2**16 subsets).
 MAX_SUBSET_CARDS = 16
 
@@ -159,7 +161,14 @@ class CollectionsMixin:
         return list(n.values)
 
     def _PointMap(self, n, env, st):
-        return PointMap(tuple(
+        awards = tuple(
             (tuple((str(self.ev(c.key, env, st)), str(self.ev(c.value, env, st))) for c in a.conditions),
              self.ev(a.points, env, st))
-            for a in n.awards))
+            for a in n.awards)
+        # The same awards give the same (immutable) map: its scores stay known from game to game.
+        known = self._point_maps.get(awards)
+        if known is None:
+            if len(self._point_maps) >= MAX_POINT_MAPS:
+                self._point_maps.clear()
+            known = self._point_maps[awards] = PointMap(awards)
+        return known

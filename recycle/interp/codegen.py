@@ -12,6 +12,13 @@ A function made from source that is not safe catches what Python raises and
 evaluates the node again through its closure, which raises the game's
 located error; that is only done for pure subtrees (no `random`, `new`, or
 random tie-breaks), so nothing is drawn twice.
+
+Nothing from a game file becomes code: every identifier of the generated
+source is the interpreter's own; a file's names reach it only as string
+literals (dictionary keys, written with `repr`, and the grammar only allows
+upper-case names), its numbers as integer literals, everything else as
+constants passed in (`_c12`). `tests/test_recycle_codegen_safety.py` reads
+all source generated for the corpus and our games and checks exactly that.
 """
 from __future__ import annotations
 

@@ -50,16 +50,11 @@ class Move:
             apply_changes(st, self.kn, undo=True)
 
     def text(self, table: Table, st: Store, viewer: int) -> str:
-        seen_it = table.sight(st.where[self.card])[viewer]  # as `seen`
-        key = ("move", self.card if seen_it else -1 - self.ft, self.src, self.dst)
-        got = table.phrases.get(key)
-        if got is not None:
-            return got
-        if seen_it:
+        if seen(table, st, self.card, viewer):
             what = table.text[self.card]
         else:  # the chooser cannot see it: name it by position, the same in every determinization
             what = "top card" if self.ft == 0 else f"card {self.ft} from the top"
-        return table.keep(key, f"move {what} from {loc_text(self.src)} to {loc_text(self.dst)}")
+        return f"move {what} from {loc_text(self.src)} to {loc_text(self.dst)}"
 
     def record(self, table: Table) -> dict:
         return {"t": "move", "card": table.text[self.card], "id": self.card,
@@ -162,12 +157,7 @@ class SetValue:
         return f"{owner_text(self.key)} {word} {self.key[2]}"
 
     def text(self, table: Table, st: Store, viewer: int) -> str:
-        valued = self.kind in ("ints", "strs")  # a point map's words do not show it
-        key = (self.kind, self.key, self.new if valued else None)
-        got = table.phrases.get(key)
-        if got is not None:
-            return got
-        return table.keep(key, f"set {self.name()} = {self.new}" if valued else f"set {self.name()}")
+        return f"set {self.name()} = {self.new}" if self.kind in ("ints", "strs") else f"set {self.name()}"
 
     def record(self, table: Table) -> dict:
         value = self.new if self.kind in ("ints", "strs") else repr(self.new)
@@ -227,3 +217,34 @@ class RecycleAction:
 
     def __str__(self) -> str:
         return self.text
+
+
+_new, _set = object.__new__, object.__setattr__
+
+
+def action(index: int, text: str) -> RecycleAction:
+    """`RecycleAction(index, text)`, made as its frozen `__init__` does but at half the cost
+    (one is made for every option of every choice)."""
+    made = _new(RecycleAction)
+    _set(made, "index", index)
+    _set(made, "text", text)
+    return made
+
+
+def option_text(effects: tuple, table: Table, st: Store, viewer: int) -> str:
+    """What an option does, in words: its effects' texts joined by "; ". The texts of integer
+    writes and moves (most options) are kept in `table.phrases` by what decides their words:
+    the value written, or the card (or its place from the top when `viewer` cannot see it)."""
+    phrases, where, parts = table.phrases, st.where, []
+    for e in effects:
+        kind = type(e)
+        if kind is SetValue and e.kind == "ints":
+            key = ("ints", e.key, e.new)
+        elif kind is Move:
+            key = ("move", e.card if table.sight(where[e.card])[viewer] else -1 - e.ft, e.src, e.dst)
+        else:
+            parts.append(e.text(table, st, viewer))
+            continue
+        got = phrases.get(key)
+        parts.append(table.keep(key, e.text(table, st, viewer)) if got is None else got)
+    return "; ".join(parts)

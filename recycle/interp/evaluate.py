@@ -1,7 +1,8 @@
 """Expressions: integers, names, conditions, cards, owners and collections.
 
 `Evaluator.ev(node, env, st)` runs the node's function (made on first use:
-compiled closures for common forms, see `fast`, else the `_Form` method) and
+Python source for common forms, see `codegen`, or compiled closures, see
+`fast`, else the `_Form` method) and
 returns a plain value: int, bool, str, a card id (int, or None for "no
 card": the top of an empty pile), an owner tuple (`("p", 2)`), a list (cards,
 players, teams, names, integers, or lists of card lists) or a `PointMap`.
@@ -54,6 +55,7 @@ class Evaluator(ExprSource, FastMixin, CollectionsMixin):
         self._fns: dict[int, object] = {}  # id(node) -> f(env, st); the tree outlives this evaluator
         self._pure: dict[int, bool] = {}  # id(node) -> no random draw or fresh name in it (see `codegen`)
         self._gvars: frozenset | None = None
+        self._point_maps: dict[tuple, PointMap] = {}  # awards -> the one map with them
 
     def error(self, node, message: str, cls=RecycleRuntimeError, hint: str = "") -> RecycleRuntimeError:
         return located(node, self.table.filename, message, cls, hint)

@@ -56,8 +56,11 @@ class ExplorersMixin:
         src.emit(indent + 1, "_xp(work, st, out)")
 
     def _undo_to(self, src: Source, mark: str, indent: int) -> None:
-        src.emit(indent, f"while len(_j) > {mark}:")
-        src.emit(indent + 1, "_j.pop().undo(st)")
+        """Undo, last first, what the branch did since `mark`."""
+        src.emit(indent, f"if len(_j) > {mark}:")
+        src.emit(indent + 1, f"for _u in reversed(_j[{mark}:]):")
+        src.emit(indent + 2, "_u.undo(st)")
+        src.emit(indent + 1, f"del _j[{mark}:]")
 
     def xstmt(self, src: Source, n, env: str, bound: dict, indent: int, loops: int) -> None:
         """Source exploring `n`, then the rest of the work."""

@@ -165,28 +165,52 @@ class FastMixin:
             return sum(pm.score(c, attrs) for c in cards(env, st))
         return total
 
+    def _make_PointMap(self, n):
+        """A point map written with constants only is the same map at every evaluation."""
+        constant = all(type(a.points) is T.IntLit and all(type(c.key) in (T.Name, T.IntLit) and
+                                                          type(c.value) in (T.Name, T.IntLit) for c in a.conditions)
+                       for a in n.awards)
+        slow = self._PointMap
+        if not constant:
+            return lambda env, st: slow(n, env, st)
+        made = []
+
+        def point_map(env, st):
+            if not made:
+                made.append(slow(n, env, st))
+            return made[0]
+        return point_map
+
     def _make_Tuples(self, n):
-        """Sets of `size` cards of one score: grouped once, the point map's cache read directly."""
+        """Sets of `size` cards of one score. The grouping by score is kept for the next call
+        with the same cards and point map: a choice asks for sets of 1, 2, 3, 4 cards of one hand."""
         points, size, cards, attrs = self._points_fn(n.using), self.fn(n.size), self.fn(n.cards), self.attrs
+        last = [None, None, None]  # point map, cards, their groups in score order
 
         def tuples(env, st):
             pm = points(env, st)
             k = size(env, st)
-            cache, score, groups = pm._cache, pm.score, {}
-            for c in cards(env, st):
-                s = cache.get(c)
-                if s is None:
-                    s = score(c, attrs)
-                group = groups.get(s)
-                if group is None:
-                    groups[s] = [c]
-                else:
-                    group.append(c)
+            cs = cards(env, st)
+            if pm is last[0] and cs == last[1]:
+                ordered = last[2]
+            else:
+                cache, score, groups = pm._cache, pm.score, {}
+                for c in cs:
+                    s = cache.get(c)
+                    if s is None:
+                        s = score(c, attrs)
+                    group = groups.get(s)
+                    if group is None:
+                        groups[s] = [c]
+                    else:
+                        group.append(c)
+                ordered = [groups[s] for s in sorted(groups)]
+                last[:] = pm, list(cs), ordered
             if not k > 0:
                 return []
             if k == 1:
-                return [[c] for s in sorted(groups) for c in groups[s]]
-            return [list(t) for s in sorted(groups) for t in combinations(groups[s], k)]
+                return [[c] for group in ordered for c in group]
+            return [list(t) for group in ordered for t in combinations(group, k)]
         return tuples
 
     def _make_Compare(self, n):

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from recycle.lang import tree as T
 
-from .effects import RecycleAction
+from .effects import action, option_text
 from .errors import LimitError, NoOptionsError
 
 SEQ, EACH, STAGE = 0, 1, 2
@@ -74,7 +74,7 @@ class Machine:
 
     def advance(self, s) -> None:
         """Run `s` until a choice with options (s.options set) or the end (s.over)."""
-        ex, st, stack = self.ex, s.st, s.stack
+        ex, st, stack, flowy, runs = self.ex, s.st, s.stack, self.flowy, self.ex._runs
         while stack:
             frame = stack[-1]
             kind = frame[0]
@@ -85,7 +85,10 @@ class Machine:
                     continue
                 stack[-1] = (SEQ, items, i + 1, env)
                 last = items[i]
-                if self.enter(s, last, env):
+                if id(last) not in flowy:  # what `enter` does with an action holding no choice
+                    ex.at = last
+                    (runs.get(id(last)) or ex.runner(last))(env, st)
+                elif self.enter(s, last, env):
                     return
             elif kind == EACH:
                 _, items, i, var, action, env = frame
@@ -169,10 +172,10 @@ class Machine:
             raise self.ex.error(node, f"a choice with {len(found):,} options (at most {MAX_OPTIONS:,})", LimitError)
         options, chosen, seen = [], [], set()
         for effects in found:
-            text = "; ".join(e.text(table, st, player) for e in effects)
+            text = option_text(effects, table, st, player)
             if text not in seen:  # identical texts are the same decision (identical cards)
                 seen.add(text)
-                options.append(RecycleAction(len(options), text))
+                options.append(action(len(options), text))
                 chosen.append(effects)
         if not options:
             raise self.ex.error(node, f"player p{player} has no possible option in this choice",

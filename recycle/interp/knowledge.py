@@ -30,10 +30,9 @@ def move_changes(table: Table, st: Store, card: int, src: tuple, dst: tuple) -> 
     if src == dst:
         return ()
     known, out = st.known, []
-    to, of = table.sight(dst), table.sight(src)
     if not known:  # only who saw it go where they cannot see learns something
-        return () if to == of else tuple(((q, card), None, dst) for q in range(table.num_players)
-                                         if of[q] and not to[q])
+        return tuple(((q, card), None, dst) for q in table.learning(src, dst))
+    to, of = table.sight(dst), table.sight(src)
     for q in range(table.num_players):
         if to[q]:
             if (q, card) in known:

@@ -26,6 +26,8 @@ from .knowledge import apply_changes, move_changes
 
 #: Control forms that `_explore` walks itself (no step counted for them).
 WALKED = (T.Do, T.Conditional, T.Let, T.AllDo)
+#: Raised, located, when a move takes its card from an empty collection.
+NOTHING_TO_MOVE = "nothing to move: the collection is empty"
 #: Deeper loops and blocks are split into calls (Python's compiler has nesting limits).
 MAX_LOOPS, MAX_INDENT = 12, 40
 
@@ -67,11 +69,31 @@ class RunnersMixin:
             f = None
         elif kind in WALKED:
             parts = [self.flat(a) for a in (node.actions if kind is T.Do else (node.action,))]
-            f = None if None in parts else self._generate(node, False)
+            f = None if None in parts else self._generate(node, False) or self._walker(node, parts)
         else:
             f = self.runner(node)
         self._flats[key] = f
         return f
+
+    def _walker(self, n, parts):
+        """`flat` as closures over the parts' functions (when Python cannot compile the source)."""
+        kind, ev, iterate = type(n), self.ev, self.iterate
+        if kind is T.Do:
+            def walk(env, st):
+                for part in parts:
+                    part(env, st)
+        elif kind is T.Conditional:
+            def walk(env, st):
+                if ev(n.condition, env, st):
+                    parts[0](env, st)
+        elif kind is T.Let:
+            def walk(env, st):
+                parts[0](self.bind(env, n.var, ev(n.value, env, st)), st)
+        else:
+            def walk(env, st):
+                for x in iterate(n.collection, env, st):
+                    parts[0](self.bind(env, n.var, x), st)
+        return walk
 
     def _stepped(self, node):
         """A runner calling the node's `_do_Form` method."""
@@ -102,7 +124,7 @@ class RunnersMixin:
                 "_too_long": self.too_long, "_not_int": self.not_int, "_MISSING": MISSING,
                 "_SetValue": SetValue, "_Move": Move, "_CycleSet": CycleSet, "_mc": move_changes,
                 "_table": self.table, "_real": self._real, "_moved": moved,
-                "_sight": self.table.sights.get}
+                "_learners": self.table.learners}
 
     def _generate(self, node, counted: bool):
         src = Source(self._statement_base())
@@ -237,7 +259,7 @@ class RunnersMixin:
             e(f"_s = {self._key(src, card.cards, (card.cards.visibility,), env, bound, self.loc_key_fn)}")
             e("_p = st.locs.get(_s)")
             e("if not _p:")
-            e(f"raise _err({src.const(card)}, 'nothing to move: the collection is empty')", 1)
+            e(f"raise _err({src.const(card)}, {NOTHING_TO_MOVE!r})", 1)
             e(f"_i = {'len(_p) - 1' if card.position == 'top' else '0'}")
             e("_c = _p[_i]")
             e("if _s[2] == 'mem':")  # a virtual card: act on the real one
@@ -245,16 +267,18 @@ class RunnersMixin:
         else:  # a card by value: where it really is
             e(f"_c = {self.value(src, card, env, bound, indent)[0]}")
             e("if _c is None:")
-            e(f"raise _err({src.const(card)}, 'nothing to move: the collection is empty')", 1)
-            e(f"_s, _i = _real({src.const(card)}, _c, st)")
+            e(f"raise _err({src.const(card)}, {NOTHING_TO_MOVE!r})", 1)
+            e("_s = st.where[_c]")  # as Executor._real
+            e("if _s is None:")
+            e(f"raise _err({src.const(card)}, _table.text[_c] + ' is in no location')", 1)
+            e("_i = st.locs[_s].index(_c)")
         e(f"_d = {self._key(src, to.cards, (to.cards.visibility,), env, bound, self.loc_key_fn)}")
         e("if _d[2] == 'mem':")
         e(f"raise _err({src.const(to)}, 'a card cannot move into memory', hint='use (remember CARD CARD)')", 1)
         e(f"_di = {'len(st.locs.get(_d) or ()) - (_d == _s)' if to.position == 'top' else '0'}")
         e("_ft = len(st.locs[_s]) - 1 - _i")
-        # nobody learns anything when nobody knows anything and everyone sees both places alike
-        e("_kn = () if not st.known and (_a := _sight(_s)) is not None and _a == _sight(_d) "
-          "else _mc(_table, st, _c, _s, _d)")
+        # nobody knows anything yet, and nobody learns from this move (see knowledge.move_changes)
+        e("_kn = _mc(_table, st, _c, _s, _d) if st.known or _learners.get((_s, _d)) != () else ()")
         self._record(src, indent, "_Move(_c, _s, _i, _d, _di, _ft, _kn)", "_moved(st, _c, _s, _i, _d, _di, _kn)")
 
     def _storage_write(self, src, n, amount, new: str, env, bound, indent):
@@ -268,6 +292,13 @@ class RunnersMixin:
         e("_o = st.ints.get(_k, _MISSING)")
         e(f"_n = {new}")
         self._record(src, indent, "_SetValue('ints', _k, _o, _n)", "st.ints[_k] = _n")
+
+    def _stmt_SetStr(self, src, n, env, bound, indent, counted, loops):
+        e = lambda line: src.emit(indent, line)  # noqa: E731
+        e(f"_k = {self._key(src, n.storage, (), env, bound, self.storage_key_fn)}")
+        e(f"_n = str({self.value(src, n.value, env, bound, indent)[0]})")
+        e("_o = st.strs.get(_k, _MISSING)")
+        self._record(src, indent, "_SetValue('strs', _k, _o, _n)", "st.strs[_k] = _n")
 
     def _stmt_SetInt(self, src, n, env, bound, indent, counted, loops):
         self._storage_write(src, n, n.value, "_v", env, bound, indent)

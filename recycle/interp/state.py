@@ -16,7 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 GAME = ("g", 0)
-#: Effect texts kept per game (a bound: storage values can be unbounded).
+#: Effect texts, visibilities... kept per game (a bound: storage values and location names
+#: can be made without end).
 MAX_PHRASES = 20_000
 _M64 = (1 << 64) - 1
 
@@ -99,6 +100,7 @@ class Table:
     teams: tuple = ()
     # Caches (visibility never changes; effect texts are asked for again at every choice).
     sights: dict = field(default_factory=dict, repr=False, compare=False)
+    learners: dict = field(default_factory=dict, repr=False, compare=False)
     phrases: dict = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -119,7 +121,19 @@ class Table:
         """Who can see the cards of location `key`: one flag per player."""
         got = self.sights.get(key)
         if got is None:
+            if len(self.sights) >= MAX_PHRASES:  # games can make new locations without end
+                self.sights.clear()
             got = self.sights[key] = tuple(self._visible(key, p) for p in range(self.num_players))
+        return got
+
+    def learning(self, src: tuple, dst: tuple) -> tuple[int, ...]:
+        """The players who see a card go from `src` to `dst`, where they cannot see it."""
+        got = self.learners.get((src, dst))
+        if got is None:
+            if len(self.learners) >= MAX_PHRASES:
+                self.learners.clear()
+            of, to = self.sight(src), self.sight(dst)
+            got = self.learners[(src, dst)] = tuple(q for q in range(self.num_players) if of[q] and not to[q])
         return got
 
     def keep(self, key: tuple, text: str) -> str:
