@@ -25,7 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from president.commands.tournament import PresidentMatch
+from president.matches import PresidentMatch
 from president.settings import preset
 from recycle.tournament import Journal, Schedule, Tally, run_tournament
 

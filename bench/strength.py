@@ -43,8 +43,9 @@ from recycle.tournament import ClusterSum, records
 PERSONALITIES = ["Aggressive", "Beginner", "Cautious", "Classic", "Closer", "Counter", "Gambler", "RankAware",
                  "TwoHoarder"]
 #: ISMCTS iterations in one second per move: the median of iterations per CPU second over searched
-#: decisions of real 5-player matches (`--measure`): 8,062 (40 decisions) and 6,878 (60 decisions,
-#: machine fully loaded) on the 2-core reference machine.
+#: decisions of real 5-player matches (`--measure`) on the 2-core reference machine: 8,062, 6,878 and
+#: 7,533 in three runs of 40-60 decisions (CPU time: the machine was shared; a wall-clock second gave
+#: only about 2,000 while it was fully loaded).
 ISMCTS_ITERATIONS = 7000
 SEATS = 5
 

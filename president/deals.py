@@ -23,7 +23,7 @@ from pathlib import Path
 
 from recycle.diagnostics import Diagnostic, DiagnosticError
 from recycle.engine import ActionParseError
-from recycle.interp.deal import DealSpec, Word, deal_text, parse_deal, read_deal
+from recycle.deal_file import DealSpec, Word, deal_text, parse_deal, read_deal
 
 from .cards import Card, cards_text
 from .layout import layout

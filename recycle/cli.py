@@ -76,7 +76,7 @@ def run_run(args: argparse.Namespace) -> int:
     args.game = game_path(args.game)
     game = load_game(args.game)
     if args.deal:  # read once; every game is dealt from it (see recycle.interp.deal)
-        from recycle.interp.deal import read_deal
+        from recycle.deal_file import read_deal
 
         args.deal_spec = read_deal(args.deal)
     n = new_game(game, 0, **_limits(args)).num_players

@@ -16,7 +16,8 @@ from recycle.cli import main as recycle
 from recycle.diagnostics import DiagnosticError
 from recycle.engine import RandomAgent
 from recycle.interp import RecycleRuntimeError, new_game
-from recycle.interp.deal import parse_deal, short_name
+from recycle.deal_file import parse_deal
+from recycle.interp.deal import short_name
 from recycle.interp.transcript import play_and_record, replay, write
 from recycle.lang import load_game, parse_game
 

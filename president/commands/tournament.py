@@ -14,23 +14,18 @@ import argparse
 import hashlib
 import importlib.util
 import os
-import random
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from recycle.agents import AgentSpecError
-from recycle.climbing import loaded, make_climbing_bot, make_climbing_bots
-from recycle.engine import play_game
 from recycle.report import progress_bar, write_csv, write_json
 from recycle.tournament import (INTERRUPTED, SPRT, Journal, JournalError, Schedule, SprtPair, Tally,
                                 config_differences, read_header, records, repair, run_tournament)
 from recycle.tournament import report
 
-from ..bots import make_bot, make_bots
 from ..settings import Settings
+from ..matches import PresidentMatch, RecycleMatch
 from ..simulate import match_seed
-from ..state import PresidentState
 from .common import add_table_options, console, err_console, seed_of, table_settings
 from .simulate import _place_name
 
@@ -40,59 +35,6 @@ CONFIG_OPTIONS = ("bots", "matches", "rounds", "seed", "preset", "overrides", "r
                   "sprt_p0", "sprt_p1", "sprt_alpha", "sprt_beta", "recycle_game", "climbing", "fallback")
 DEFAULTS = {"matches": 10, "preset": "classic", "overrides": [], "sprt_p0": 0.45, "sprt_p1": 0.55,
             "sprt_alpha": 0.05, "sprt_beta": 0.05}
-
-
-@dataclass(frozen=True)
-class PresidentMatch:
-    """Plays one President match (the tournament's play-match callable; picklable)."""
-
-    settings: Settings
-    rules_dirs: tuple[Path, ...] = ()
-
-    def __call__(self, specs: tuple[str, ...], deal_seed: int, game_seed: int) -> list[tuple[tuple, tuple]]:
-        # Fresh agents every match: no agent state can leak between games or workers.
-        agents, _ = make_bots(list(specs), self.settings.players, self.rules_dirs)
-        state = PresidentState.new_match(self.settings, deal_seed)
-        play_game(state, agents, random.Random(game_seed))
-        n = self.settings.players
-        return [(places, tuple(n - p for p in places)) for places in state.round_log]
-
-    @property
-    def players(self) -> int:
-        return self.settings.players
-
-    def bot(self, spec: str):
-        return make_bot(spec, self.rules_dirs)
-
-
-@dataclass(frozen=True)
-class RecycleMatch:
-    """Plays one game of a RECYCLE climbing game (`--game`; picklable): one round, placed by the game's ranks."""
-
-    game: str  # the game file
-    players: int
-    meta: str | None = None  # --climbing; None: the game's header comment or sidecar file
-    fallback: str = "random"
-    rules_dirs: tuple[Path, ...] = ()
-
-    @classmethod
-    def of(cls, args: argparse.Namespace, rules_dirs: tuple[Path, ...]) -> "RecycleMatch":
-        from recycle.cli import game_path
-        from recycle.interp import new_game
-
-        path = game_path(args.recycle_game)
-        return cls(path, new_game(loaded(path), 0).num_players, args.climbing, args.fallback or "random", rules_dirs)
-
-    def bot(self, spec: str):
-        return make_climbing_bot(spec, self.game, fallback=self.fallback, rules_dirs=self.rules_dirs, meta=self.meta)
-
-    def __call__(self, specs: tuple[str, ...], deal_seed: int, game_seed: int) -> list[tuple[tuple, tuple]]:
-        from recycle.interp import new_game
-
-        agents, _ = make_climbing_bots(specs, self.game, self.players, fallback=self.fallback,
-                                       rules_dirs=self.rules_dirs, meta=self.meta)
-        results = play_game(new_game(loaded(self.game), deal_seed), agents, random.Random(game_seed))
-        return [(results.ranks, results.scores)]
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -156,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("--plot needs matplotlib: pip install 'president-rul[plot]'")
     settings = table_settings(args, rounds=args.rounds)
     folders = (Path(args.rules_dir),) if args.rules_dir else ()
-    play = RecycleMatch.of(args, folders) if args.recycle_game else PresidentMatch(settings, folders)
+    play = RecycleMatch.of(args.recycle_game, args.climbing, args.fallback, folders) if args.recycle_game else PresidentMatch(settings, folders)
     labels, fingerprints = _check_bots(args.bots, play.bot)  # every bot, before any game starts
     sprt = _sprt_pair(args, labels)
     args.seed = seed_of(args)

@@ -1,0 +1,76 @@
+"""The play-match callables of `president tournament`: one President match, or one game
+of a RECYCLE climbing game.
+
+They are sent to worker processes (picklable), so this module is lean: a
+President tournament's workers never import the RECYCLE reader and
+interpreter, which `RecycleMatch` imports only when it plays.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from pathlib import Path
+
+from recycle.engine import play_game
+
+from .bots import make_bot, make_bots
+from .settings import Settings
+from .state import PresidentState
+
+
+@dataclass(frozen=True)
+class PresidentMatch:
+    """Plays one President match (the tournament's play-match callable; picklable)."""
+
+    settings: Settings
+    rules_dirs: tuple[Path, ...] = ()
+
+    def __call__(self, specs: tuple[str, ...], deal_seed: int, game_seed: int) -> list[tuple[tuple, tuple]]:
+        # Fresh agents every match: no agent state can leak between games or workers.
+        agents, _ = make_bots(list(specs), self.settings.players, self.rules_dirs)
+        state = PresidentState.new_match(self.settings, deal_seed)
+        play_game(state, agents, random.Random(game_seed))
+        n = self.settings.players
+        return [(places, tuple(n - p for p in places)) for places in state.round_log]
+
+    @property
+    def players(self) -> int:
+        return self.settings.players
+
+    def bot(self, spec: str):
+        return make_bot(spec, self.rules_dirs)
+
+
+@dataclass(frozen=True)
+class RecycleMatch:
+    """Plays one game of a RECYCLE climbing game (`--game`; picklable): one round, placed by the game's ranks."""
+
+    game: str  # the game file
+    players: int
+    meta: str | None = None  # --climbing; None: the game's header comment or sidecar file
+    fallback: str = "random"
+    rules_dirs: tuple[Path, ...] = ()
+
+    @classmethod
+    def of(cls, game: str, climbing: str | None, fallback: str | None,
+           rules_dirs: tuple[Path, ...]) -> "RecycleMatch":
+        from recycle.cli import game_path
+        from recycle.climbing import loaded
+        from recycle.interp import new_game
+
+        path = game_path(game)
+        return cls(path, new_game(loaded(path), 0).num_players, climbing, fallback or "random", rules_dirs)
+
+    def bot(self, spec: str):
+        from recycle.climbing import make_climbing_bot
+
+        return make_climbing_bot(spec, self.game, fallback=self.fallback, rules_dirs=self.rules_dirs, meta=self.meta)
+
+    def __call__(self, specs: tuple[str, ...], deal_seed: int, game_seed: int) -> list[tuple[tuple, tuple]]:
+        from recycle.climbing import loaded, make_climbing_bots
+        from recycle.interp import new_game
+
+        agents, _ = make_climbing_bots(specs, self.game, self.players, fallback=self.fallback,
+                                       rules_dirs=self.rules_dirs, meta=self.meta)
+        results = play_game(new_game(loaded(self.game), deal_seed), agents, random.Random(game_seed))
+        return [(results.ranks, results.scores)]
