@@ -3,8 +3,8 @@ against the native President engine.
 
     python bench/bench_recycle.py [--seconds 2] [--runs 3] [GAME ...]
 
-Plays seeded random games of Agram4, Hearts4 (corpus), President5, Poker5 and
-BigTwo4 (shipped with `recycle`) — or the games named: a shipped game's name or
+Plays seeded random games of Agram4, Hearts4 (corpus), President5, Poker5,
+BigTwo4 and Daifugo4 (shipped with `recycle`) — or the games named: a shipped game's name or
 a corpus file (`rcy/Comet4.rcy`) — through the same `play_game` loop every
 caller uses, and prints, per game, the median of several runs: games, choices
 and clones per second. The runs of the native engine (`bench_engine`: one-round
@@ -32,7 +32,7 @@ from recycle.interp import new_game
 from recycle.lang import load_game
 
 SHARED = Path(os.environ.get("PRESIDENT_SHARED_DIR", Path(__file__).resolve().parents[1].parent / "shared"))
-GAMES = ["gdl/Agram4.gdl", "rcy/Hearts4.rcy", "President5", "Poker5", "BigTwo4"]
+GAMES = ["gdl/Agram4.gdl", "rcy/Hearts4.rcy", "President5", "Poker5", "BigTwo4", "Daifugo4"]
 PRESIDENT = "President5"
 AIM = 5.0
 
@@ -68,7 +68,8 @@ def one_run(game, seconds: float, seed: int) -> tuple[float, float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("games", nargs="*", default=GAMES,
-                        help="shipped game names or corpus files (default: Agram4, Hearts4, President5, Poker5, BigTwo4)")
+                        help="shipped game names or corpus files (default: Agram4, Hearts4, President5, Poker5, BigTwo4, "
+                             "Daifugo4)")
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()

@@ -10,7 +10,7 @@ prints the table:
 1. the nine shipped personalities (balanced draws): the best one by points;
 2. ISMCTS at `ISMCTS_ITERATIONS` iterations per move (one second of this
    machine, see `--measure`) against four copies of that best personality,
-   twice (two seeds: two independent replications, then pooled by deal);
+   three times (three seeds: independent replications, then pooled by deal);
 3. ISMCTS at `time=1.0` (wall clock) against the same, a smaller check;
 4. PIMC (`samples=20`) against four random players;
 then the endgame check: won two-player endings, played by the search
@@ -58,6 +58,8 @@ def tournaments(best: str) -> list[tuple[str, list[str]]]:
          + ["--matches", "30", "--rounds", "1", "--seed", "2028"]),
         (f"ismcts_vs_{best.lower()}_b", [f"ismcts:iterations={ISMCTS_ITERATIONS}"] + [best] * 4
          + ["--matches", "30", "--rounds", "1", "--seed", "2029"]),
+        (f"ismcts_vs_{best.lower()}_c", [f"ismcts:iterations={ISMCTS_ITERATIONS}"] + [best] * 4
+         + ["--matches", "30", "--rounds", "1", "--seed", "2030"]),
         (f"ismcts_time1_vs_{best.lower()}", ["ismcts:time=1.0"] + [best] * 4
          + ["--matches", "15", "--rounds", "1", "--seed", "2028"]),
         ("pimc_vs_random", ["pimc:samples=20"] + ["random"] * 4 + ["--matches", "100", "--rounds", "2",
