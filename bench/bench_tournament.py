@@ -3,8 +3,9 @@
     python bench/bench_tournament.py [--rounds 10000] [--memory-rounds 100000] [--runs 3]
 
 Speed: a 5-personality tournament (Classic, Cautious, Aggressive, Gambler,
-Counter; matches of 10 rounds) through the library, worker start-up included;
-the median of several runs. Memory: whole `president tournament` runs in a
+Counter; matches of 10 rounds) through the library, each run in a fresh
+process as a user's command would be (imports, worker start-up and cold
+caches included); the median of several runs. Memory: whole `president tournament` runs in a
 child process (random bots, so 100,000 rounds take under a minute), reporting
 getrusage ru_maxrss of the tournament process and of its largest worker, and
 the peak of their summed RSS sampled from /proc every 50 ms. A small and a
@@ -72,6 +73,15 @@ def speed(rounds: int, jobs: int, seed: int) -> tuple[float, float, float]:
     return tally.rounds / elapsed, steady, marks["first"][0]
 
 
+def fresh_speed(rounds: int, jobs: int, seed: int) -> tuple[float, float, float]:
+    """`speed` in a new process, as a user's `president tournament` starts: cold imports and
+    cold memo caches for -j1 and -j2 alike (in this process, later -j1 runs would reuse the
+    rule engine's caches warmed by earlier runs, while -j2's workers always start cold)."""
+    out = subprocess.run([sys.executable, __file__, "--one", str(rounds), str(jobs), str(seed)],
+                         check=True, capture_output=True, text=True).stdout
+    return tuple(json.loads(out.splitlines()[-1]))
+
+
 def tree_rss_kb(pid: int) -> int:
     """Summed VmRSS of a process and all its descendants (Linux /proc)."""
     total, todo = 0, [pid]
@@ -115,7 +125,11 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=10_000, help="rounds per speed run (default 10000)")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--memory-rounds", type=int, default=100_000, help="rounds of the long run (default 100000)")
+    parser.add_argument("--one", nargs=3, type=int, metavar=("ROUNDS", "JOBS", "SEED"), help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.one:  # a child of `fresh_speed`
+        print(json.dumps(speed(*args.one)))
+        return
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; {os.cpu_count()} cores")
     for rounds in (max(1000, args.memory_rounds // 10), args.memory_rounds):
         parent, worker, peak, seconds = memory(rounds, 2)
@@ -125,7 +139,7 @@ def main() -> None:
     runs: dict[int, list[tuple[float, float, float]]] = {1: [], 2: []}
     for seed in range(args.runs):  # -j1 and -j2 alternate, so a drifting load hits both alike
         for jobs in (1, 2):
-            runs[jobs].append(speed(args.rounds, jobs, seed))
+            runs[jobs].append(fresh_speed(args.rounds, jobs, seed))
     for jobs in (1, 2):
         whole, steady = [r[0] for r in runs[jobs]], [r[1] for r in runs[jobs]]
         print(f"-j{jobs}: {statistics.median(whole):,.0f} rounds/s whole run, {statistics.median(steady):,.0f} "

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -258,3 +259,26 @@ def test_a_game_failing_in_a_worker_is_reported_and_earlier_games_kept(tmp_path)
             run_tournament(schedule, ["a", "b", "c"], FailsOnDeal2(), Tally("abc", 3, rating=False), journal, jobs=2)
     kept = {r.index for r in records(tmp_path / "f.jsonl")}
     assert set(range(6)) <= kept and not kept & {6, 7, 8}  # deals 0 and 1 saved, deal 2 never
+
+
+@dataclass(frozen=True)
+class FailsInProcess:
+    """Breaks from deal 2 on, but only when played in process `pid` (the tournament's own)."""
+
+    pid: int
+
+    def __call__(self, specs, deal_seed, game_seed):
+        if deal_seed >= 2 and os.getpid() == self.pid:
+            raise RuntimeError("bot crashed in the main process")
+        return [((1, 2, 3), (2, 1, 0))]
+
+
+def test_with_jobs_the_main_process_plays_too_and_its_failures_keep_the_workers_games(tmp_path):
+    schedule = Schedule(3, 3, 30, seed=1, deal_seed=lambda d: d)
+    with Journal.create(tmp_path / "f.jsonl", {}) as journal:
+        with pytest.raises(WorkerError, match="crashed in the main process"):
+            run_tournament(schedule, ["a", "b", "c"], FailsInProcess(os.getpid()), Tally("abc", 3, rating=False),
+                           journal, jobs=2)
+    kept = {r.index for r in records(tmp_path / "f.jsonl")}
+    assert set(range(6)) <= kept  # deals 0 and 1, played before anything failed
+    assert len(kept) < schedule.total_games  # it stopped

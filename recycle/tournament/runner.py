@@ -21,7 +21,7 @@ from typing import Callable, Iterable, Sequence
 from .journal import GameRecord, Journal, JournalError
 from .schedule import Schedule
 from .tally import Tally
-from .workers import InlineWorker, PlayMatch, ProcessWorkers
+from .workers import InlineWorker, PlayMatch, SharedWorkers
 
 COMPLETE, DECIDED, INTERRUPTED = "complete", "decided", "interrupted"
 
@@ -65,7 +65,7 @@ def run_tournament(schedule: Schedule, specs: Sequence[str], play: PlayMatch, ta
     feeder = _Feeder(tally, journal, progress)
     replayed = played = 0
     window = 4 * jobs + 4
-    workers = ProcessWorkers(jobs, play, specs) if jobs > 1 else InlineWorker(play, specs)
+    workers = SharedWorkers(jobs, play, specs) if jobs > 1 else InlineWorker(play, specs)
     games = schedule.games()
     upcoming = next(games, None)
     status = COMPLETE

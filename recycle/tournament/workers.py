@@ -1,4 +1,5 @@
-"""Where games are played: in this process (-j1) or in a lean pool of spawned workers.
+"""Where games are played: in this process (-j1), or in it and a lean pool of spawned
+workers (-jN: N - 1 workers, see `SharedWorkers`).
 
 Why not `concurrent.futures`: its manager and feeder threads cost the parent
 about half a millisecond per game, and on a 2-core machine every cycle the
@@ -56,7 +57,14 @@ class InlineWorker:
         return len(self._queue)
 
     def finished(self) -> list[GameRecord]:
-        return [self._run(self._queue.popleft())]  # a failure raises right here
+        record = self._run(self._queue[0])  # a failure raises right here, the game still queued
+        self._queue.popleft()
+        return [record]
+
+    @property
+    def current(self) -> int:
+        """The index of the game being played (or next to be)."""
+        return self._queue[0].index
 
     def check(self) -> None:
         pass
@@ -148,8 +156,8 @@ class ProcessWorkers:
         workers (finished work is never thrown away), then `check()` raises.
         """
         records = self._receive(wait(self._waiting()))
-        while self.failure and self._waiting():
-            records += self._receive(wait(self._waiting()))
+        if self.failure:
+            records += self.drain()
         return sorted(records, key=lambda r: r.index)
 
     def check(self) -> None:
@@ -157,11 +165,18 @@ class ProcessWorkers:
             raise WorkerError(self.failure)
 
     def ready(self) -> list[GameRecord]:
-        """Games already done, without waiting (after Ctrl-C)."""
+        """Games already done, without waiting (after Ctrl-C, or between games played here)."""
         try:
             return self._receive([c for c in self._waiting() if c.poll()])
         except (OSError, EOFError):
             return []
+
+    def drain(self) -> list[GameRecord]:
+        """Every game still queued on a healthy worker, waiting for each (before a failure is raised)."""
+        records: list[GameRecord] = []
+        while self._waiting():
+            records += self._receive(wait(self._waiting()))
+        return records
 
     def _waiting(self) -> list[Connection]:
         return [c for c, q in self._sent.items() if q and c not in self._dead]
@@ -196,3 +211,54 @@ class ProcessWorkers:
                 proc.join()
         for conn in self._sent:
             conn.close()
+
+
+class SharedWorkers:
+    """-jN (N > 1): N - 1 spawned workers, and this process plays too.
+
+    On a machine with N cores this keeps N processes playing with none started
+    in vain: this process plays from its first moment while the workers are
+    still starting, and its own bookkeeping (journal, tally) costs no extra
+    process a core. The workers' queues are filled first, `depth` deep, so they
+    never wait while this process plays a game; this process takes a game only
+    when they are full, and collects their results between its games.
+    """
+
+    def __init__(self, jobs: int, play: PlayMatch, specs: Sequence[str], depth: int = 3) -> None:
+        self.pool = ProcessWorkers(jobs - 1, play, specs, depth)
+        self.own = InlineWorker(play, specs)
+        self.failure: str | None = None
+
+    def has_room(self) -> bool:
+        return self.pool.has_room() or self.own.has_room()
+
+    def submit(self, game: Game) -> None:
+        (self.pool if self.pool.has_room() else self.own).submit(game)
+
+    @property
+    def busy(self) -> int:
+        return self.pool.busy + self.own.busy
+
+    def finished(self) -> list[GameRecord]:
+        if not self.own.busy:
+            return self.pool.finished()
+        try:
+            records = self.own.finished()
+        except Exception:  # as a worker's failure: first keep the games the workers finish
+            index = self.own.current
+            self.own.close()
+            self.failure = f"game {index} failed:\n{traceback.format_exc()}"
+            return sorted(self.pool.drain(), key=lambda r: r.index)
+        return sorted(records + self.pool.ready(), key=lambda r: r.index)
+
+    def check(self) -> None:
+        if self.failure:
+            raise WorkerError(self.failure)
+        self.pool.check()
+
+    def ready(self) -> list[GameRecord]:
+        return self.pool.ready()
+
+    def close(self, now: bool = False) -> None:
+        self.own.close()
+        self.pool.close(now)
