@@ -50,7 +50,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--rounds", type=int, help="rounds per match (default: the preset's)")
     p.add_argument("--seed", type=int, help="random seed (printed when omitted)")
     p.add_argument("-j", "--jobs", type=int, default=None,
-                   help="processes playing games (default: all cores; -j1 plays in this process)")
+                   help="processes playing games (default: all cores): this one and JOBS - 1 workers")
     add_table_options(p)
     p.set_defaults(preset=None, overrides=None)  # None = not given, so --resume can fill it in
     p.add_argument("--rules-dir", default=None, help="a folder of .rul files to find personalities in")

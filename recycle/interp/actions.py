@@ -20,6 +20,7 @@ from recycle.lang import tree as T
 from .effects import MISSING, CycleSet, Forget, Move, Pass, Remember, Reorder, SetValue
 from .evaluate import Evaluator
 from .explorers import ExplorersMixin
+from .journal import undo_to
 from .knowledge import move_changes, reorder_changes
 from .runners import RunnersMixin
 from .state import Store, Table
@@ -258,9 +259,7 @@ class Executor(ExplorersMixin, RunnersMixin, Evaluator):
         try:
             self.explorer(node)(env, st, out, None)
         finally:
-            journal = st.journal
-            while journal:
-                journal.pop().undo(st)
+            undo_to(st, st.journal, 0)
             st.journal, st.log = saved
         return out
 
@@ -293,8 +292,7 @@ class Executor(ExplorersMixin, RunnersMixin, Evaluator):
                 for action, benv in branches:
                     mark = len(st.journal)
                     self._explore((action, benv, work), st, out)
-                    while len(st.journal) > mark:
-                        st.journal.pop().undo(st)
+                    undo_to(st, st.journal, mark)
                 return
         if st.journal:  # an option that changes nothing is not offered (as the reference engine)
             out.append(tuple(st.journal))

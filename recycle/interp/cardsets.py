@@ -165,7 +165,11 @@ class CollectionsMixin:
             (tuple((str(self.ev(c.key, env, st)), str(self.ev(c.value, env, st))) for c in a.conditions),
              self.ev(a.points, env, st))
             for a in n.awards)
-        # The same awards give the same (immutable) map: its scores stay known from game to game.
+        return self.point_map_of(awards)
+
+    def point_map_of(self, awards: tuple) -> PointMap:
+        """The map with these awards: the same awards give the same (immutable) map, so its
+        scores stay known from game to game."""
         known = self._point_maps.get(awards)
         if known is None:
             if len(self._point_maps) >= MAX_POINT_MAPS:

@@ -23,6 +23,7 @@ all source generated for the corpus and our games and checks exactly that.
 from __future__ import annotations
 
 import dataclasses
+import re
 
 from recycle.engine import GameError
 from recycle.lang import tree as T
@@ -31,6 +32,8 @@ from .state import GAME, PointMap
 
 #: Forms whose evaluation changes the state (a draw of the generator, a fresh name).
 IMPURE = (T.NewName, T.Random, T.MaxCard, T.MinCard)
+#: The reset of an env built on demand (see `Source.bind`).
+_ENV_RESET = re.compile(r"\b(_e\d+) = None\b")
 #: Deeper expressions are split into calls (Python's parser has nesting limits).
 MAX_DEPTH = 24
 _COMPARE_OPS = {"==": "==", "!=": "!=", "<": "<", ">": ">", "<=": "<=", ">=": ">="}
@@ -53,6 +56,7 @@ class Source:
         self.lines: list[str] = []
         self.temps = 0
         self.journaled = False  # the function only runs while options are explored (see `explorers`)
+        self.hoisted: dict[int, Piece] = {}  # id(node) -> its value, computed before a loop (see `explorers`)
 
     def const(self, value) -> str:
         name = f"_c{len(self.ns)}"
@@ -66,10 +70,22 @@ class Source:
     def emit(self, indent: int, line: str) -> None:
         self.lines.append("    " * indent + line)
 
+    def bind(self, indent: int, env: str, bound: dict, name: str, kind: str, local: str) -> tuple[str, dict]:
+        """Variable `name` bound to the Python local `local` (it holds the value): -> (env, bound).
+        The env dict with the binding is built only where a call needs one, once per binding."""
+        self.temps += 1
+        e = f"_e{self.temps}"
+        self.emit(indent, f"{e} = None")
+        return f"({e} or ({e} := {{**{env}, {name!r}: {local}}}))", {**bound, name: (kind, local)}
+
     def build(self, node):
         """The function `f` the lines define, for `node` (named after it in tracebacks and profiles)."""
         where = f"<recycle {type(node).__name__} {getattr(node, 'line', 0)}:{getattr(node, 'column', 0)}>"
-        exec(compile("\n".join(self.lines), where, "exec"), self.ns)  # noqa: S102 — our own source
+        text = "\n".join(self.lines)
+        for e in set(_ENV_RESET.findall(text)):  # envs that no call needed: nothing to reset
+            if len(re.findall(rf"\b{e}\b", text)) == 1:
+                text = re.sub(rf"\b{e} = None\b", "pass", text)
+        exec(compile(text, where, "exec"), self.ns)  # noqa: S102 — our own source
         return self.ns["f"]
 
 
@@ -110,8 +126,12 @@ class ExprSource:
         return Piece(f"{src.const(self.fn(node))}({env}, st)", _CALLED_KINDS.get(type(node), "any"), called=True)
 
     def expr(self, src: Source, node, env: str = "env", bound: dict | None = None, depth: int = 0) -> Piece:
-        """Source for `node` (children inlined where this module knows their form). `bound`:
-        variable -> kind of the names the enclosing source binds in `env` (reading them cannot fail)."""
+        """Source for `node` (children inlined where this module knows their form). `env`: source
+        giving the env dict; `bound`: variable -> (kind, Python local) of the names the enclosing
+        source binds (reading them cannot fail, see `Source.bind`)."""
+        got = src.hoisted.get(id(node))
+        if got is not None:
+            return got
         make = getattr(self, "_src_" + type(node).__name__, None)
         if make is None or depth > MAX_DEPTH:
             return self.call(src, node, env)
@@ -158,28 +178,31 @@ class ExprSource:
             return made[0](env, st)
         return slow
 
-    def items(self, src: Source, coll, env: str, bound: dict) -> tuple[str, str, bool]:
+    def items(self, src: Source, coll, env: str, bound: dict, indent: int = 0) -> tuple[str, str, bool]:
         """(source of the elements of a collection to loop over, their kind, is it a fresh list:
-        else the live list of a location, to copy before the loop changes the game)."""
+        else the live list of a location, to copy before the loop changes the game). `indent`:
+        where a statement may compute it first (0: in a function whose failures all fall back)."""
         if type(coll) is T.Players:
             return "_players", "owner", True
         piece = self.expr(src, coll, env, bound)
-        if piece.kind == "cards" and piece.safe:
-            return piece.code, "card", False
-        if type(coll) in _CALLED_KINDS:  # a closure that always makes a new list
-            return self.call(src, coll, env).code, _ELEMENT_KINDS.get(type(coll), "any"), True
+        if piece.kind in ("cards", "set") and piece.safe:  # a set is never a location's live list
+            return piece.code, "card", piece.kind == "set"
+        if type(coll) in _CALLED_KINDS:  # a form that always makes a new list
+            elements = _ELEMENT_KINDS.get(type(coll), "any")
+            if piece.called or not self.pure(coll):
+                return self.call(src, coll, env).code, elements, True
+            return (piece.code if piece.safe or not indent else self.value(src, coll, env, bound, indent)[0],
+                    elements, True)
         return f"_iterate({src.const(coll)}, {env}, st)", "any", True
 
     def _loop(self, src: Source, n) -> None:
         """The body of a filter, (all ...) or (any ...) condition over a collection."""
         items, kind, _ = self.items(src, n.collection, "env", {})
-        name = n.var.name
-        cond = self.expr(src, n.condition, "_e", {name: kind})
-        src.emit(2, "_e = env.copy()")
         if type(n) is T.Filter:
             src.emit(2, "_out = []")
         src.emit(2, f"for _x in {items}:")
-        src.emit(3, f"_e[{name!r}] = _x")
+        env, bound = src.bind(3, "env", {}, n.var.name, kind, "_x")
+        cond = self.expr(src, n.condition, env, bound)
         if type(n) is T.Filter:
             test = f"_x and {cond.code}" if n.kind == "cardsets" else cond.code  # empty sets never pass
             src.emit(3, f"if {test}:")
@@ -207,7 +230,8 @@ class ExprSource:
 
     def _src_Var(self, src, n, env, bound, depth):
         if n.name in bound:
-            return Piece(f"{env}[{n.name!r}]", bound[n.name], True)
+            kind, local = bound[n.name]
+            return Piece(local, kind, True)
         if n.name in self.gvar_names():
             return None  # may be a game-wide value: the closure looks there
         return Piece(f"{env}[{n.name!r}]")  # unbound: KeyError, the closure says which
@@ -220,13 +244,29 @@ class ExprSource:
             return Piece(src.const(self.table.players[n.index.value]), "owner", True)
         return None
 
+    def fixed_key(self, n, words: tuple) -> tuple | None:
+        """The key of a storage or location that is the same at every evaluation (the game's,
+        or a numbered player's, with a constant name), else None."""
+        if type(n.name) is not T.Name or getattr(n, "index", None) is not None:
+            return None
+        owner, players = n.owner, self.table.players
+        if type(owner) is T.GameOwner:
+            return GAME + words + (n.name.value,)
+        if type(owner) is T.PlayerAt and type(owner.index) is T.IntLit and type(owner.index.value) is int \
+                and 0 <= owner.index.value < len(players):
+            return players[owner.index.value] + words + (n.name.value,)
+        return None
+
     def key(self, src, n, words: tuple, env, bound, depth) -> Piece | None:
         """The key of a storage or location with a constant name: `owner + (words..., NAME)`."""
         if type(n.name) is not T.Name or getattr(n, "index", None) is not None:
             return None
         suffix = words + (n.name.value,)
-        if type(n.owner) is T.GameOwner:
-            return Piece(src.const(GAME + suffix), "key", True)
+        fixed = self.fixed_key(n, words)
+        if fixed is not None:
+            return Piece(src.const(fixed), "key", True)
+        if type(n.owner) is T.PlayerRef and n.owner.which == "current":  # one key per seat, made once
+            return Piece(f"{src.const(tuple(p + suffix for p in self.table.players))}[st.pcycles[-1][0]]", "key", True)
         owner = self.expr(src, n.owner, env, bound, depth)
         return Piece(f"({owner.code} + {src.const(suffix)})", "key", owner.safe and owner.kind == "owner")
 
@@ -259,7 +299,7 @@ class ExprSource:
             if key is not None:
                 return Piece(f"len(st.locs.get({key.code}) or ())", "int", key.safe)
         inner = self.expr(src, coll, env, bound, depth)
-        return Piece(f"len({inner.code})", "int", inner.safe) if inner.kind in ("cards", "list") else None
+        return Piece(f"len({inner.code})", "int", inner.safe) if inner.kind in ("cards", "set", "list") else None
 
     def _src_Arithmetic(self, src, n, env, bound, depth):
         if n.op not in ("+", "-") or len(n.operands) != 2:
@@ -297,7 +337,7 @@ class ExprSource:
         if n.position not in ("top", "bottom"):
             return None
         cards = self.expr(src, n.cards, env, bound, depth)
-        if cards.kind != "cards":  # maybe a collection of collections: the closure knows
+        if cards.kind not in ("cards", "set"):  # maybe a collection of collections: the closure knows
             return None
         t = src.temp()
         return Piece(f"({t}[{-1 if n.position == 'top' else 0}] if ({t} := {cards.code}) else None)", "card", cards.safe)
@@ -313,16 +353,27 @@ class ExprSource:
         pm, card = self.expr(src, n.using, env, bound, depth), self.expr(src, n.card, env, bound, depth)
         if pm.kind != "points":
             return None
-        # no card: PointMap.score fails on None and the closure raises the located error
-        return Piece(f"{pm.code}.score({card.code}, _attrs)")
+        # the map's kept score, else its `score`; no card: that fails on None and the closure
+        # raises the located error
+        m, c, got = src.temp(), src.temp(), src.temp()
+        return Piece(f"({got} if ({got} := ({m} := {pm.code})._cache.get({c} := {card.code})) is not None "
+                     f"else {m}.score({c}, _attrs))", "int")
+
+    def _src_Tuples(self, src, n, env, bound, depth):
+        pm = self.expr(src, n.using, env, bound, depth)
+        if pm.kind != "points":
+            return None
+        k, cards = self.expr(src, n.size, env, bound, depth), self.expr(src, n.cards, env, bound, depth)
+        return Piece(f"{src.const(self.tuple_sets(n))}({pm.code}, {k.code}, {cards.code})", "list")
 
     def _src_Players(self, src, n, env, bound, depth):
         return Piece("list(_players)", "list", True)
 
 
-#: What the elements of the lists some closures make are: cards, card lists, players.
-_ELEMENT_KINDS = {T.Union: "card", T.Intersect: "card", T.Disjunction: "card", T.Tuples: "cards",
-                  T.Subsets: "cards", T.Runs: "cards", T.Partition: "cards", T.Players: "owner",
+#: What the elements of the lists some closures make are: cards, card sets (fresh lists, never a
+#: location's live one), players.
+_ELEMENT_KINDS = {T.Union: "card", T.Intersect: "card", T.Disjunction: "card", T.Tuples: "set",
+                  T.Subsets: "set", T.Runs: "set", T.Partition: "set", T.Players: "owner",
                   T.OtherPlayers: "owner"}
 #: Conditions over a collection, generated as loops.
 _LOOPS = frozenset({T.Filter, T.AllTrue, T.AnyTrue})

@@ -219,32 +219,14 @@ class RecycleAction:
         return self.text
 
 
-_new, _set = object.__new__, object.__setattr__
+_new = object.__new__
 
 
 def action(index: int, text: str) -> RecycleAction:
     """`RecycleAction(index, text)`, made as its frozen `__init__` does but at half the cost
     (one is made for every option of every choice)."""
     made = _new(RecycleAction)
-    _set(made, "index", index)
-    _set(made, "text", text)
+    fields = made.__dict__  # a frozen dataclass: its fields are set in place
+    fields["index"] = index
+    fields["text"] = text
     return made
-
-
-def option_text(effects: tuple, table: Table, st: Store, viewer: int) -> str:
-    """What an option does, in words: its effects' texts joined by "; ". The texts of integer
-    writes and moves (most options) are kept in `table.phrases` by what decides their words:
-    the value written, or the card (or its place from the top when `viewer` cannot see it)."""
-    phrases, where, parts = table.phrases, st.where, []
-    for e in effects:
-        kind = type(e)
-        if kind is SetValue and e.kind == "ints":
-            key = ("ints", e.key, e.new)
-        elif kind is Move:
-            key = ("move", e.card if table.sight(where[e.card])[viewer] else -1 - e.ft, e.src, e.dst)
-        else:
-            parts.append(e.text(table, st, viewer))
-            continue
-        got = phrases.get(key)
-        parts.append(table.keep(key, e.text(table, st, viewer)) if got is None else got)
-    return "; ".join(parts)

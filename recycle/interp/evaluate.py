@@ -56,6 +56,7 @@ class Evaluator(ExprSource, FastMixin, CollectionsMixin):
         self._pure: dict[int, bool] = {}  # id(node) -> no random draw or fresh name in it (see `codegen`)
         self._gvars: frozenset | None = None
         self._point_maps: dict[tuple, PointMap] = {}  # awards -> the one map with them
+        self._sets: dict[int, object] = {}  # id(node) -> the sets of a (tuples ...), see `fast`
 
     def error(self, node, message: str, cls=RecycleRuntimeError, hint: str = "") -> RecycleRuntimeError:
         return located(node, self.table.filename, message, cls, hint)
@@ -335,10 +336,19 @@ class Evaluator(ExprSource, FastMixin, CollectionsMixin):
         pm, cards = self._points(n.using, env, st), self.ev(n.cards, env, st)
         if not cards:
             raise self.error(n, "the max or min of an empty collection")
-        scores = [sign * pm.score(c, self.attrs) for c in cards]
-        best = max(scores)
-        tied = [c for c, s in zip(cards, scores) if s == best]
-        return tied[0] if len(tied) == 1 else tied[st.rng.below(len(tied))]  # ties: at random
+        cache, attrs, best, tied = pm._cache, self.attrs, None, None
+        for c in cards:
+            s = cache.get(c)
+            if s is None:
+                s = pm.score(c, attrs)
+            if sign < 0:
+                s = -s
+            if best is None or s > best:
+                best, first, tied = s, c, None
+            elif s == best:
+                tied = tied or [first]
+                tied.append(c)
+        return first if tied is None else tied[st.rng.below(len(tied))]  # ties: at random
 
     def _MaxCard(self, n, env, st):
         return self._extreme_card(n, env, st, 1)

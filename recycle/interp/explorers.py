@@ -12,7 +12,7 @@ shape of an option — conditions, then `any` over a collection, then actions
             mark = len(journal)
             <the actions>            (as `runners.flat` runs them)
             <the rest of the work>   (the option is recorded when none is left)
-            <undo to mark>
+            <undo to mark>           (`journal.undo_to`)
 
 Everything is done in the order `_explore` does it. A fork that is not the
 last thing in its block (`(do ((any ...) more))`) is left to `_explore`.
@@ -21,8 +21,13 @@ from __future__ import annotations
 
 from recycle.lang import tree as T
 
-from .codegen import Source
+from .codegen import Piece, Source, walk
+from .journal import undo_to
 from .runners import MAX_INDENT, MAX_LOOPS
+
+
+#: Storage reads (safe at a constant key: a missing value reads as its default).
+_STORAGE = (T.IntStorage, T.StrStorage, T.PointStorage)
 
 
 class ExplorersMixin:
@@ -32,7 +37,7 @@ class ExplorersMixin:
         """The function doing what `_explore((node, env, work), st, out)` does."""
         f = self._explorers.get(id(node))
         if f is None:
-            src = Source({**self._statement_base(), "_xp": self._explore})
+            src = Source({**self._statement_base(), "_xp": self._explore, "_undo": undo_to})
             src.journaled = True
             src.emit(0, "def f(env, st, out, work):")
             src.emit(1, "_j = st.journal")
@@ -58,9 +63,7 @@ class ExplorersMixin:
     def _undo_to(self, src: Source, mark: str, indent: int) -> None:
         """Undo, last first, what the branch did since `mark`."""
         src.emit(indent, f"if len(_j) > {mark}:")
-        src.emit(indent + 1, f"for _u in reversed(_j[{mark}:]):")
-        src.emit(indent + 2, "_u.undo(st)")
-        src.emit(indent + 1, f"del _j[{mark}:]")
+        src.emit(indent + 1, f"_undo(st, _j, {mark})")
 
     def xstmt(self, src: Source, n, env: str, bound: dict, indent: int, loops: int) -> None:
         """Source exploring `n`, then the rest of the work."""
@@ -85,21 +88,22 @@ class ExplorersMixin:
             self._finish(src, indent + 1)
         elif kind is T.Let:
             value, vkind = self.value(src, n.value, env, bound, indent)
-            inner, v = f"_e{src.temp()}", src.temp()
+            v = src.temp()
             src.emit(indent, f"{v} = {value}")
-            src.emit(indent, f"{inner} = {env}.copy()")
-            src.emit(indent, f"{inner}[{n.var.name!r}] = {v}")
-            self.xstmt(src, n.action, inner, {**bound, n.var.name: vkind}, indent, loops)
+            env, bound = src.bind(indent, env, bound, n.var.name, vkind, v)
+            self.xstmt(src, n.action, env, bound, indent, loops)
         elif kind is T.AnyDo:
-            items, ikind, fresh = self.items(src, n.collection, env, bound)
+            items, ikind, fresh = self.items(src, n.collection, env, bound, indent)
             if not fresh:
                 items = f"list({items})"  # a copy: the branches move cards
-            inner, x, mark = f"_e{src.temp()}", src.temp(), src.temp()
+            x, mark, body = src.temp(), src.temp(), n.action
+            if type(body) is T.Conditional and self.flat(body) is not None:
+                self._any_if(src, body, items, x, mark, n.var.name, ikind, env, bound, indent, loops)
+                return
             src.emit(indent, f"for {x} in {items}:")
-            src.emit(indent + 1, f"{inner} = {env}.copy()")
-            src.emit(indent + 1, f"{inner}[{n.var.name!r}] = {x}")
+            inner, ibound = src.bind(indent + 1, env, bound, n.var.name, ikind, x)
             src.emit(indent + 1, f"{mark} = len(_j)")
-            self.xstmt(src, n.action, inner, {**bound, n.var.name: ikind}, indent + 1, loops + 1)
+            self.xstmt(src, body, inner, ibound, indent + 1, loops + 1)
             self._undo_to(src, mark, indent + 1)
         else:  # the choice: each option in turn
             for option in n.options:
@@ -107,3 +111,28 @@ class ExplorersMixin:
                 src.emit(indent, f"{mark} = len(_j)")
                 self.xstmt(src, option, env, bound, indent, loops)
                 self._undo_to(src, mark, indent)
+
+    def _any_if(self, src: Source, body, items: str, x: str, mark: str, var: str, kind: str, env, bound, indent, loops):
+        """`(any C 'V (COND ACTION))` without a fork in ACTION, the usual filter of candidates:
+        an element whose condition is false changes nothing, so its branch is the work so far,
+        done only when that is something (`quiet`: the same for every element)."""
+        quiet = src.temp()
+        src.emit(indent, f"{quiet} = work is None and not _j")
+        # Every element starts from the same state (each branch is undone), so what the condition
+        # reads from storage at a constant key is read once, before the loop.
+        for node in walk(body.condition):
+            if type(node) in _STORAGE and self.fixed_key(node, ()) is not None:
+                piece, h = self.expr(src, node, env, bound), src.temp()
+                src.emit(indent, f"{h} = {piece.code}")
+                src.hoisted[id(node)] = Piece(h, piece.kind, True)
+        src.emit(indent, f"for {x} in {items}:")
+        inner, ibound = src.bind(indent + 1, env, bound, var, kind, x)
+        cond, _ = self.value(src, body.condition, inner, ibound, indent + 1)
+        src.hoisted.clear()
+        src.emit(indent + 1, f"if {cond}:")
+        src.emit(indent + 2, f"{mark} = len(_j)")
+        self._block(src, body.action, inner, ibound, indent + 2, False, loops + 1)
+        self._finish(src, indent + 2)
+        self._undo_to(src, mark, indent + 2)
+        src.emit(indent + 1, f"elif not {quiet}:")
+        self._finish(src, indent + 2)

@@ -9,12 +9,16 @@ the methods (the tests run both through the same corpus games).
 """
 from __future__ import annotations
 
-from itertools import combinations
+from itertools import combinations, groupby
+from operator import attrgetter
 
 from recycle.lang import tree as T
 
 from .cardsets import _COMPARE
 from .state import GAME, PointMap
+
+#: Answers of a `(tuples ...)` kept per node (see `_make_Tuples`).
+MAX_KEPT = 256
 
 
 class FastMixin:
@@ -75,15 +79,17 @@ class FastMixin:
 
     def _make_storage(self, n, attr: str, default):
         owner, suffix = self._owner_suffix(n)
-        key_of = self.storage_key
+        key_of, store, fixed = self.storage_key, attrgetter(attr), self.fixed_key(n, ())
+        if fixed is not None:  # the same key at every evaluation
+            return lambda env, st: store(st).get(fixed, default)
 
         def read(env, st):
             if suffix is None:
-                return getattr(st, attr).get(key_of(n, env, st), default)
+                return store(st).get(key_of(n, env, st), default)
             o = owner(env, st)
             if type(o) is not tuple:
                 key_of(n, env, st)  # raises the located error
-            return getattr(st, attr).get(o + suffix, default)
+            return store(st).get(o + suffix, default)
         return read
 
     def _make_IntStorage(self, n):
@@ -143,8 +149,10 @@ class FastMixin:
         return points
 
     def _make_PointStorage(self, n):
+        empty, fixed = PointMap(()), self.fixed_key(n, ())
+        if fixed is not None:
+            return lambda env, st: st.points.get(fixed) or empty
         read = self._make_storage(n, "points", None)
-        empty = PointMap(())
         return lambda env, st: read(env, st) or empty
 
     def _make_Score(self, n):
@@ -172,7 +180,7 @@ class FastMixin:
                        for a in n.awards)
         slow = self._PointMap
         if not constant:
-            return lambda env, st: slow(n, env, st)
+            return self._varying_point_map(n)
         made = []
 
         def point_map(env, st):
@@ -181,37 +189,93 @@ class FastMixin:
             return made[0]
         return point_map
 
-    def _make_Tuples(self, n):
-        """Sets of `size` cards of one score. The grouping by score is kept for the next call
-        with the same cards and point map: a choice asks for sets of 1, 2, 3, 4 cards of one hand."""
-        points, size, cards, attrs = self._points_fn(n.using), self.fn(n.size), self.fn(n.cards), self.attrs
-        last = [None, None, None]  # point map, cards, their groups in score order
+    def _varying_point_map(self, n):
+        """A point map with computed keys, values or points (`(SUIT : (game str LEAD))`): its
+        constant awards made once, the others evaluated in the order `_PointMap` does."""
+        def part(x, text: bool):
+            if type(x) in (T.Name, T.IntLit):
+                return str(x.value) if text else x.value
+            f = self.fn(x)
+            return (lambda env, st: str(f(env, st))) if text else f
 
-        def tuples(env, st):
-            pm = points(env, st)
-            k = size(env, st)
-            cs = cards(env, st)
+        def award(a):
+            conds = [(part(c.key, True), part(c.value, True)) for c in a.conditions]
+            points = part(a.points, False)
+            if not any(callable(x) for pair in conds for x in pair) and not callable(points):
+                return tuple(conds), points
+            return lambda env, st: (tuple((k if not callable(k) else k(env, st), v if not callable(v) else v(env, st))
+                                          for k, v in conds), points(env, st) if callable(points) else points)
+
+        awards, interned = [award(a) for a in n.awards], self.point_map_of
+        return lambda env, st: interned(tuple(a(env, st) if callable(a) else a for a in awards))
+
+    def _make_Tuples(self, n):
+        points, size, cards, sets = self._points_fn(n.using), self.fn(n.size), self.fn(n.cards), self.tuple_sets(n)
+        return lambda env, st: sets(points(env, st), size(env, st), cards(env, st))
+
+    def tuple_sets(self, n):
+        """`sets(point map, size, cards)`: the sets of `size` cards of one score, for `(tuples ...)`
+        node `n`. Answers are kept by (cards, size) for one point map (values are never changed
+        by their users): a choice asks for sets of 1, 2, 3, 4 cards of one hand, and the same
+        hands come back turn after turn. The grouping by score is kept too."""
+        made = self._sets.get(id(n))
+        if made is not None:
+            return made
+        attrs = self.attrs
+        last = [None, None, None, None]  # point map, cards, them in score order (stable), groups of 2+
+        known: dict[tuple, list] = {}  # (cards, size) -> the sets, for the point map last[0]
+
+        def sets(pm, k, cs):
+            if type(pm) is not PointMap:
+                raise TypeError("not a point map")  # the closure raises the located error
+            key = None
+            if pm is not last[0]:
+                known.clear()
+            elif type(k) is int:
+                try:
+                    key = (tuple(cs), k)
+                    got = known.get(key)
+                except TypeError:  # not cards: the sets are made (or refused) below
+                    key = got = None
+                if got is not None:
+                    return got
+            score = pm._cache.__getitem__
             if pm is last[0] and cs == last[1]:
                 ordered = last[2]
             else:
-                cache, score, groups = pm._cache, pm.score, {}
-                for c in cs:
-                    s = cache.get(c)
-                    if s is None:
-                        s = score(c, attrs)
-                    group = groups.get(s)
-                    if group is None:
-                        groups[s] = [c]
-                    else:
-                        group.append(c)
-                ordered = [groups[s] for s in sorted(groups)]
-                last[:] = pm, list(cs), ordered
+                try:
+                    ordered = sorted(cs, key=score)
+                except KeyError:  # scores not known yet
+                    for c in cs:
+                        pm.score(c, attrs)
+                    ordered = sorted(cs, key=score)
+                last[:] = pm, list(cs), ordered, None
             if not k > 0:
                 return []
             if k == 1:
-                return [[c] for group in ordered for c in group]
-            return [list(t) for group in ordered for t in combinations(group, k)]
-        return tuples
+                out = [[c] for c in ordered]
+            else:
+                if last[3] is None:  # the cards that share their score, by score
+                    last[3] = [g for g in (list(g) for _, g in groupby(ordered, score)) if len(g) > 1]
+                out = []
+                for group in last[3]:
+                    if len(group) >= k:
+                        out += map(list, combinations(group, k))
+            if key is not None:
+                if len(known) >= MAX_KEPT:
+                    known.clear()
+                known[key] = out
+            return out
+        self._sets[id(n)] = sets
+        return sets
+
+    def _make_MaxCard(self, n):
+        extreme = self._extreme_card
+        return lambda env, st: extreme(n, env, st, 1)
+
+    def _make_MinCard(self, n):
+        extreme = self._extreme_card
+        return lambda env, st: extreme(n, env, st, -1)
 
     def _make_Compare(self, n):
         left, right, op, slow = self.fn(n.left), self.fn(n.right), _COMPARE[n.op], self._Compare

@@ -28,7 +28,8 @@ from __future__ import annotations
 
 from recycle.lang import tree as T
 
-from .effects import action, option_text
+from .effects import action
+from .journal import option_text
 from .errors import LimitError, NoOptionsError
 
 SEQ, EACH, STAGE = 0, 1, 2
@@ -175,11 +176,11 @@ class Machine:
             text = option_text(effects, table, st, player)
             if text not in seen:  # identical texts are the same decision (identical cards)
                 seen.add(text)
-                options.append(action(len(options), text))
+                options.append(action(len(chosen), text))
                 chosen.append(effects)
         if not options:
             raise self.ex.error(node, f"player p{player} has no possible option in this choice",
                                 NoOptionsError, "every option's condition is false or it has nothing to do")
-        s.options, s.effects = tuple(options), tuple(chosen)
+        s.options, s.found = tuple(options), tuple(chosen)
         s.chooser = player
         st.steps = 0

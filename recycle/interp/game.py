@@ -28,95 +28,15 @@ from .actions import Executor
 from .effects import RecycleAction
 from .errors import LimitError, RecycleRuntimeError, guard, located
 from .flow import SEQ, Machine
+from .journal import OptionEffects, apply_all
 from .knowledge import redeal
-from .state import Rng, Store, Table, loc_text, owner_text
+from .observation import RecycleObservation
+from .state import Rng, Store, Table, loc_text
 
 #: The reference engine's bound on choices per game.
 MAX_CHOICES = 500
 MAX_STEPS = 200_000
 MAX_CARDS = 10_000
-
-
-class RecycleObservation:
-    """What one player may know: every location's cards it can see (others: their size),
-    all storage (public in RECYCLE), whose turn it is and how many choices were made.
-
-    Built for every decision of fast random play, so it is lazy: the snapshot is
-    taken from the live state on first use (valid until the state moves on).
-    Search players get states through `sample_state(rng)` (a determinization:
-    it depends only on what this player sees and `rng`) and, for labelled
-    cheating baselines only, `true_state()`.
-    """
-
-    __slots__ = ("player", "current_player", "choices", "_source", "_snap")
-
-    def __init__(self, state: "RecycleState", player: int) -> None:
-        self.player, self.current_player, self.choices = player, state.current_player(), state.choices
-        self._source, self._snap = state, None
-
-    def _live(self) -> "RecycleState":
-        state = self._source
-        if state.choices != self.choices or state.current_player() != self.current_player:
-            raise GameError("this observation is stale: the state it was taken from has moved on")
-        return state
-
-    def _snapshot(self) -> tuple:
-        if self._snap is None:
-            state, p = self._live(), self.player
-            table = state.table
-            # Empty locations left out and the rest sorted: trying options creates empty ones.
-            locs = tuple((location_name(key), tuple(table.text[c] for c in cards) if table.visible(key, p)
-                          else len(cards)) for key, cards in sorted(state.st.locs.items()) if cards)
-            storage = tuple((f"{owner_text(k)} {k[2]}", v) for d in (state.st.ints, state.st.strs)
-                            for k, v in d.items())
-            known = tuple(sorted((table.text[c], location_name(key)) for (q, c), key in state.st.known.items()
-                                 if q == p))
-            self._snap = (locs, storage, known)
-        return self._snap
-
-    @property
-    def locations(self) -> tuple:
-        """(location name, tuple of card texts if visible, else the number of cards)."""
-        return self._snapshot()[0]
-
-    @property
-    def storage(self) -> tuple:
-        """(`owner NAME`, value) of every integer and string store."""
-        return self._snapshot()[1]
-
-    @property
-    def known(self) -> tuple:
-        """(card, location) of the hidden cards this player saw go where they are."""
-        return self._snapshot()[2]
-
-    def cards(self, location: str):
-        return dict(self.locations).get(location, ())
-
-    def sample_state(self, rng: random.Random) -> "RecycleState":
-        return self._live().determinize(self.player, rng)
-
-    def true_state(self) -> "RecycleState":
-        """CHEATING: the real state, hidden cards included (for labelled baselines only)."""
-        return self._live().clone()
-
-    def _key(self) -> tuple:
-        return (self.player, self.current_player, self.choices) + self._snapshot()
-
-    def __eq__(self, other) -> bool:
-        return isinstance(other, RecycleObservation) and self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
-
-    def __repr__(self) -> str:
-        locs, storage, known = self._snapshot()
-        return (f"RecycleObservation(player={self.player}, current={self.current_player}, "
-                f"choices={self.choices}, locations={locs!r}, storage={storage!r}, known={known!r})")
-
-
-def location_name(key: tuple) -> str:
-    """`p0 iloc HAND`, `game vloc DISCARD`: a location with its visibility."""
-    return f"{owner_text(key)} {key[2]} {key[3]}"
 
 
 class Rules:
@@ -128,16 +48,22 @@ class Rules:
         self.machine = Machine(self.ex, table.game)
         self.max_choices = max_choices
         self.strict = strict  # hitting max_choices: raise LimitError instead of calling the game
+        self.guarded = guard(self.ex)  # one for all (it keeps nothing between uses)
 
     def guard(self):
-        return guard(self.ex)
+        return self.guarded
 
 
 class RecycleState(GameState):
     """A position of a RECYCLE game. Build with `new_game`."""
 
-    __slots__ = ("rules", "table", "num_players", "st", "stack", "pending", "options", "effects", "chooser",
+    __slots__ = ("rules", "table", "num_players", "st", "stack", "pending", "options", "found", "chooser",
                  "choices", "over", "called", "_results")
+
+    @property
+    def effects(self) -> OptionEffects:
+        """Per option (by index), what it does: a tuple of `effects` objects."""
+        return OptionEffects(self.found)
 
     # --- protocol -----------------------------------------------------------
     def current_player(self) -> int:
@@ -150,8 +76,14 @@ class RecycleState(GameState):
         return [] if self.over else list(self.options)
 
     def _find(self, action) -> RecycleAction | None:
-        text = action.text if isinstance(action, RecycleAction) else str(action).strip()
-        for option in self.options:
+        options = self.options
+        if isinstance(action, RecycleAction):
+            if action.index < len(options) and options[action.index] is action:  # one of ours
+                return action
+            text = action.text
+        else:
+            text = str(action).strip()
+        for option in options:
             if option.text == text:
                 return option
         return None
@@ -166,10 +98,9 @@ class RecycleState(GameState):
         if st.log is not None:
             st.log.append({"t": "choice", "player": self.chooser, "index": option.index,
                            "action": option.text, "options": len(self.options)})
-        for effect in self.effects[option.index]:
-            st.do(effect)
+        apply_all(st, self.found[option.index])
         self.choices += 1
-        self.options, self.effects, self.pending = (), (), None
+        self.options, self.found, self.pending = (), (), None
         self._run()
 
     def _run(self) -> None:
@@ -192,7 +123,7 @@ class RecycleState(GameState):
         c.rules, c.table, c.num_players = self.rules, self.table, self.num_players
         c.st = self.st.clone()
         c.stack = self.stack[:]
-        c.pending, c.options, c.effects, c.chooser = self.pending, self.options, self.effects, self.chooser
+        c.pending, c.options, c.found, c.chooser = self.pending, self.options, self.found, self.chooser
         c.choices, c.over, c.called, c._results = self.choices, self.over, self.called, self._results
         return c
 
@@ -358,7 +289,7 @@ def _start(rules: Rules, env: dict, st: Store, shuffler=None) -> RecycleState:
     s = RecycleState.__new__(RecycleState)
     s.rules, s.table, s.num_players, s.st = rules, rules.table, rules.table.num_players, st
     s.stack = [(SEQ, rules.table.game.flow, 0, env)]
-    s.pending, s.options, s.effects, s.chooser = None, (), (), TERMINAL
+    s.pending, s.options, s.found, s.chooser = None, (), (), TERMINAL
     s.choices, s.over, s.called, s._results = 0, False, False, None
     s._run()
     return s

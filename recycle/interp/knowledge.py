@@ -49,6 +49,8 @@ def reorder_changes(table: Table, st: Store, key: tuple, cards) -> tuple[Change,
     """How knowledge changes when a location's content becomes `cards` (a shuffle keeps it,
     a swap or faro moves it with the location, in everyone's sight)."""
     known, out = st.known, []
+    if not known:  # nobody knows where any hidden card is: nothing to keep or forget
+        return ()
     for q in range(table.num_players):
         seen = table.visible(key, q)
         for c in cards:

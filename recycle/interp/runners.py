@@ -11,6 +11,13 @@ function, which raises the located error); every other form is a call of a
 closure around its `_do_Form` method. Errors are raised when the action runs,
 never when it is compiled, so a broken branch that is never taken stays harmless.
 
+Variables bound by the source (`let`, `all`, `any`) are Python locals; the env
+dict a called function needs is made only when one is called (`Source.bind`).
+Keys that are the same at every run (the game's locations, a numbered
+player's) are constants, so a move between two of them is written for exactly
+those two. Effects are applied in place and recorded as `journal` tuples (an
+effect object is made only for a transcript).
+
 Exploring a choice's options (`Executor._explore`) walks do, conditionals,
 `let` and `all` itself, counting no step for them; `flat(node)` is that walk
 compiled, for the parts of an option that hold no `any` or `choice`.
@@ -22,6 +29,7 @@ from recycle.lang import tree as T
 from .codegen import Source
 from .effects import MISSING, CycleSet, Move, SetValue
 from .errors import LimitError
+from .journal import CYCLE, INTS, MOVE, STRS
 from .knowledge import apply_changes, move_changes
 
 #: Control forms that `_explore` walks itself (no step counted for them).
@@ -30,15 +38,6 @@ WALKED = (T.Do, T.Conditional, T.Let, T.AllDo)
 NOTHING_TO_MOVE = "nothing to move: the collection is empty"
 #: Deeper loops and blocks are split into calls (Python's compiler has nesting limits).
 MAX_LOOPS, MAX_INDENT = 12, 40
-
-
-def moved(st, card: int, src: tuple, si: int, dst: tuple, di: int, kn: tuple) -> None:
-    """What `effects.Move.apply` does, without making the effect (nothing records it)."""
-    del st.locs[src][si]
-    st.loc(dst).insert(di, card)
-    st.where[card] = dst
-    if kn:
-        apply_changes(st, kn)
 
 
 def _is_location_card(n) -> bool:
@@ -123,12 +122,15 @@ class RunnersMixin:
         return {**self._source_base(), "_ex": self, "_MAX": self.max_steps, "_err": self.error,
                 "_too_long": self.too_long, "_not_int": self.not_int, "_MISSING": MISSING,
                 "_SetValue": SetValue, "_Move": Move, "_CycleSet": CycleSet, "_mc": move_changes,
-                "_table": self.table, "_real": self._real, "_moved": moved,
+                "_table": self.table, "_real": self._real, "_ac": apply_changes,
                 "_learners": self.table.learners}
 
     def _generate(self, node, counted: bool):
         src = Source(self._statement_base())
         src.emit(0, "def f(env, st):")
+        if not counted:  # a walk of `_explore`: only ever run while options are explored
+            src.journaled = True
+            src.emit(1, "_j = st.journal")
         self.stmt(src, node, "env", {}, 1, counted, 0)
         try:
             return src.build(node)
@@ -168,7 +170,7 @@ class RunnersMixin:
         if counted or kind not in WALKED:
             node = src.const(n)
             src.emit(indent, "st.steps += 1")
-            src.emit(indent, "if st.steps > _MAX:")
+            src.emit(indent, f"if st.steps > {self.max_steps}:")
             src.emit(indent + 1, f"raise _too_long({node})")
             src.emit(indent, f"_ex.at = {node}")
         start = len(src.lines)
@@ -205,21 +207,19 @@ class RunnersMixin:
 
     def _stmt_Let(self, src, n, env, bound, indent, counted, loops):
         value, kind = self.value(src, n.value, env, bound, indent)
-        inner, v = f"_e{src.temp()}", src.temp()
+        v = src.temp()
         src.emit(indent, f"{v} = {value}")
-        src.emit(indent, f"{inner} = {env}.copy()")
-        src.emit(indent, f"{inner}[{n.var.name!r}] = {v}")
-        self.stmt(src, n.action, inner, {**bound, n.var.name: kind}, indent, counted, loops)
+        env, bound = src.bind(indent, env, bound, n.var.name, kind, v)
+        self.stmt(src, n.action, env, bound, indent, counted, loops)
 
     def _stmt_AllDo(self, src, n, env, bound, indent, counted, loops):
-        items, kind, fresh = self.items(src, n.collection, env, bound)
+        items, kind, fresh = self.items(src, n.collection, env, bound, indent)
         if not fresh:
             items = f"list({items})"  # a copy: the action may move the cards
-        inner, x = f"_e{src.temp()}", src.temp()
+        x = src.temp()
         src.emit(indent, f"for {x} in {items}:")
-        src.emit(indent + 1, f"{inner} = {env}.copy()")
-        src.emit(indent + 1, f"{inner}[{n.var.name!r}] = {x}")
-        self.stmt(src, n.action, inner, {**bound, n.var.name: kind}, indent + 1, counted, loops + 1)
+        env, bound = src.bind(indent + 1, env, bound, n.var.name, kind, x)
+        self.stmt(src, n.action, env, bound, indent + 1, counted, loops + 1)
 
     _stmt_AnyDo = _stmt_AllDo  # outside a choice: every element (see actions.Executor)
 
@@ -233,29 +233,37 @@ class RunnersMixin:
         src.emit(indent, f"for _ in range(len({cards})):")  # as many as the source holds now
         self._block(src, n.action, env, bound, indent + 1, counted, loops + 1)
 
-    def _record(self, src: Source, indent: int, make: str, apply: str) -> None:
-        """Source doing one effect as `Store.do` does: with nothing to record, `apply` alone
-        (no effect object); else the effect `make`, applied, then journaled or logged."""
-        e = lambda line, more=0: src.emit(indent + more, line)  # noqa: E731
+    def _record(self, src: Source, indent: int, entry: str, make: str, apply: list[str]) -> None:
+        """Source doing one effect as `Store.do` does: the `apply` lines (`>` indents one more),
+        then the effect recorded where asked: as the `journal` tuple `entry` while options are
+        explored, as the object `make` in a transcript."""
+        for line in apply:
+            src.emit(indent + len(line) - len(line.lstrip(">")), line.lstrip(">"))
         if src.journaled:  # exploring options: the journal `_j` is always kept
-            e(f"_ef = {make}")
-            e(apply)
-            e("_j.append(_ef)")
+            src.emit(indent, f"_j.append({entry})")
             return
-        e("if st.journal is None and st.log is None:")
-        e(apply, 1)
-        e("else:")
-        e(f"_ef = {make}", 1)
-        e("_ef.apply(st)", 1)
-        e("if st.journal is not None:", 1)
-        e("st.journal.append(_ef)", 2)
-        e("else:", 1)
-        e("st.log.append((_ef, st.pcycles[-1][0]))", 2)
+        src.emit(indent, "if st.journal is not None:")
+        src.emit(indent + 1, f"st.journal.append({entry})")
+        src.emit(indent, "elif st.log is not None:")
+        src.emit(indent + 1, f"st.log.append(({make}, st.pcycles[-1][0]))")
 
     def _stmt_Move(self, src, n, env, bound, indent, counted, loops):
         card, to = n.card, n.to
         e = lambda line, more=0: src.emit(indent + more, line)  # noqa: E731
-        if _is_location_card(card):
+        dst = self.fixed_key(to.cards, (to.cards.visibility,))
+        if dst is not None and dst[2] == "mem":
+            dst = None  # the error is the generic code's
+        fixed = self.fixed_key(card.cards, (card.cards.visibility,)) if _is_location_card(card) else None
+        if fixed is not None and fixed[2] == "mem":
+            fixed = None
+        s, d = ("_s" if fixed is None else src.const(fixed)), ("_d" if dst is None else src.const(dst))
+        if fixed is not None:  # from the top or bottom of one location: known at once
+            e(f"_p = st.locs.get({s})")
+            e("if not _p:")
+            e(f"raise _err({src.const(card)}, {NOTHING_TO_MOVE!r})", 1)
+            e(f"_i = {'len(_p) - 1' if card.position == 'top' else '0'}")
+            e("_c = _p[_i]")
+        elif _is_location_card(card):
             e(f"_s = {self._key(src, card.cards, (card.cards.visibility,), env, bound, self.loc_key_fn)}")
             e("_p = st.locs.get(_s)")
             e("if not _p:")
@@ -264,6 +272,7 @@ class RunnersMixin:
             e("_c = _p[_i]")
             e("if _s[2] == 'mem':")  # a virtual card: act on the real one
             e(f"_s, _i = _real({src.const(card)}, _c, st)", 1)
+            e("_p = st.locs[_s]", 1)
         else:  # a card by value: where it really is
             e(f"_c = {self.value(src, card, env, bound, indent)[0]}")
             e("if _c is None:")
@@ -271,43 +280,70 @@ class RunnersMixin:
             e("_s = st.where[_c]")  # as Executor._real
             e("if _s is None:")
             e(f"raise _err({src.const(card)}, _table.text[_c] + ' is in no location')", 1)
-            e("_i = st.locs[_s].index(_c)")
-        e(f"_d = {self._key(src, to.cards, (to.cards.visibility,), env, bound, self.loc_key_fn)}")
-        e("if _d[2] == 'mem':")
-        e(f"raise _err({src.const(to)}, 'a card cannot move into memory', hint='use (remember CARD CARD)')", 1)
-        e(f"_di = {'len(st.locs.get(_d) or ()) - (_d == _s)' if to.position == 'top' else '0'}")
-        e("_ft = len(st.locs[_s]) - 1 - _i")
+            e("_p = st.locs[_s]")
+            e("_i = _p.index(_c)")
+        if dst is None:
+            e(f"_d = {self._key(src, to.cards, (to.cards.visibility,), env, bound, self.loc_key_fn)}")
+            e("if _d[2] == 'mem':")
+            e(f"raise _err({src.const(to)}, 'a card cannot move into memory', hint='use (remember CARD CARD)')", 1)
+        e(f"_dl = st.locs.get({d})")
+        e("if _dl is None:")
+        e(f"_dl = st.locs[{d}] = []", 1)
+        apart = fixed is not None and dst is not None and fixed != dst  # two lists: no index shifts
+        top_in, top_out = to.position == "top", fixed is not None and card.position == "top"
+        if top_in:
+            e(f"_di = {'len(_dl)' if apart else f'len(_dl) - ({s} == {d})'}")
+        di = "_di" if top_in else "0"
         # nobody knows anything yet, and nobody learns from this move (see knowledge.move_changes)
-        e("_kn = _mc(_table, st, _c, _s, _d) if st.known or _learners.get((_s, _d)) != () else ()")
-        self._record(src, indent, "_Move(_c, _s, _i, _d, _di, _ft, _kn)", "_moved(st, _c, _s, _i, _d, _di, _kn)")
+        if apart and not self.table.learning(fixed, dst):
+            e(f"_kn = _mc(_table, st, _c, {s}, {d}) if st.known else ()")
+        else:
+            e(f"_kn = _mc(_table, st, _c, {s}, {d}) if st.known or _learners.get(({s}, {d})) != () else ()")
+        if top_out:
+            ft = "0"
+        else:
+            e("_ft = len(_p) - 1 - _i")
+            ft = "_ft"
+        put = "_dl.append(_c)" if apart and top_in else f"_dl.insert({di}, _c)"
+        self._record(src, indent, f"({MOVE}, _c, {s}, _i, {d}, {di}, {ft}, _kn)", f"_Move(_c, {s}, _i, {d}, {di}, {ft}, _kn)",
+                     ["_p.pop()" if top_out else "del _p[_i]", put, f"st.where[_c] = {d}", "if _kn:", ">_ac(st, _kn)"])
 
-    def _storage_write(self, src, n, amount, new: str, env, bound, indent):
+    def _storage_write(self, src, n, amount, new: str | None, env, bound, indent):
+        """An integer write: of `amount` (`new` None), else of `new` written with `_o` (the old
+        value) and `{}` (the amount)."""
         e = lambda line, more=0: src.emit(indent + more, line)  # noqa: E731
-        e(f"_k = {self._key(src, n.storage, (), env, bound, self.storage_key_fn)}")
-        value, kind = self.value(src, amount, env, bound, indent)
-        e(f"_v = {value}")
+        k = self._key(src, n.storage, (), env, bound, self.storage_key_fn)
+        if not k.isidentifier():
+            e(f"_k = {k}")
+            k = "_k"
+        v, kind = self.value(src, amount, env, bound, indent)
+        if not (v.isidentifier() or v.isdigit()):
+            e(f"_v = {v}")
+            v = "_v"
         if kind != "int":
-            e("if type(_v) is not int:")
-            e(f"raise _not_int({src.const(amount)}, _v)", 1)
-        e("_o = st.ints.get(_k, _MISSING)")
-        e(f"_n = {new}")
-        self._record(src, indent, "_SetValue('ints', _k, _o, _n)", "st.ints[_k] = _n")
+            e(f"if type({v}) is not int:")
+            e(f"raise _not_int({src.const(amount)}, {v})", 1)
+        e(f"_o = st.ints.get({k}, _MISSING)")
+        if new is not None:
+            e(f"_n = {new.format(v)}")
+            v = "_n"
+        self._record(src, indent, f"({INTS}, {k}, _o, {v})", f"_SetValue('ints', {k}, _o, {v})", [f"st.ints[{k}] = {v}"])
 
     def _stmt_SetStr(self, src, n, env, bound, indent, counted, loops):
         e = lambda line: src.emit(indent, line)  # noqa: E731
         e(f"_k = {self._key(src, n.storage, (), env, bound, self.storage_key_fn)}")
         e(f"_n = str({self.value(src, n.value, env, bound, indent)[0]})")
         e("_o = st.strs.get(_k, _MISSING)")
-        self._record(src, indent, "_SetValue('strs', _k, _o, _n)", "st.strs[_k] = _n")
+        self._record(src, indent, f"({STRS}, _k, _o, _n)", "_SetValue('strs', _k, _o, _n)", ["st.strs[_k] = _n"])
 
     def _stmt_SetInt(self, src, n, env, bound, indent, counted, loops):
-        self._storage_write(src, n, n.value, "_v", env, bound, indent)
+        self._storage_write(src, n, n.value, None, env, bound, indent)
 
     def _stmt_Inc(self, src, n, env, bound, indent, counted, loops):
-        self._storage_write(src, n, n.amount, "(0 if _o is _MISSING else _o) + _v", env, bound, indent)
+        self._storage_write(src, n, n.amount, "(0 if _o is _MISSING else _o) + {}", env, bound, indent)
 
     def _stmt_Dec(self, src, n, env, bound, indent, counted, loops):
-        self._storage_write(src, n, n.amount, "(0 if _o is _MISSING else _o) - _v", env, bound, indent)
+        self._storage_write(src, n, n.amount, "(0 if _o is _MISSING else _o) - {}", env, bound, indent)
 
     def _stmt_Cycle(self, src, n, env, bound, indent, counted, loops):
         count = self.table.num_players
@@ -316,4 +352,5 @@ class RunnersMixin:
         new = f"(_ix, {target})" if n.mode == "next" else f"({target}, _qd)"
         src.emit(indent, "_ix, _qd = st.pcycles[-1]")
         src.emit(indent, f"_n = {new}")
-        self._record(src, indent, f"_CycleSet(len(st.pcycles) - 1, (_ix, _qd), _n, {n.mode!r})", "st.pcycles[-1] = _n")
+        self._record(src, indent, f"({CYCLE}, len(st.pcycles) - 1, (_ix, _qd), _n, {n.mode!r})",
+                     f"_CycleSet(len(st.pcycles) - 1, (_ix, _qd), _n, {n.mode!r})", ["st.pcycles[-1] = _n"])

@@ -42,9 +42,14 @@ class Rng:
         return self.next64() % n
 
     def shuffle(self, items: list) -> None:
+        s = self.s  # `next64` inlined: a deal draws once per card
         for i in range(len(items) - 1, 0, -1):
-            j = self.next64() % (i + 1)
+            s = z = (s + 0x9E3779B97F4A7C15) & _M64
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
+            j = (z ^ (z >> 31)) % (i + 1)
             items[i], items[j] = items[j], items[i]
+        self.s = s
 
     def copy(self) -> "Rng":
         return Rng(self.s)

@@ -1,0 +1,94 @@
+"""`RecycleObservation`: what one player of a RECYCLE game may know (see `game`)."""
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from recycle.engine import GameError
+
+from .state import owner_text
+
+if TYPE_CHECKING:
+    from .game import RecycleState
+
+
+class RecycleObservation:
+    """What one player may know: every location's cards it can see (others: their size),
+    all storage (public in RECYCLE), whose turn it is and how many choices were made.
+
+    Built for every decision of fast random play, so it is lazy: the snapshot is
+    taken from the live state on first use (valid until the state moves on).
+    Search players get states through `sample_state(rng)` (a determinization:
+    it depends only on what this player sees and `rng`) and, for labelled
+    cheating baselines only, `true_state()`.
+    """
+
+    __slots__ = ("player", "current_player", "choices", "_source", "_snap")
+
+    def __init__(self, state: "RecycleState", player: int) -> None:
+        self.player, self.current_player, self.choices = player, state.current_player(), state.choices
+        self._source, self._snap = state, None
+
+    def _live(self) -> "RecycleState":
+        state = self._source
+        if state.choices != self.choices or state.current_player() != self.current_player:
+            raise GameError("this observation is stale: the state it was taken from has moved on")
+        return state
+
+    def _snapshot(self) -> tuple:
+        if self._snap is None:
+            state, p = self._live(), self.player
+            table = state.table
+            # Empty locations left out and the rest sorted: trying options creates empty ones.
+            locs = tuple((location_name(key), tuple(table.text[c] for c in cards) if table.visible(key, p)
+                          else len(cards)) for key, cards in sorted(state.st.locs.items()) if cards)
+            storage = tuple((f"{owner_text(k)} {k[2]}", v) for d in (state.st.ints, state.st.strs)
+                            for k, v in d.items())
+            known = tuple(sorted((table.text[c], location_name(key)) for (q, c), key in state.st.known.items()
+                                 if q == p))
+            self._snap = (locs, storage, known)
+        return self._snap
+
+    @property
+    def locations(self) -> tuple:
+        """(location name, tuple of card texts if visible, else the number of cards)."""
+        return self._snapshot()[0]
+
+    @property
+    def storage(self) -> tuple:
+        """(`owner NAME`, value) of every integer and string store."""
+        return self._snapshot()[1]
+
+    @property
+    def known(self) -> tuple:
+        """(card, location) of the hidden cards this player saw go where they are."""
+        return self._snapshot()[2]
+
+    def cards(self, location: str):
+        return dict(self.locations).get(location, ())
+
+    def sample_state(self, rng: random.Random) -> "RecycleState":
+        return self._live().determinize(self.player, rng)
+
+    def true_state(self) -> "RecycleState":
+        """CHEATING: the real state, hidden cards included (for labelled baselines only)."""
+        return self._live().clone()
+
+    def _key(self) -> tuple:
+        return (self.player, self.current_player, self.choices) + self._snapshot()
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, RecycleObservation) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        locs, storage, known = self._snapshot()
+        return (f"RecycleObservation(player={self.player}, current={self.current_player}, "
+                f"choices={self.choices}, locations={locs!r}, storage={storage!r}, known={known!r})")
+
+
+def location_name(key: tuple) -> str:
+    """`p0 iloc HAND`, `game vloc DISCARD`: a location with its visibility."""
+    return f"{owner_text(key)} {key[2]} {key[3]}"
