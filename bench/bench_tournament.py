@@ -7,7 +7,7 @@ Counter; matches of 10 rounds) through the library, each run in a fresh
 process as a user's command would be (imports, worker start-up and cold
 caches included); the median of several runs. Memory: whole `president tournament` runs in a
 child process (random bots, so 100,000 rounds take under a minute), reporting
-getrusage ru_maxrss of the tournament process and of its largest worker, and
+getrusage ru_maxrss of the tournament process and of its worker, and
 the peak of their summed RSS sampled from /proc every 50 ms. A small and a
 large run show whether memory grows with the number of games. (Linux carries
 a parent's RSS high-water mark into a forked child across exec, so the memory
@@ -134,7 +134,7 @@ def main() -> None:
     for rounds in (max(1000, args.memory_rounds // 10), args.memory_rounds):
         parent, worker, peak, seconds = memory(rounds, 2)
         print(f"{rounds:,} rounds (random bots, -j2, {seconds:.0f} s): ru_maxrss parent {parent:.0f} MB + "
-              f"2 x largest worker {worker:.0f} MB = {parent + 2 * worker:.0f} MB; "
+              f"its worker {worker:.0f} MB = {parent + worker:.0f} MB (-j2: this process and one worker); "
               f"sampled peak of the summed RSS {peak:.0f} MB")
     runs: dict[int, list[tuple[float, float, float]]] = {1: [], 2: []}
     for seed in range(args.runs):  # -j1 and -j2 alternate, so a drifting load hits both alike

@@ -282,3 +282,20 @@ def test_with_jobs_the_main_process_plays_too_and_its_failures_keep_the_workers_
     kept = {r.index for r in records(tmp_path / "f.jsonl")}
     assert set(range(6)) <= kept  # deals 0 and 1, played before anything failed
     assert len(kept) < schedule.total_games  # it stopped
+
+
+def test_ratings_count_each_match_once_by_its_total_points():
+    from recycle.tournament.tally import match_ranks
+
+    # Three rounds: seat 0 wins two, seat 2 one with more points; a tie shares the place.
+    assert match_ranks([(2, 1, 0), (2, 0, 1), (0, 1, 2)]) == [1, 3, 2]
+    assert match_ranks([(1, 1, 0)]) == [1, 1, 3]
+    tally = Tally(["strong", "weak", "middle"], 3)
+    for i in range(30):
+        seats = [(0, 1, 2), (1, 2, 0), (2, 0, 1)][i % 3]
+        points = tuple(tuple(2 if b == 0 else 0 if b == 1 else 1 for b in seats) for _ in range(4))
+        places = tuple(tuple(3 - p for p in r) for r in points)
+        tally.add(GameRecord(i, i // 3, i % 3, seats, places, points))
+    tally.finish()
+    mus = {b.name: b.mu for b in tally.bots}
+    assert mus["strong"] > mus["middle"] > mus["weak"]

@@ -64,7 +64,7 @@ def run_tournament(schedule: Schedule, specs: Sequence[str], play: PlayMatch, ta
     """
     feeder = _Feeder(tally, journal, progress)
     replayed = played = 0
-    window = 4 * jobs + 4
+    window = 16 * jobs + 8
     workers = SharedWorkers(jobs, play, specs) if jobs > 1 else InlineWorker(play, specs)
     games = schedule.games()
     upcoming = next(games, None)

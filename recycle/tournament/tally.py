@@ -78,13 +78,13 @@ class Tally:
             self._close_deal()
         self._deal = game.deal
         part = self._partial
-        for places, points in zip(game.places, game.points):
-            self.rounds += 1
-            for s, bot in enumerate(game.seats):
-                place = places[s]
-                self.bots[bot].places[place - 1] += 1
-                pts = points[s]
-                acc = part.setdefault(("bot", bot), [0.0] * 7)
+        self.rounds += len(game.places)
+        for s, bot in enumerate(game.seats):  # per seat, the sums over the match's rounds
+            acc = part.setdefault(("bot", bot), [0.0] * 7)
+            counts = self.bots[bot].places
+            for places, points in zip(game.places, game.points):
+                place, pts = places[s], points[s]
+                counts[place - 1] += 1
                 acc[0] += 1
                 acc[1] += place == 1
                 acc[2] += place == self.seats
@@ -92,27 +92,31 @@ class Tally:
                 acc[4] += pts
                 acc[5] += place * place
                 acc[6] += pts * pts
-            self._head_to_head(game.seats, places)
-            if self._model is not None:
-                self._rate(game.seats, places)
+        self._head_to_head(game.seats, game.places)
+        if self._model is not None:
+            self._rate(game.seats, match_ranks(game.points))
         self.games += 1
         if game.rotation == self.seats - 1:  # the deal's last rotation: its clusters are complete
             self._close_deal()
             self._deal = None
 
-    def _head_to_head(self, seats: Sequence[int], places: Sequence[int]) -> None:
+    def _head_to_head(self, seats: Sequence[int], rounds: Sequence[Sequence[int]]) -> None:
         part = self._partial
         for s, a in enumerate(seats):
             for t, b in enumerate(seats):
                 if a != b:  # a bot in two seats does not play itself
+                    won = squares = 0.0
+                    for places in rounds:
+                        w = 1.0 if places[s] < places[t] else 0.5 if places[s] == places[t] else 0.0
+                        won += w
+                        squares += w * w
                     acc = part.setdefault(("pair", a, b), [0.0, 0.0, 0.0])
-                    won = 1.0 if places[s] < places[t] else 0.5 if places[s] == places[t] else 0.0
                     acc[0] += won
-                    acc[1] += 1
-                    acc[2] += won * won
+                    acc[1] += len(rounds)
+                    acc[2] += squares
 
     def _rate(self, seats: Sequence[int], places: Sequence[int]) -> None:
-        """One Plackett-Luce update on the round's finishing order.
+        """One Plackett-Luce update on a match's finishing order (see `match_ranks`).
 
         A bot in several seats is several teams; its new rating is the mean of theirs.
         """
@@ -212,3 +216,14 @@ def _openskill_model():
     from openskill.models import PlackettLuce  # imported here: only the parent rates
 
     return PlackettLuce(mu=MU, sigma=SIGMA)
+
+
+def match_ranks(points: Sequence[Sequence[float]]) -> list[int]:
+    """Each seat's place in a match by its total points over the rounds (ties share a place).
+
+    The match is the game that ratings count: its rounds are not independent
+    (ranks carry over through the exchange), and one update per match, not per
+    round, keeps the rating library's cost off the tournament's critical path.
+    """
+    totals = [sum(round_points[s] for round_points in points) for s in range(len(points[0]))]
+    return [1 + sum(1 for other in totals if other > mine) for mine in totals]
