@@ -17,15 +17,16 @@ from president.settings import preset
 from president.state import PresidentState
 from recycle.engine import RandomAgent, play_game
 
+ONE_ROUND = dataclasses.replace(preset("classic"), rounds=1)  # 5 players, classic, one-round matches
+
 
 def rounds_per_second(agents: list, seconds: float, seed: int) -> tuple[float, float]:
     """Full one-round matches (5 players, classic) for `seconds`: (rounds/s, decisions/s)."""
-    settings = dataclasses.replace(preset("classic"), rounds=1)
     rng = random.Random(seed)
     rounds = decisions = 0
     start = time.perf_counter()
     while (elapsed := time.perf_counter() - start) < seconds:
-        state = PresidentState.new_match(settings, seed * 1_000_003 + rounds)
+        state = PresidentState.new_match(ONE_ROUND, seed * 1_000_003 + rounds)
         play_game(state, agents, rng)
         rounds += 1
         decisions += len(state.history)

@@ -8,20 +8,17 @@ the view built from the interpreter's options) against native President.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import random
 import statistics
 import time
 from importlib import resources
 
-from personalities.catalog import shipped_names
+from personalities.catalog import shipped_names, shipped_text
 from personalities.reader import parse_personality
 from president.bots import make_bot, make_bots
-from president.settings import preset
 from president.state import PresidentState
-from bench_engine import rounds_per_second  # the same timed loop as the engine benchmark
+from bench_engine import ONE_ROUND as SETTINGS, rounds_per_second  # the same table and timed loop
 
-SETTINGS = dataclasses.replace(preset("classic"), rounds=1)
 FIVE = ["Classic", "Cautious", "Aggressive", "Counter", "TwoHoarder"]
 RECYCLE_PRESIDENT = str(resources.files("recycle.games").joinpath("President5.gdl"))
 
@@ -64,7 +61,7 @@ def decisions_per_second(name: str, seconds: float, seed: int, game: str | None 
 
 
 def load_ms(name: str, repeat: int = 200) -> float:
-    text = resources.files("personalities").joinpath(f"{name}.rul").read_text()
+    text = shipped_text(name)
     start = time.perf_counter()
     for _ in range(repeat):
         parse_personality(text, name=name)

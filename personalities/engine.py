@@ -14,15 +14,14 @@ tracing never changes what a bot does.
 """
 from __future__ import annotations
 
-import operator
 import random
 from typing import Callable
 
 from .odds import follow_odds
-from .syntax import Comparison, Personality, Potential, PotentialKind, Rule
+from .syntax import Personality, Potential, PotentialKind, Rule
 from .trace import ConditionTrace, DecisionTrace, RuleTrace
 from .variables import Variable
-from .view import JOKER, TWO, ClimbingView, Play, cards_text
+from .view import TWO, ClimbingView, Play, cards_text, hand_text
 
 NOT_HELD = "not held"
 CANNOT_BEAT = "cannot beat the upcards"
@@ -153,9 +152,6 @@ _READERS: dict[Variable, tuple[int, Callable | None]] = {
     Variable.RANDOM: (_RANDOM, None),
 }
 assert len(_READERS) == len(Variable), "every variable needs a reader"
-_TESTS = {c: _OP for c, _OP in ((Comparison.GT, operator.gt), (Comparison.LT, operator.lt),
-                                (Comparison.EQ, operator.eq), (Comparison.NE, operator.ne),
-                                (Comparison.GE, operator.ge), (Comparison.LE, operator.le))}
 
 
 class _Compiled:
@@ -166,7 +162,7 @@ class _Compiled:
     def __init__(self, personality: Personality) -> None:
         self.personality = personality
         self.rules = [(rule, _code(rule.potential),
-                       [(c, _READERS[c.variable], _TESTS[c.comparison], c.value) for c in rule.conditions])
+                       [(c, _READERS[c.variable], c.comparison.compare, c.value) for c in rule.conditions])
                       for rule in personality.rules]
 
 
@@ -238,9 +234,8 @@ def _trace_conditions(situation: Situation, play: Play | None, conditions, check
 
 def situation_summary(view: ClimbingView) -> dict:
     """The position in words and numbers, for the head of a trace."""
-    hand = " ".join(cards_text(v, view.hand[v]) for v in list(view.order) + [JOKER] if view.hand[v])
     return {
-        "hand": hand,
+        "hand": hand_text(view.hand, view.order),
         "upcards": cards_text(*view.upcards) if view.upcards else None,
         "lead": view.upcards is None,
         "can_pass": view.can_pass,

@@ -14,7 +14,7 @@ from recycle.engine import Decision
 from .engine import decide, explain, situation_summary
 from .syntax import Personality
 from .trace import DecisionTrace
-from .view import JOKER, TWO, ClimbingView, ExchangeView, cards_text
+from .view import JOKER, TWO, ClimbingView, ExchangeView, cards_text, hand_text
 
 ViewFunction = Callable[[Any, Sequence[Any]], "ClimbingView | ExchangeView"]
 
@@ -46,7 +46,7 @@ class RulePlayer:
         if isinstance(view, ExchangeView):
             gift = exchange_choice(view)
             text = " ".join(cards_text(v, 1) for v in gift)
-            hand = " ".join(cards_text(v, view.hand[v]) for v in list(view.order) + [JOKER] if view.hand[v])
+            hand = hand_text(view.hand, view.order)
             trace = DecisionTrace(self.personality.name, player, {"hand": hand, "upcards": None, "give": view.count},
                                   (), f"give {text}", None, EXCHANGE_NOTE, kind="exchange")
             return Decision(view.actions[gift], trace)

@@ -148,6 +148,11 @@ class Comparison(enum.Enum):
         """`>`, `<`, `=`, `!`, `>=`, `<=`, and the synonyms `==`, `!=`."""
         return cls({"==": "=", "!=": "!"}.get(symbol, symbol))
 
+    @property
+    def compare(self) -> Callable[[int, int], bool]:
+        """The function behind the symbol (`operator.gt` for `>`...), for compiled rules."""
+        return _OPERATORS[self.value]
+
     def test(self, left: int, right: int) -> bool:
         """`left <op> right`."""
         return _OPERATORS[self.value](left, right)

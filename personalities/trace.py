@@ -85,7 +85,7 @@ class DecisionTrace:
         tree = Tree(Text.assemble((self.personality, "bold"), f" (player {self.player}) → ",
                                   (self.action, "bold green"), f"   {self._situation_text()}"))
         for rule in self.rules:
-            tree.add(_rule_label(rule)) if not rule.conditions else _add_conditions(tree.add(_rule_label(rule)), rule)
+            _add_conditions(tree.add(_rule_label(rule)), rule)
         if self.note:
             tree.add(Text(self.note, style="italic"))
         return tree

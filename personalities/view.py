@@ -79,6 +79,11 @@ def cards_text(value: int, count: int) -> str:
     return " ".join([text] * count)
 
 
+def hand_text(hand: tuple[int, ...], order: tuple[int, ...]) -> str:
+    """A hand per value, weakest first, jokers last: `3 3 T Jk`."""
+    return " ".join(cards_text(v, hand[v]) for v in (*order, JOKER) if hand[v])
+
+
 @dataclass(frozen=True)
 class ExchangeView:
     """A choice of cards to hand over (President's exchange): `count` cards from `hand`."""

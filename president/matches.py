@@ -14,6 +14,7 @@ from pathlib import Path
 from recycle.engine import play_game
 
 from .bots import make_bot, make_bots
+from .observation import round_points
 from .settings import Settings
 from .state import PresidentState
 
@@ -30,8 +31,7 @@ class PresidentMatch:
         agents, _ = make_bots(list(specs), self.settings.players, self.rules_dirs)
         state = PresidentState.new_match(self.settings, deal_seed)
         play_game(state, agents, random.Random(game_seed))
-        n = self.settings.players
-        return [(places, tuple(n - p for p in places)) for places in state.round_log]
+        return [(places, round_points(places)) for places in state.round_log]
 
     @property
     def players(self) -> int:

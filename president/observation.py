@@ -37,6 +37,12 @@ def rank_of_place(place: int, players: int) -> int:
     return NEUTRAL
 
 
+def round_points(places: tuple[int, ...]) -> tuple[int, ...]:
+    """The points of one round per seat: players minus place (the last scores 0)."""
+    n = len(places)
+    return tuple(n - place for place in places)
+
+
 class PresidentObservation:
     """One player's view. Public: every count, every played card, the history."""
 

@@ -21,7 +21,7 @@ from .exchange import apply_gift, legal_gifts, start_exchange
 from .knowledge import Dealer
 from .layout import layout
 from .legality import check_play, is_legal, legal_plays
-from .observation import PresidentObservation
+from .observation import PresidentObservation, round_points
 from .settings import EqualValue, FirstLeader, LaterLeader, Settings
 
 
@@ -368,9 +368,9 @@ class PresidentState(GameState):
         return False
 
     def _end_round(self) -> None:
-        n, s = self.num_players, self.settings
-        for p in range(n):
-            self.scores[p] += n - self.places[p]
+        s = self.settings
+        for p, points in enumerate(round_points(self.places)):
+            self.scores[p] += points
         self.round_log.append(tuple(self.places))
         self.prev_places = tuple(self.places)
         self.round_no += 1

@@ -117,4 +117,5 @@ def hypothetical_view(settings: Settings, hand: list[int], upcards: list[int] | 
         hand=tuple(counts), upcards=up, legal=actions.keys(),
         can_pass=up is not None, unseen=unseen, opponent_counts=tuple(opponents),
         played=sum(played_counts), deck_size=settings.deck_size, rank=rank,
-        higher_players=higher_players, wild_jokers=settings.joker_mode is JokerMode.WILD, actions=actions, pass_action=PASS if up is not None else None)
+        higher_players=higher_players, wild_jokers=settings.joker_mode is JokerMode.WILD, actions=actions,
+        pass_action=PASS if up is not None else None)

@@ -55,9 +55,13 @@ class Seat:
     scores: list[float] = field(default_factory=list)
     ranks: list[int] = field(default_factory=list)
 
+    @property
+    def wins(self) -> int:
+        return sum(r == 1 for r in self.ranks)
+
     def to_json(self) -> dict:
         return {"agent": self.agent, "games": len(self.ranks), "mean_score": _mean(self.scores),
-                "mean_rank": _mean(self.ranks), "wins": sum(r == 1 for r in self.ranks),
+                "mean_rank": _mean(self.ranks), "wins": self.wins,
                 "scores": self.scores, "ranks": self.ranks}
 
 
@@ -79,7 +83,8 @@ def run_run(args: argparse.Namespace) -> int:
         from recycle.deal_file import read_deal
 
         args.deal_spec = read_deal(args.deal)
-    n = new_game(game, 0, **_limits(args)).num_players
+    limits = _limits(args)
+    n = new_game(game, 0, **limits).num_players
     specs = [s for s in args.players.split(",") if s.strip()] or ["random"]
     # Personalities and .rul files play climbing games (recycle.climbing); agent specs play any game.
     agents, _ = make_climbing_bots(specs, game, n, **bot_options(args))
@@ -93,11 +98,11 @@ def run_run(args: argparse.Namespace) -> int:
         for g in range(args.games):
             game_seed, rng = seed + g, random.Random(f"{seed}/{g}")
             if folder:
-                state, recs = play_and_record(game, game_seed, agents, rng, **_limits(args))
+                state, recs = play_and_record(game, game_seed, agents, rng, **limits)
                 write(folder / f"{Path(args.game).stem}-{game_seed}.jsonl", recs)
                 result = state.results()
             else:
-                state = new_game(game, game_seed, **_limits(args))
+                state = new_game(game, game_seed, **limits)
                 result = play_game(state, agents, rng)
             for seat, score, rank in zip(seats, result.scores, result.ranks):
                 seat.scores.append(score)
@@ -113,8 +118,7 @@ def run_run(args: argparse.Namespace) -> int:
                           ("mean rank", "right"), ("wins", "right")):
         table.add_column(name, justify=justify)
     for i, s in enumerate(seats):
-        table.add_row(str(i), s.agent, f"{_mean(s.scores):.2f}", f"{_mean(s.ranks):.2f}",
-                      f"{sum(r == 1 for r in s.ranks)}")
+        table.add_row(str(i), s.agent, f"{_mean(s.scores):.2f}", f"{_mean(s.ranks):.2f}", str(s.wins))
     console.print(table)
     if args.json:
         write_json(args.json, {"game": str(args.game), "games": args.games, "seed": seed, "called": called,
@@ -122,7 +126,7 @@ def run_run(args: argparse.Namespace) -> int:
     if args.csv:
         write_csv(args.csv, ["seat", "agent", "games", "mean_score", "mean_rank", "wins"],
                   [[i, s.agent, len(s.ranks), f"{_mean(s.scores):.4f}", f"{_mean(s.ranks):.4f}",
-                    sum(r == 1 for r in s.ranks)] for i, s in enumerate(seats)])
+                    s.wins] for i, s in enumerate(seats)])
     return 0
 
 
@@ -175,10 +179,10 @@ def run_corpus(args: argparse.Namespace) -> int:
     if not files:
         raise ValueError(f"no {'/'.join(SUFFIXES)} files under {root}")
     seed = 0 if args.seed is None else args.seed
-    outcomes = []
+    outcomes, limits = [], _limits(args)
     with progress_bar(console, len(files), "playing", "files") as advance:
         for k, path in enumerate(files):
-            outcomes.append(play_file(path, args.games, seed, _limits(args)))
+            outcomes.append(play_file(path, args.games, seed, limits))
             advance(k + 1)
     passed = sum(o.ok for o in outcomes)
     table = Table(title=f"{root}: {len(files)} file(s), {args.games} game(s) each, seeds {seed}..",

@@ -18,7 +18,7 @@ from rich.markup import escape
 
 from personalities.trace import DecisionTrace
 from recycle.cli_support import console, seed_of
-from recycle.engine import play_game
+from recycle.engine import play_game, trace_json
 from recycle.report import write_json
 
 
@@ -86,7 +86,7 @@ def run_trace(args: argparse.Namespace) -> int:
     console.print(f"{len(traces)} decision(s) of {names[args.seat]} (seat {args.seat}), seed {seed}")
     if args.json:
         write_json(args.json, [{"choice": c, "action": str(d.action),
-                                "trace": d.trace.to_json() if hasattr(d.trace, "to_json") else d.trace}
+                                "trace": trace_json(d.trace)}
                                for c, d in traces])
     return 0
 

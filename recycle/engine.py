@@ -139,6 +139,11 @@ class Decision:
     trace: Any = None
 
 
+def trace_json(trace: Any) -> Any:
+    """A decision's trace for a JSON report: its own `to_json()` when it has one."""
+    return trace.to_json() if hasattr(trace, "to_json") else trace
+
+
 @runtime_checkable
 class Agent(Protocol):
     """Something that chooses actions. `explain` is optional."""

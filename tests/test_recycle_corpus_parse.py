@@ -3,15 +3,15 @@ and so does the Agram listing of the language reference."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
+from conftest import SHARED
 
 from recycle.diagnostics import Severity
 from recycle.lang import GameSyntaxError, load_game, parse_game
 from recycle.lang import tree as T
 
-CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "recycle-corpus"
+CORPUS = SHARED / "recycle-corpus"
 FILES = sorted(p.relative_to(CORPUS).as_posix() for p in CORPUS.glob("*/*")
                if p.suffix in (".rcy", ".gdl")) if CORPUS.is_dir() else ["<corpus missing>"]
 

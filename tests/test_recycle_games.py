@@ -9,7 +9,7 @@ import pytest
 
 import recycle.games
 from recycle.cli import main as cli_main
-from recycle.engine import RandomAgent, play_game
+from recycle.engine import RandomAgent
 from recycle.interp import new_game
 from recycle.lang import load_game
 
@@ -59,8 +59,9 @@ def test_the_games_are_there():
 @pytest.mark.parametrize("name", GAMES)
 def test_parses_and_checks(name, capsys):
     game = load_game(path(name))
-    assert game is not None
+    assert game.flow and game.scoring is not None
     assert cli_main(["check", str(path(name))]) == 0
+    assert f"{path(name)}: ok" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -124,7 +124,7 @@ def test_teams_default_and_team_stage():
 
 
 def test_max_ties_break_at_random_but_reproducibly():
-    g = game(f"""(do ((set (game points Z) (((RANK : ONE) 0))) (set (game sto W) 0)))
+    g = game("""(do ((set (game points Z) (((RANK : ONE) 0))) (set (game sto W) 0)))
         (stage player (end (== (game sto DONE) 1))
            (do ((set (game str M) (cardatt RANK (max (game iloc STOCK) using (game points Z))))))
            (choice ((set (game sto DONE) 1))))""", scoring="(scoring max 0)")

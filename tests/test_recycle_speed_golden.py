@@ -18,12 +18,13 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import os
 import random
 import sys
 from pathlib import Path
 
 import pytest
+from conftest import SHARED
+from test_recycle_interp_corpus import KNOWN_DEFECTS
 
 from recycle.interp import RecycleRuntimeError, new_game
 from recycle.interp.transcript import records
@@ -32,10 +33,10 @@ from recycle.lang import load_game, parse_game
 HERE = Path(__file__).resolve().parent
 GOLDEN = HERE / "data" / "recycle_golden.json"
 GAMES_DIR = HERE.parent / "recycle" / "games"
-CORPUS = Path(os.environ.get("PRESIDENT_SHARED_DIR", HERE.parents[1] / "shared")) / "recycle-corpus"
+CORPUS = SHARED / "recycle-corpus"
 OURS = [f"{name}#{seed}" for name in ("President5", "Poker5", "BigTwo4") for seed in range(4)]
-#: Corpus files that cannot play (see test_recycle_interp_corpus.KNOWN_DEFECTS).
-UNPLAYABLE = {"gdl/CrazyEights4.gdl", "gdl/StealingBundles5.gdl"}
+#: Corpus files that cannot play.
+UNPLAYABLE = set(KNOWN_DEFECTS)
 
 
 def corpus_names() -> list[str]:

@@ -448,3 +448,24 @@ def test_follow_odds_counts_wild_jokers():
     assert (beaten, total) == (248, 420)
     assert 100 * beaten // total == 59
     assert Situation(view, random.Random(0)).value(Variable.FOLLOW_ODDS, (9, 2)) == 59
+
+
+def test_a_name_in_user_folders_is_found_in_name_order_and_the_folder_is_read_bounded(tmp_path):
+    from personalities.catalog import MAX_FOLDER_FILES, find_personality, locate
+    from tui.session import seat_source
+
+    rule = "; a personality\nL*\n"
+    (tmp_path / "Mine.rul").write_text("; upper case file\nL*\n")
+    (tmp_path / "mine.rul").write_text("; lower case file\n2\n")
+    # Case-insensitive names: the first file in name order wins, for the game and the editor alike.
+    assert locate("MINE", (tmp_path,)) == tmp_path / "Mine.rul"
+    assert seat_source("mine", (tmp_path,)).path == tmp_path / "Mine.rul"
+    assert find_personality("mine", (tmp_path,)).description == "upper case file"
+    assert find_personality("Classic", (tmp_path,)) == shipped("Classic")
+    assert locate("nobody", (tmp_path,)) is None and seat_source("nobody", (tmp_path,)) is None
+    crowded = tmp_path / "crowded"
+    crowded.mkdir()
+    for i in range(MAX_FOLDER_FILES + 1):
+        (crowded / f"p{i:05d}.rul").write_text(rule)
+    assert locate(f"p{MAX_FOLDER_FILES - 1:05d}", (crowded,)) is not None
+    assert locate(f"p{MAX_FOLDER_FILES:05d}", (crowded,)) is None  # past the bound: not read

@@ -234,8 +234,19 @@ def test_a_rule_personality_as_rollout_policy_plays_a_round():
     settings = one_round(4)
     agents = [make_bot("ismcts:iterations=8,rollout=Classic"), make_bot("pimc:samples=1,rollout=Classic"),
               make_bot("Classic"), make_bot("random")]
-    play_game(PresidentState.new_match(settings, 5), agents, random.Random(5),
-              on_decision=lambda s, p, d: None)
+    assert [a.rollout.spec for a in agents[:2]] == ["Classic", "Classic"]
+    assert all(a.rollout.agent is not None for a in agents[:2])  # the personality, not the random loop
+    searched = []
+
+    def check(state, player, decision):
+        assert decision.action in state.legal_actions()
+        if player < 2 and len(state.legal_actions()) > 1:
+            searched.append(decision.trace.iterations or decision.trace.solver)
+
+    state = PresidentState.new_match(settings, 5)
+    result = play_game(state, agents, random.Random(5), on_decision=check, explain=True)
+    assert state.is_terminal() and len(result.ranks) == 4
+    assert searched and all(searched), "both search players searched with their rollout policy"
 
 
 # ---- seeds, budgets, traces, specs -----------------------------------------

@@ -8,7 +8,6 @@ editor is reloaded (unless there are unsaved edits here).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 
 from rich.console import Group
@@ -20,7 +19,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Header, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
-from personalities.catalog import catalog
+from personalities.catalog import catalog, shipped_text
 from personalities.player import RulePlayer
 from personalities.reader import RulError, check_text, parse_personality
 from recycle.diagnostics import Severity
@@ -44,10 +43,6 @@ class EditTarget:
     @property
     def filename(self) -> str:
         return self.path.name if self.path else f"{self.name}.rul"
-
-
-def shipped_text(name: str) -> str:
-    return resources.files("personalities").joinpath(f"{name}.rul").read_text(encoding="utf-8")
 
 
 def read_target(name: str, path: Path | None, seat: int | None = None) -> EditTarget:

@@ -13,7 +13,7 @@ from typing import Any, Sequence
 
 from president.bots import make_bot
 from president.cards import JOKER, Card, Give, Play, play_of
-from president.observation import NO_RANK, RANK_TITLES, rank_of_place
+from president.observation import NO_RANK, RANK_TITLES, rank_of_place, round_points
 from president.simulate import match_seed
 from president.state import Phase, PresidentState
 from recycle.engine import ActionParseError, Decision, IllegalAction, decide
@@ -75,8 +75,7 @@ class RoundResult:
 
     @property
     def points(self) -> tuple[int, ...]:
-        n = len(self.places)
-        return tuple(n - place for place in self.places)
+        return round_points(self.places)
 
 
 @dataclass
@@ -305,18 +304,12 @@ class Session:
 
 def seat_source(spec: str, rules_dirs: tuple[Path, ...]) -> SeatSource | None:
     """The .rul file a spec names (as `find_personality` looks it up); None for non-personality bots."""
-    from personalities.catalog import shipped_names
+    from personalities.catalog import locate
 
-    path = Path(spec)
-    if spec.lower().endswith(".rul") or path.is_file():
-        return SeatSource(path, file_mtime(path))
-    for folder in rules_dirs:
-        for candidate in sorted(folder.glob("*.rul")) if folder.is_dir() else ():
-            if candidate.stem.lower() == spec.lower():
-                return SeatSource(candidate, file_mtime(candidate))
-    if spec.lower() in (n.lower() for n in shipped_names()):
-        return SeatSource(None)
-    return None
+    where = locate(spec, rules_dirs)
+    if isinstance(where, Path):
+        return SeatSource(where, file_mtime(where))
+    return None if where is None else SeatSource(None)
 
 
 def file_mtime(path: Path | None) -> float:

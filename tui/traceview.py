@@ -10,9 +10,7 @@ from rich.pretty import Pretty
 from rich.text import Text
 from textual.widgets import Static
 
-
-def trace_json(trace: Any) -> Any:
-    return trace.to_json() if hasattr(trace, "to_json") else trace
+from recycle.engine import trace_json
 
 
 def render_trace(trace: Any, as_json: bool = False) -> RenderableType:

@@ -5,8 +5,8 @@ import argparse
 from pathlib import Path
 
 from recycle.agents import AgentSpecError
-from recycle.cli_support import (EXIT_BAD_FILE, EXIT_USAGE, add_seed_option, console, err_console,  # noqa: F401
-                                 fail, seed_of)
+# Re-exported: what the subcommands share.
+from recycle.cli_support import add_seed_option, console, err_console, seed_of  # noqa: F401
 from recycle.diagnostics import DiagnosticError
 
 from ..settings import Settings, SettingsError, parse_assignments, preset

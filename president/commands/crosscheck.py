@@ -31,7 +31,7 @@ from typing import Any
 from rich.markup import escape
 
 from recycle.cli_support import EXIT_FAILED, fail
-from recycle.engine import GameError, play_game
+from recycle.engine import GameError, play_game, trace_json
 from recycle.report import progress_bar, write_json
 
 from ..bots import make_bots
@@ -216,7 +216,7 @@ class Divergence:
             trace = game.traces.get(self.turn)
             at = self._at(game)
             return {"turn": None if at is None else str(at), "places": list(game.places), "order": game.order(),
-                    "trace": trace.to_json() if hasattr(trace, "to_json") else trace}
+                    "trace": trace_json(trace)}
 
         return {"deal_index": self.index, "deal": self.deal.to_json(), "turn": self.turn + 1,
                 "plays_so_far": [str(t) for t in self.native.turns[:self.turn]],

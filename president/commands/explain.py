@@ -11,10 +11,10 @@ from rich.table import Table
 
 from personalities.engine import explain as explain_view
 from personalities.player import RulePlayer
-from recycle.engine import play_game
+from recycle.engine import play_game, trace_json
 
 from ..bots import make_bot, make_bots
-from ..cards import PASS, parse_value, value_text
+from ..cards import parse_value, value_text
 from ..simulate import match_seed
 from ..state import PresidentState
 from ..view import hypothetical_view
@@ -77,7 +77,7 @@ def run_trace(args: argparse.Namespace) -> int:
 
     play_game(state, agents, random.Random(match_seed(seed, 0) ^ 0x5EED), on_decision=record, explain=True)
     if args.json:
-        print(json.dumps([{"round": r, "action": str(d.action), "trace": _trace_json(d.trace)} for r, d in traces],
+        print(json.dumps([{"round": r, "action": str(d.action), "trace": trace_json(d.trace)} for r, d in traces],
                          indent=2))
         return 0
     for r, decision in traces:
@@ -85,10 +85,6 @@ def run_trace(args: argparse.Namespace) -> int:
         console.print(decision.trace if decision.trace is not None else str(decision.action))
     console.print(f"{len(traces)} decision(s) of {names[0]} (seat 0), seed {seed}")
     return 0
-
-
-def _trace_json(trace) -> object:
-    return trace.to_json() if hasattr(trace, "to_json") else trace
 
 
 def _values(text: str | None) -> list[int]:

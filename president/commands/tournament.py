@@ -26,7 +26,7 @@ from recycle.tournament import report
 from ..settings import Settings
 from ..matches import PresidentMatch, RecycleMatch
 from ..simulate import match_seed
-from .common import add_table_options, console, err_console, seed_of, table_settings
+from .common import add_table_options, console, err_console, rules_dirs, seed_of, table_settings
 from .simulate import _place_name
 
 EXIT_INTERRUPTED = 130
@@ -97,8 +97,9 @@ def run(args: argparse.Namespace) -> int:
     if args.plot and importlib.util.find_spec("matplotlib") is None:  # say so now, not after the games
         raise ValueError("--plot needs matplotlib: pip install 'president-rul[plot]'")
     settings = table_settings(args, rounds=args.rounds)
-    folders = (Path(args.rules_dir),) if args.rules_dir else ()
-    play = RecycleMatch.of(args.recycle_game, args.climbing, args.fallback, folders) if args.recycle_game else PresidentMatch(settings, folders)
+    folders = rules_dirs(args)
+    play = (RecycleMatch.of(args.recycle_game, args.climbing, args.fallback, folders) if args.recycle_game
+            else PresidentMatch(settings, folders))
     labels, fingerprints = _check_bots(args.bots, play.bot)  # every bot, before any game starts
     sprt = _sprt_pair(args, labels)
     args.seed = seed_of(args)

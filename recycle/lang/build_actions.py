@@ -6,7 +6,7 @@ from recycle.lang.build_expr import found, head, storage_word
 from recycle.lang.build_values import ValueBuilder
 from recycle.lang.errors import did_you_mean
 from recycle.lang.lexer import Atom, SList
-from recycle.lang.vocab import ELEMENT, EXPECTED, HEADS, HEAD_KIND, KEYWORDS, RELATIVE
+from recycle.lang.vocab import EXPECTED, HEADS, HEAD_KIND, KEYWORDS, RELATIVE
 
 _CONDITIONAL_HINT = "a conditional action is written (CONDITION ACTION), e.g. ((== A B) (move ...))"
 
@@ -63,9 +63,7 @@ class ActionBuilder(ValueBuilder):
     def aggregate(self, sx: SList) -> T.Node:
         """`(all|any COLLECTION 'V ACTION)`."""
         word = sx.items[0].text
-        coll, var, body = self.args(sx, 3, f"({word} COLLECTION 'V ACTION)")
-        node, kind = self.collection(coll)
-        var, act = self.within(var, ELEMENT.get(kind, "unknown"), self.action, body)
+        node, _, var, act = self.over(sx, f"({word} COLLECTION 'V ACTION)", self.action)
         cls = T.AllDo if word == "all" else T.AnyDo
         return cls(node, var, act, line=sx.line, column=sx.column)
 

@@ -140,9 +140,7 @@ class CollectionBuilder(ExprBuilder):
                         line=sx.line, column=sx.column)
 
     def _all_sets(self, sx: SList) -> T.Node:
-        coll, var, body = self.args(sx, 3, "(all COLLECTION 'V CARDS)")
-        node, kind = self.collection(coll)
-        var, cards = self.within(var, ELEMENT.get(kind, "unknown"), self.cards, body)
+        node, _, var, cards = self.over(sx, "(all COLLECTION 'V CARDS)", self.cards)
         return T.AllCollections(node, var, cards, line=sx.line, column=sx.column)
 
     def _indexed(self, sx: SList) -> T.Node:
@@ -189,10 +187,16 @@ class CollectionBuilder(ExprBuilder):
         self.expect(sx, "collection")
 
     def filter(self, sx: SList) -> tuple[T.Node, str]:
-        coll, var, cond = self.args(sx, 3, "(filter COLLECTION 'V CONDITION)")
-        node, kind = self.collection(coll)
-        var, cond = self.within(var, ELEMENT.get(kind, "unknown"), self.bool_, cond)
+        node, kind, var, cond = self.over(sx, "(filter COLLECTION 'V CONDITION)", self.bool_)
         return T.Filter(node, var, cond, kind, line=sx.line, column=sx.column), kind
+
+    def over(self, sx: SList, usage: str, build) -> tuple:
+        """`(HEAD COLLECTION 'V BODY)`: -> (collection, its kind, Var, body built with
+        'V bound to an element of the collection)."""
+        coll, var, body = self.args(sx, 3, usage)
+        node, kind = self.collection(coll)
+        var, built = self.within(var, ELEMENT.get(kind, "unknown"), build, body)
+        return node, kind, var, built
 
     # --- point maps -----------------------------------------------------------------
 

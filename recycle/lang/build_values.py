@@ -5,7 +5,7 @@ from recycle.lang import tree as T
 from recycle.lang.build_collections import CollectionBuilder
 from recycle.lang.build_expr import head, is_index, storage_word
 from recycle.lang.lexer import Atom, SList
-from recycle.lang.vocab import COMPARISONS, DESCRIBE, ELEMENT
+from recycle.lang.vocab import COMPARISONS, DESCRIBE
 
 _COMPARABLE = ("int", "str", "card", "player", "team")
 _BINARY = {"-": None, "//": None, "%": "percent", "mod": "mod", "^": "pow"}
@@ -81,9 +81,7 @@ class ValueBuilder(CollectionBuilder):
 
     def _all_sum(self, sx: SList) -> T.Node:
         self.note("all-sum", sx)
-        coll, var, body = self.args(sx, 3, "(all COLLECTION 'V INTEGER)")
-        node, kind = self.collection(coll)
-        var, value = self.within(var, ELEMENT.get(kind, "unknown"), self.int_, body)
+        node, _, var, value = self.over(sx, "(all COLLECTION 'V INTEGER)", self.int_)
         return T.AllSum(node, var, value, line=sx.line, column=sx.column)
 
     # --- conditions -------------------------------------------------------------
@@ -133,9 +131,7 @@ class ValueBuilder(CollectionBuilder):
 
     def _quantified(self, sx: SList) -> T.Node:
         word = sx.items[0].text
-        coll, var, body = self.args(sx, 3, f"({word} COLLECTION 'V CONDITION)")
-        node, kind = self.collection(coll)
-        var, cond = self.within(var, ELEMENT.get(kind, "unknown"), self.bool_, body)
+        node, _, var, cond = self.over(sx, f"({word} COLLECTION 'V CONDITION)", self.bool_)
         cls = T.AllTrue if word == "all" else T.AnyTrue
         return cls(node, var, cond, line=sx.line, column=sx.column)
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from rich import box
 from rich.table import Table
@@ -120,6 +120,21 @@ def sampler(state: GameState, player: int) -> Callable[[random.Random], GameStat
     if prepare is not None:
         return prepare(player)
     return lambda rng: state.determinize(player, rng)
+
+
+def worlds(meter: Meter, root: GameState, player: int, rng: random.Random) -> Iterator[GameState]:
+    """The states of a sampling search's iterations, while the budget lasts, counting each.
+
+    The first iteration searches `root` itself (already one determinization);
+    every later one a fresh determinization of it from `player`'s point of view.
+    """
+    world, redeal = root, sampler(root, player)
+    while meter.more():
+        if meter.iterations:
+            world = redeal(rng)
+            meter.determinizations += 1
+        yield world
+        meter.iterations += 1
 
 
 def remaining_players(state: GameState) -> int | None:

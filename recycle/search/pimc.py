@@ -18,7 +18,7 @@ from recycle.agents import register
 from recycle.engine import Decision
 
 from .alphabeta import NODES, open_search
-from .common import Budget, Candidate, Rollout, SearchAgent, SpecReader, best_by, sampler
+from .common import Budget, Candidate, Rollout, SearchAgent, SpecReader, best_by, worlds
 
 
 class PIMCAgent(SearchAgent):
@@ -36,18 +36,13 @@ class PIMCAgent(SearchAgent):
             return solved
         player = root.current_player()
         totals = dict.fromkeys(legal, 0.0)
-        world, redeal = root, sampler(root, player)
-        while meter.more():
-            if meter.iterations:
-                world = redeal(rng)
-                meter.determinizations += 1
+        for world in worlds(meter, root, player, rng):
             for a in legal:
                 state = world.clone()
                 state.apply(a)
                 rewards, steps = self.rollout.run(state, rng)
                 totals[a] += rewards[player]
                 meter.calls += steps + 1
-            meter.iterations += 1
         n = meter.iterations
         action = best_by(legal, totals.__getitem__)
         ranked = sorted(legal, key=totals.__getitem__, reverse=True)

@@ -23,7 +23,7 @@ from recycle.agents import register
 from recycle.engine import Decision
 
 from .alphabeta import NODES, Solver, SolverLimit, bounded_values, open_search
-from .common import Budget, Candidate, Rollout, SearchAgent, SpecReader, best_by, remaining_players, sampler
+from .common import Budget, Candidate, Rollout, SearchAgent, SpecReader, best_by, remaining_players, worlds
 
 
 class VoteAgent(SearchAgent):
@@ -44,11 +44,7 @@ class VoteAgent(SearchAgent):
         solvable = not note  # the solver gave up on the root: its determinizations are as big
         votes = dict.fromkeys(legal, 0.0)
         totals = dict.fromkeys(legal, 0.0)
-        world, redeal = root, sampler(root, player)
-        while meter.more():
-            if meter.iterations:
-                world = redeal(rng)
-                meter.determinizations += 1
+        for world in worlds(meter, root, player, rng):
             values = None
             if solvable and remaining_players(world) == 2:
                 try:
@@ -64,7 +60,6 @@ class VoteAgent(SearchAgent):
                 totals[a] += values[a]
             for a in winners:
                 votes[a] += 1 / len(winners)
-            meter.iterations += 1
         n = meter.iterations
         key = lambda a: (round(votes[a], 9), totals[a])  # noqa: E731
         action = best_by(legal, key)

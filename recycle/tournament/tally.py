@@ -173,7 +173,7 @@ class Tally:
     def summary(self) -> dict[str, Any]:
         """Every figure, JSON-ready; call `finish()` first."""
         bots = []
-        for i, b in enumerate(self.bots):
+        for b in self.bots:
             n = b.rounds
             bots.append({
                 "bot": b.name, "rounds": n, "deals": b.place.k, "places": b.places,
