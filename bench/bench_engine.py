@@ -15,7 +15,7 @@ import time
 
 from president.settings import preset
 from president.state import PresidentState
-from recycle.engine import RandomAgent, play_game
+from recycle.kernel.protocol import RandomAgent, play_game
 
 ONE_ROUND = dataclasses.replace(preset("classic"), rounds=1)  # 5 players, classic, one-round matches
 

@@ -1,6 +1,6 @@
 """Benchmark of rule players: decisions per second per personality, full rounds
 per second with five rule players, the time to load a `.rul` file, and one
-personality's decisions per second at RECYCLE President (`recycle.climbing`:
+personality's decisions per second at RECYCLE President (`recycle.climbing.adapter`:
 the view built from the interpreter's options) against native President.
 
     python bench/bench_personalities.py [--seconds 2] [--runs 3]
@@ -35,7 +35,7 @@ def decisions_per_second(name: str, seconds: float, seed: int, game: str | None 
         agent = make_bot(name)
         new_state = lambda g: PresidentState.new_match(SETTINGS, seed + g)  # noqa: E731
     else:
-        from recycle.climbing import climbing_bot, loaded
+        from recycle.climbing.adapter import climbing_bot, loaded
         from recycle.interp import new_game
 
         agent = climbing_bot(name, game)

@@ -27,7 +27,7 @@ from rich.console import Console
 from rich.table import Table
 
 from bench_engine import one_run as native_run  # the engine benchmark's timed loop
-from recycle.engine import RandomAgent, play_game
+from recycle.kernel.protocol import RandomAgent, play_game
 from recycle.interp import new_game
 from recycle.lang import load_game
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from typing import Any, Callable, Sequence
 
-from recycle.engine import Decision
+from recycle.kernel.protocol import Decision
 
 from .engine import decide, explain, situation_summary
 from .syntax import Personality

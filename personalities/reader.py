@@ -6,7 +6,7 @@
 
 Each line is parsed on its own (grammar.py) and its names and values checked
 here, so all errors of a file are reported together, as `Diagnostic`s from
-`recycle.diagnostics`. Warnings (rules that can never fire, conditions that can
+`recycle.kernel.diagnostics`. Warnings (rules that can never fire, conditions that can
 never be true) do not stop a file from loading; they are in
 `Personality.warnings`. Input is bounded: files over 1 MB and lines over 10,000
 characters are rejected before parsing, and reading stops after 5,000 rules.
@@ -19,7 +19,7 @@ from typing import Any, Callable
 
 from pyparsing import ParseBaseException
 
-from recycle.diagnostics import Diagnostic, DiagnosticError, Severity, nearest_names, read_user_file
+from recycle.kernel.diagnostics import Diagnostic, DiagnosticError, Severity, nearest_names, read_user_file
 
 from personalities import grammar
 from personalities.grammar import Problem, RawCondition, Token

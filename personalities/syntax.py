@@ -21,7 +21,7 @@ import operator
 from dataclasses import dataclass, field
 from typing import Callable
 
-from recycle.diagnostics import Diagnostic
+from recycle.kernel.diagnostics import Diagnostic
 
 from personalities.variables import Variable
 

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from recycle.agents import AgentSpecError, make_agent
-from recycle.engine import Agent
+from recycle.kernel.specs import AgentSpecError
+from recycle.players import make_agent
+from recycle.kernel.protocol import Agent
 
 
 def personality_agent(spec: str, rules_dirs: tuple[Path, ...] = ()) -> Agent | None:

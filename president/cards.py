@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-from recycle.engine import ActionParseError
+from recycle.kernel.protocol import ActionParseError
 
 TWO = 15
 JOKER = 16

@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from recycle.cli_support import run_main
+from recycle.kernel.cli_support import run_main
 
 from .commands import crosscheck, explain, play, rules, simulate, tournament
 from .commands.common import USER_ERRORS

@@ -21,9 +21,9 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from recycle.diagnostics import Diagnostic, DiagnosticError
-from recycle.engine import ActionParseError
-from recycle.deal_file import DealSpec, Word, deal_text, parse_deal, read_deal
+from recycle.kernel.diagnostics import Diagnostic, DiagnosticError
+from recycle.kernel.protocol import ActionParseError
+from recycle.kernel.deal_file import DealSpec, Word, deal_text, parse_deal, read_deal
 
 from .cards import Card, cards_text
 from .layout import layout

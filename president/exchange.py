@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from recycle.engine import IllegalAction
+from recycle.kernel.protocol import IllegalAction
 
 from .cards import JOKER, Give
 

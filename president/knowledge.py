@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from recycle.engine import GameError
+from recycle.kernel.protocol import GameError
 
 if TYPE_CHECKING:
     from .state import PresidentState

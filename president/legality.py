@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from recycle.engine import IllegalAction
+from recycle.kernel.protocol import IllegalAction
 
 from .cards import JOKER, PASS, TWO, Play, play_of
 from .settings import EqualValue, JokerMode

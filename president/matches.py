@@ -11,7 +11,7 @@ import random
 from dataclasses import dataclass
 from pathlib import Path
 
-from recycle.engine import play_game
+from recycle.kernel.protocol import play_game
 
 from .bots import make_bot, make_bots
 from .observation import round_points
@@ -55,19 +55,19 @@ class RecycleMatch:
     def of(cls, game: str, climbing: str | None, fallback: str | None,
            rules_dirs: tuple[Path, ...]) -> "RecycleMatch":
         from recycle.cli import game_path
-        from recycle.climbing import loaded
+        from recycle.climbing.adapter import loaded
         from recycle.interp import new_game
 
         path = game_path(game)
         return cls(path, new_game(loaded(path), 0).num_players, climbing, fallback or "random", rules_dirs)
 
     def bot(self, spec: str):
-        from recycle.climbing import make_climbing_bot
+        from recycle.climbing.adapter import make_climbing_bot
 
         return make_climbing_bot(spec, self.game, fallback=self.fallback, rules_dirs=self.rules_dirs, meta=self.meta)
 
     def __call__(self, specs: tuple[str, ...], deal_seed: int, game_seed: int) -> list[tuple[tuple, tuple]]:
-        from recycle.climbing import loaded, make_climbing_bots
+        from recycle.climbing.adapter import loaded, make_climbing_bots
         from recycle.interp import new_game
 
         agents, _ = make_climbing_bots(specs, self.game, self.players, fallback=self.fallback,

@@ -8,7 +8,7 @@ from __future__ import annotations
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from recycle.engine import GameError
+from recycle.kernel.protocol import GameError
 
 from .cards import Card, Play
 from .knowledge import known_holdings, value_bounds

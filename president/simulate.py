@@ -10,7 +10,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
-from recycle.engine import Agent, play_game
+from recycle.kernel.protocol import Agent, play_game
 
 from .settings import Settings
 from .state import PresidentState

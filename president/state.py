@@ -14,7 +14,7 @@ import enum
 import random
 from typing import Callable, Hashable
 
-from recycle.engine import TERMINAL, GameError, GameState, IllegalAction, Results
+from recycle.kernel.protocol import TERMINAL, GameError, GameState, IllegalAction, Results
 
 from .cards import JOKER, TWO, Card, Give, Play, parse_action
 from .exchange import apply_gift, legal_gifts, start_exchange

@@ -19,12 +19,12 @@ from pathlib import Path
 from rich.markup import escape
 from rich.table import Table
 
-from recycle.agents import AgentSpecError, describe
-from recycle.diagnostics import DiagnosticError
-from recycle.engine import GameError, play_game
-from recycle.cli_support import EXIT_FAILED, EXIT_USAGE, check_files, console, err_console, run_main, seed_of
-from recycle.report import progress_bar, write_csv, write_json
-from recycle.climbing_cli import add_bot_options, add_trace_parser, bot_options
+from recycle.kernel.specs import AgentSpecError, describe
+from recycle.kernel.diagnostics import DiagnosticError
+from recycle.kernel.protocol import GameError, play_game
+from recycle.kernel.cli_support import EXIT_FAILED, EXIT_USAGE, check_files, console, err_console, run_main, seed_of
+from recycle.kernel.output import progress_bar, write_csv, write_json
+from recycle.commands.trace import add_bot_options, add_trace_parser, bot_options
 
 #: Errors a user can cause; printed as a message, never as a traceback.
 USER_ERRORS = (AgentSpecError, DiagnosticError, GameError, OSError, ValueError)
@@ -70,7 +70,7 @@ def _mean(xs) -> float:
 
 
 def run_run(args: argparse.Namespace) -> int:
-    from recycle.climbing import make_climbing_bots
+    from recycle.climbing.adapter import make_climbing_bots
     from recycle.interp import new_game
     from recycle.interp.transcript import play_and_record, write
     from recycle.lang import load_game
@@ -80,13 +80,13 @@ def run_run(args: argparse.Namespace) -> int:
     args.game = game_path(args.game)
     game = load_game(args.game)
     if args.deal:  # read once; every game is dealt from it (see recycle.interp.deal)
-        from recycle.deal_file import read_deal
+        from recycle.kernel.deal_file import read_deal
 
         args.deal_spec = read_deal(args.deal)
     limits = _limits(args)
     n = new_game(game, 0, **limits).num_players
     specs = [s for s in args.players.split(",") if s.strip()] or ["random"]
-    # Personalities and .rul files play climbing games (recycle.climbing); agent specs play any game.
+    # Personalities and .rul files play climbing games (recycle.climbing.adapter); agent specs play any game.
     agents, _ = make_climbing_bots(specs, game, n, **bot_options(args))
     seats = [Seat(describe(a)) for a in agents]
     seed = seed_of(args)
@@ -144,7 +144,7 @@ class Outcome:
 
 def play_file(path: Path, games: int, seed: int, limits: dict) -> Outcome:
     """Parse one file and play `games` seeded random games; never raises for a bad game."""
-    from recycle.engine import RandomAgent
+    from recycle.kernel.protocol import RandomAgent
     from recycle.interp import new_game
     from recycle.lang import load_game
 

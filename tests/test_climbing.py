@@ -1,4 +1,4 @@
-"""Rule personalities at RECYCLE climbing games (`recycle.climbing`): the view agrees with
+"""Rule personalities at RECYCLE climbing games (`recycle.climbing.adapter`): the view agrees with
 native President, every personality plays every climbing game, metadata errors are
 located, and `recycle run` / `recycle trace` / `president tournament --game` accept them."""
 from __future__ import annotations
@@ -17,9 +17,9 @@ from personalities.catalog import shipped, shipped_names
 from personalities.engine import explain
 from president.settings import Settings
 from president.view import hypothetical_view
-from recycle.climbing import RANK_VALUES, adapter_for, climbing_bot, make_climbing_bots
-from recycle.climbing_meta import ClimbingMetaError, read_meta
-from recycle.engine import RandomAgent, play_game
+from recycle.climbing.adapter import RANK_VALUES, adapter_for, climbing_bot, make_climbing_bots
+from recycle.climbing.metadata import ClimbingMetaError, read_meta
+from recycle.kernel.protocol import RandomAgent, play_game
 from recycle.interp import new_game
 from recycle.lang import load_game
 

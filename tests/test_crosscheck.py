@@ -13,10 +13,10 @@ from president.settings import Settings, preset
 from president.state import PresidentState
 from recycle.cli import game_path
 from recycle.cli import main as recycle
-from recycle.diagnostics import DiagnosticError
-from recycle.engine import RandomAgent
+from recycle.kernel.diagnostics import DiagnosticError
+from recycle.kernel.protocol import RandomAgent
 from recycle.interp import RecycleRuntimeError, new_game
-from recycle.deal_file import parse_deal
+from recycle.kernel.deal_file import parse_deal
 from recycle.interp.deal import short_name
 from recycle.interp.transcript import play_and_record, replay, write
 from recycle.lang import load_game, parse_game
@@ -300,7 +300,7 @@ def test_a_recycle_president_with_a_rule_left_out_diverges(tmp_path):
 
 def test_an_engine_failing_is_reported_with_its_deal(tmp_path):
     from president.commands.crosscheck import Crosscheck, crosscheck, default_bots
-    from recycle.engine import GameError
+    from recycle.kernel.protocol import GameError
 
     text = open(PRESIDENT5, encoding="utf-8").read()
     # the pass option never offered: a player who cannot beat the upcards has no option at all

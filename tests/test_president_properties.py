@@ -15,7 +15,7 @@ from president.cards import JOKER, PASS, Card, Give, Play, parse_cards, play_of,
 from president.layout import layout
 from president.settings import PRESETS, EqualValue, FirstLeader, JokerMode, LaterLeader, Settings, preset
 from president.state import Phase, PresidentState
-from recycle.engine import IllegalAction
+from recycle.kernel.protocol import IllegalAction
 
 PROFILE = dict(deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 

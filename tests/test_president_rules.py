@@ -21,7 +21,7 @@ from president.observation import (LOSER, NEUTRAL, PRESIDENT, VICE_LOSER, VICE_P
 from president.settings import (PRESETS, EqualValue, FirstLeader, JokerMode, LaterLeader, Settings,
                                 SettingsError, parse_assignments, preset)
 from president.state import Phase, PresidentState
-from recycle.engine import TERMINAL, ActionParseError, GameError, IllegalAction
+from recycle.kernel.protocol import TERMINAL, ActionParseError, GameError, IllegalAction
 
 REST = None  # the seat that receives every card not named in a deal
 

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from recycle.engine import RandomAgent, play_game
+from recycle.kernel.protocol import RandomAgent, play_game
 from recycle.interp import codegen, new_game
 from recycle.lang import GameSyntaxError, parse_game
 

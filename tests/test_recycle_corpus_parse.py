@@ -7,7 +7,7 @@ import re
 import pytest
 from conftest import SHARED
 
-from recycle.diagnostics import Severity
+from recycle.kernel.diagnostics import Severity
 from recycle.lang import GameSyntaxError, load_game, parse_game
 from recycle.lang import tree as T
 

@@ -9,7 +9,7 @@ import pytest
 
 import recycle.games
 from recycle.cli import main as cli_main
-from recycle.engine import RandomAgent
+from recycle.kernel.protocol import RandomAgent
 from recycle.interp import new_game
 from recycle.lang import load_game
 

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from recycle.engine import TERMINAL, ActionParseError, GameError, IllegalAction, RandomAgent, play_game
+from recycle.kernel.protocol import TERMINAL, ActionParseError, GameError, IllegalAction, RandomAgent, play_game
 from recycle.interp import LimitError, NoOptionsError, RecycleRuntimeError, new_game
 from recycle.interp.transcript import play_and_record, replay, write
 from recycle.lang import parse_game

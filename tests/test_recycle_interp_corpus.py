@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from conftest import SHARED
 
-from recycle.engine import RandomAgent, play_game
+from recycle.kernel.protocol import RandomAgent, play_game
 from recycle.interp import RecycleRuntimeError, new_game
 from recycle.lang import GameSyntaxError, load_game
 

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from recycle.diagnostics import DiagnosticError, Severity
+from recycle.kernel.diagnostics import DiagnosticError, Severity
 from recycle.lang import (MAX_CHARS, MAX_DEPTH, GameSyntaxError, check_file, check_text, load_game,
                           parse_game)
 from recycle.lang import tree as T

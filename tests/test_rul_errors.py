@@ -16,7 +16,7 @@ from personalities.reader import (
     parse_personality,
 )
 from personalities.syntax import Condition, Potential
-from recycle.diagnostics import Severity
+from recycle.kernel.diagnostics import Severity
 
 ELEVEN = "L" + " Lead = 1" * 11  # the 11th condition starts at column 93
 

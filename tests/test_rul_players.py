@@ -22,7 +22,7 @@ from president.observation import NO_RANK, rank_of_place
 from president.settings import Settings, preset
 from president.state import Phase, PresidentState
 from president.view import president_view
-from recycle.engine import play_game
+from recycle.kernel.protocol import play_game
 
 MANUAL_EXAMPLE = (Path(__file__).parent / "data" / "ManualExample.rul").read_text(encoding="utf-8")
 TABLES = {"classic": preset("classic"), "pagat": preset("pagat"), "daifugo": preset("daifugo"),

@@ -13,8 +13,8 @@ from rich.console import Console
 from president.bots import make_bot
 from president.settings import Settings, preset
 from president.state import PresidentState
-from recycle.agents import AgentSpecError
-from recycle.engine import GameError, play_game
+from recycle.kernel.specs import AgentSpecError
+from recycle.kernel.protocol import GameError, play_game
 from recycle.search import Solver, SearchTrace
 from recycle.search.common import endgame_solvable
 

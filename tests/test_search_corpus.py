@@ -13,8 +13,8 @@ import random
 
 import pytest
 
-from recycle.agents import make_agent
-from recycle.engine import play_game
+from recycle.players import make_agent
+from recycle.kernel.protocol import play_game
 from recycle.interp import new_game
 from recycle.lang import load_game
 

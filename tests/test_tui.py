@@ -13,7 +13,7 @@ import pytest
 
 from president.cards import play_of
 from president.settings import preset
-from recycle.engine import IllegalAction
+from recycle.kernel.protocol import IllegalAction
 from tui.options import MatchOptions
 from tui.pilot import play_round, screen_text, settle, simple_keys
 from tui.session import card_label

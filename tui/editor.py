@@ -22,7 +22,7 @@ from textual.widgets.option_list import Option
 from personalities.catalog import catalog, shipped_text
 from personalities.player import RulePlayer
 from personalities.reader import RulError, check_text, parse_personality
-from recycle.diagnostics import Severity
+from recycle.kernel.diagnostics import Severity
 
 from .options import default_rules_dir
 from .session import Session, file_mtime

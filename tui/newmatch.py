@@ -10,8 +10,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
 from president.settings import PRESETS, Settings, SettingsError, parse_assignments, preset
-from recycle.agents import AgentSpecError
-from recycle.diagnostics import DiagnosticError
+from recycle.kernel.specs import AgentSpecError
+from recycle.kernel.diagnostics import DiagnosticError
 
 from .options import MatchOptions, opponent_choices
 from .session import SEAT_NAMES, Session

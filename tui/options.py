@@ -46,9 +46,8 @@ def default_rules_dir() -> Path:
 
 
 def registered_agents() -> list[str]:
-    """Agent names registered with the game protocol (`random`, search players...)."""
-    import president.bots  # noqa: F401  # importing the bots registers what the project ships
-    from recycle.agents import AGENT_FACTORIES
+    """Agent names of the game protocol (`random`, search players...)."""
+    from recycle.players import AGENT_FACTORIES
 
     return sorted(AGENT_FACTORIES)
 

@@ -16,7 +16,7 @@ from president.cards import JOKER, Card, Give, Play, play_of
 from president.observation import NO_RANK, RANK_TITLES, rank_of_place, round_points
 from president.simulate import match_seed
 from president.state import Phase, PresidentState
-from recycle.engine import ActionParseError, Decision, IllegalAction, decide
+from recycle.kernel.protocol import ActionParseError, Decision, IllegalAction, decide
 
 from .options import MatchOptions
 

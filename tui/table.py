@@ -16,7 +16,7 @@ from textual.widgets import Footer, Header, RichLog, Static
 
 from president.cards import JOKER, parse_value, value_text
 from president.state import Phase
-from recycle.engine import IllegalAction
+from recycle.kernel.protocol import IllegalAction
 
 from .debug import DebugScreen
 from .editor import EditorScreen, PickerScreen

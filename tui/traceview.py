@@ -10,7 +10,7 @@ from rich.pretty import Pretty
 from rich.text import Text
 from textual.widgets import Static
 
-from recycle.engine import trace_json
+from recycle.kernel.protocol import trace_json
 
 
 def render_trace(trace: Any, as_json: bool = False) -> RenderableType:

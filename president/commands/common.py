@@ -4,10 +4,10 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from recycle.agents import AgentSpecError
+from recycle.kernel.specs import AgentSpecError
 # Re-exported: what the subcommands share.
-from recycle.cli_support import add_seed_option, console, err_console, seed_of  # noqa: F401
-from recycle.diagnostics import DiagnosticError
+from recycle.kernel.cli_support import add_seed_option, console, err_console, seed_of  # noqa: F401
+from recycle.kernel.diagnostics import DiagnosticError
 
 from ..settings import Settings, SettingsError, parse_assignments, preset
 

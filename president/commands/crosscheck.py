@@ -30,9 +30,9 @@ from typing import Any
 
 from rich.markup import escape
 
-from recycle.cli_support import EXIT_FAILED, fail
-from recycle.engine import GameError, play_game, trace_json
-from recycle.report import progress_bar, write_json
+from recycle.kernel.cli_support import EXIT_FAILED, fail
+from recycle.kernel.protocol import GameError, play_game, trace_json
+from recycle.kernel.output import progress_bar, write_json
 
 from ..bots import make_bots
 from ..cards import PASS, Card, play_of
@@ -103,9 +103,9 @@ class Crosscheck:
     """What a run fixes: the native table, the RECYCLE game, and both engines' players."""
 
     def __init__(self, settings: Settings, bots: list[str], seed: int, rules_dirs=(), game: str = GAME) -> None:
-        from recycle.climbing import make_climbing_bots
+        from recycle.climbing.adapter import make_climbing_bots
         from recycle.cli import game_path
-        from recycle.climbing_meta import read_meta
+        from recycle.climbing.metadata import read_meta
         from recycle.lang import load_game
 
         self.game = load_game(game_path(game))  # another President game file: for tests that must fail

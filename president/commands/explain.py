@@ -11,7 +11,7 @@ from rich.table import Table
 
 from personalities.engine import explain as explain_view
 from personalities.player import RulePlayer
-from recycle.engine import play_game, trace_json
+from recycle.kernel.protocol import play_game, trace_json
 
 from ..bots import make_bot, make_bots
 from ..cards import parse_value, value_text

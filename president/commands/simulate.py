@@ -6,7 +6,7 @@ import math
 
 from rich.table import Table
 
-from recycle.report import progress_bar, write_csv, write_json
+from recycle.kernel.output import progress_bar, write_csv, write_json
 
 from ..bots import make_bots
 from ..deals import read_deal_file

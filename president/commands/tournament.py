@@ -6,7 +6,7 @@ worker processes, every finished match journaled to a JSON Lines file that
 head-to-head shares, OpenSkill ratings, and optionally an SPRT verdict. The
 machinery is game-agnostic (`recycle.tournament`); this module adds the
 President match, the match of a RECYCLE climbing game (`--game`, rule
-personalities through `recycle.climbing`) and the command line.
+personalities through `recycle.climbing.adapter`) and the command line.
 """
 from __future__ import annotations
 
@@ -17,8 +17,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-from recycle.agents import AgentSpecError
-from recycle.report import progress_bar, write_csv, write_json
+from recycle.kernel.specs import AgentSpecError
+from recycle.kernel.output import progress_bar, write_csv, write_json
 from recycle.tournament import (INTERRUPTED, SPRT, Journal, JournalError, Schedule, SprtPair, Tally,
                                 config_differences, read_header, records, repair, run_tournament)
 from recycle.tournament import report

@@ -20,7 +20,7 @@ from recycle.lang import tree as T
 from .effects import MISSING, CycleSet, Forget, Move, Pass, Remember, Reorder, SetValue
 from .evaluate import Evaluator
 from .explorers import ExplorersMixin
-from .journal import undo_to
+from .undo import undo_to
 from .knowledge import move_changes, reorder_changes
 from .runners import RunnersMixin
 from .state import Store, Table

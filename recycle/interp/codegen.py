@@ -25,7 +25,7 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from recycle.engine import GameError
+from recycle.kernel.protocol import GameError
 from recycle.lang import tree as T
 
 from .state import GAME, PointMap

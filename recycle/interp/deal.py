@@ -12,7 +12,7 @@ lands by the first choice; a game whose dealing depends on the cards' faces
 real run the places are checked against the deal, so an arranged game never
 silently differs from what was asked.
 
-Deal files (`recycle.deal_file`) have one line per place:
+Deal files (`recycle.kernel.deal_file`) have one line per place:
 
     # comments start with '#'
     p0: 3c 4d 4h ...                  a player: the one place the deal gives it cards
@@ -29,8 +29,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Mapping, Sequence
 
-from recycle.deal_file import DealEntry, DealSpec, as_spec
-from recycle.diagnostics import Diagnostic, DiagnosticError
+from recycle.kernel.deal_file import DealEntry, DealSpec, as_spec
+from recycle.kernel.diagnostics import Diagnostic, DiagnosticError
 from recycle.lang import load_game
 from recycle.lang import tree as T
 

@@ -1,13 +1,13 @@
 """Errors of a running RECYCLE game: always located at a line of the game file.
 
 Every error the interpreter raises is a `RecycleRuntimeError` (a
-`recycle.engine.GameError`), so callers catch one family, and its message
+`recycle.kernel.protocol.GameError`), so callers catch one family, and its message
 starts with `file:line:column:` like the reader's diagnostics.
 """
 from __future__ import annotations
 
-from recycle.diagnostics import Diagnostic
-from recycle.engine import GameError
+from recycle.kernel.diagnostics import Diagnostic
+from recycle.kernel.protocol import GameError
 
 
 class RecycleRuntimeError(GameError):

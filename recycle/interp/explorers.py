@@ -22,7 +22,7 @@ from __future__ import annotations
 from recycle.lang import tree as T
 
 from .codegen import Piece, Source, walk
-from .journal import undo_to
+from .undo import undo_to
 from .runners import MAX_INDENT, MAX_LOOPS
 
 

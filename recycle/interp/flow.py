@@ -29,7 +29,7 @@ from __future__ import annotations
 from recycle.lang import tree as T
 
 from .effects import action
-from .journal import option_text
+from .undo import option_text
 from .errors import LimitError, NoOptionsError
 
 SEQ, EACH, STAGE = 0, 1, 2

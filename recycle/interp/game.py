@@ -1,4 +1,4 @@
-"""`RecycleState`: a RECYCLE game behind the game protocol of `recycle.engine`.
+"""`RecycleState`: a RECYCLE game behind the game protocol of `recycle.kernel.protocol`.
 
     state = new_game("Hearts4.rcy", seed=7)
     results = play_game(state, [RandomAgent()] * state.num_players, random.Random(7))
@@ -20,7 +20,7 @@ import random
 from itertools import product
 from pathlib import Path
 
-from recycle.engine import TERMINAL, ActionParseError, GameError, GameState, IllegalAction, Results
+from recycle.kernel.protocol import TERMINAL, ActionParseError, GameError, GameState, IllegalAction, Results
 from recycle.lang import load_game
 from recycle.lang import tree as T
 
@@ -28,7 +28,7 @@ from .actions import Executor
 from .effects import RecycleAction
 from .errors import LimitError, RecycleRuntimeError, guard, located
 from .flow import SEQ, Machine
-from .journal import OptionEffects, apply_all
+from .undo import OptionEffects, apply_all
 from .knowledge import redeal
 from .observation import RecycleObservation
 from .state import Rng, Store, Table, loc_text

@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from recycle.engine import GameError
+from recycle.kernel.protocol import GameError
 
 from .state import owner_text
 

@@ -29,7 +29,7 @@ from recycle.lang import tree as T
 from .codegen import Source
 from .effects import MISSING, CycleSet, Move, SetValue
 from .errors import LimitError
-from .journal import CYCLE, INTS, MOVE, STRS
+from .undo import CYCLE, INTS, MOVE, STRS
 from .knowledge import apply_changes, move_changes
 
 #: Control forms that `_explore` walks itself (no step counted for them).

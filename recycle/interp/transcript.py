@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-from recycle.engine import Agent, GameError, play_game
+from recycle.kernel.protocol import Agent, GameError, play_game
 
 from .game import RecycleState, new_game
 

@@ -2,12 +2,12 @@
 
     from recycle.lang import parse_game, load_game, check_file
     game = load_game("Agram4.gdl")          # a recycle.lang.tree.Game
-    for d in check_file("Broken.rcy"):      # recycle.diagnostics.Diagnostic
+    for d in check_file("Broken.rcy"):      # recycle.kernel.diagnostics.Diagnostic
         print(d.render())
 
 All three published dialects are read (see /work/shared/RECYCLE.md); which
 one a file uses shows in `Game.dialect` / `Game.features`. Errors raise
-`GameSyntaxError` (a `recycle.diagnostics.DiagnosticError`) carrying every
+`GameSyntaxError` (a `recycle.kernel.diagnostics.DiagnosticError`) carrying every
 located error found. Nothing from a file is ever executed.
 
 Layers: `lexer` (pyparsing tokens -> s-expressions), `build_expr`,

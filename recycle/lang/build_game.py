@@ -1,7 +1,7 @@
 """The game's structure from s-expressions: game, declare, setup, stages, scoring."""
 from __future__ import annotations
 
-from recycle.diagnostics import locate
+from recycle.kernel.diagnostics import locate
 from recycle.lang import tree as T
 from recycle.lang.build_actions import ActionBuilder
 from recycle.lang.build_expr import found, head

@@ -1,6 +1,6 @@
 """Errors of the RECYCLE reader: `GameSyntaxError` and the collector behind it.
 
-Every problem becomes a `recycle.diagnostics.Diagnostic` (file:line:col, the
+Every problem becomes a `recycle.kernel.diagnostics.Diagnostic` (file:line:col, the
 line, a caret, what was expected, a hint), so RECYCLE files fail exactly like
 the project's other user files. The reader keeps going after an error where
 it can and raises one `GameSyntaxError` carrying all of them.
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import bisect
 
-from recycle.diagnostics import Diagnostic, DiagnosticError, Severity, locate, nearest_names
+from recycle.kernel.diagnostics import Diagnostic, DiagnosticError, Severity, locate, nearest_names
 
 #: Diagnostics kept per file; past this the reader stops (one more says so).
 MAX_ERRORS = 50

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from recycle.diagnostics import Diagnostic, read_user_file
+from recycle.kernel.diagnostics import Diagnostic, read_user_file
 from recycle.lang.build_game import GAME_USAGE, GameBuilder
 from recycle.lang.errors import GameSyntaxError, Reject, Source, TooManyErrors
 from recycle.lang.lexer import MAX_CHARS, read_form

@@ -72,7 +72,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from recycle.diagnostics import Diagnostic
+from recycle.kernel.diagnostics import Diagnostic
 from recycle.lang.coll import *  # noqa: F401,F403 — one namespace for the interpreter
 from recycle.lang.expr import *  # noqa: F401,F403
 from recycle.lang.expr import Node, Var, node

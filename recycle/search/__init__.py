@@ -1,11 +1,10 @@
 """Search players for any game of the protocol: PIMC, cheating UCT, ISMCTS, alpha-beta, vote.
 
-Importing this package registers their agent specs (`pimc`, `mcts`,
-`ismcts`, `alphabeta`, `vote`) in `recycle.agents`; `recycle.agents` imports
-it, so every command line accepts them. See `common.py` for the observation
-hooks they need and for budgets, rollouts and traces.
+`SEARCH_PLAYERS` maps each spec name to its factory; `recycle.players` puts
+them in the one table of agents. See `recycle.kernel.protocol` for the
+optional fast paths they use, and `common.py` for budgets, rollouts and traces.
 """
-from . import alphabeta, ismcts, mcts, pimc, vote  # noqa: F401  (registration)
+from . import alphabeta, ismcts, mcts, pimc, vote
 from .alphabeta import AlphaBetaAgent, Solver
 from .common import Budget, Candidate, Rollout, SearchError, SearchTrace
 from .ismcts import ISMCTSAgent
@@ -13,5 +12,14 @@ from .mcts import CheatingMCTSAgent
 from .pimc import PIMCAgent
 from .vote import VoteAgent
 
-__all__ = ["AlphaBetaAgent", "Budget", "Candidate", "CheatingMCTSAgent", "ISMCTSAgent", "PIMCAgent",
-           "Rollout", "SearchError", "SearchTrace", "Solver", "VoteAgent"]
+#: spec name -> factory(params, resolve) for every search player.
+SEARCH_PLAYERS = {
+    "alphabeta": alphabeta.from_spec,
+    "ismcts": ismcts.from_spec,
+    "mcts": mcts.from_spec,
+    "pimc": pimc.from_spec,
+    "vote": vote.from_spec,
+}
+
+__all__ = ["SEARCH_PLAYERS", "AlphaBetaAgent", "Budget", "Candidate", "CheatingMCTSAgent", "ISMCTSAgent",
+           "PIMCAgent", "Rollout", "SearchError", "SearchTrace", "Solver", "VoteAgent"]

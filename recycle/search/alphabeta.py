@@ -26,8 +26,7 @@ import random
 import time
 from typing import Any, Callable, Hashable
 
-from recycle.agents import register
-from recycle.engine import Decision, GameState
+from recycle.kernel.protocol import Decision, GameState
 
 from .common import (Budget, Candidate, Meter, Rollout, SearchAgent, SpecReader, best_by, endgame_solvable,
                      fast_apply, sample_root)
@@ -271,8 +270,7 @@ class AlphaBetaAgent(SearchAgent):
                                            note=note or "not a determined two-player ending"))
 
 
-@register("alphabeta")
-def _alphabeta(params: dict[str, str], resolve) -> AlphaBetaAgent:
+def from_spec(params: dict[str, str], resolve) -> AlphaBetaAgent:
     spec = SpecReader("alphabeta", params, resolve)
     budget = spec.budget(NODES, unit="nodes")
     depth = spec.int("depth", 2)

@@ -1,6 +1,6 @@
 """What the search players share: budgets, root states, rollouts, traces, spec parsing.
 
-Search players know games only through the protocol of `recycle.engine`
+Search players know games only through the protocol of `recycle.kernel.protocol`
 plus duck-typed hooks on observations:
 
 - `observation.sample_state(rng)`: a full state consistent with what the
@@ -37,8 +37,8 @@ from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree
 
-from recycle.agents import AgentSpecError, float_param, int_param
-from recycle.engine import Agent, Decision, GameState, RandomAgent
+from recycle.kernel.specs import AgentSpecError, float_param, int_param
+from recycle.kernel.protocol import Agent, Decision, GameState, RandomAgent
 
 BUDGET_KINDS = ("iterations", "time", "calls")
 

@@ -20,8 +20,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from recycle.agents import register
-from recycle.engine import Decision
+from recycle.kernel.protocol import Decision
 
 from . import tree
 from .alphabeta import NODES, open_search
@@ -50,8 +49,7 @@ class ISMCTSAgent(SearchAgent):
         return Decision(action, self.trace(observation, action, candidates, meter, note=note))
 
 
-@register("ismcts")
-def _ismcts(params: dict[str, str], resolve) -> ISMCTSAgent:
+def from_spec(params: dict[str, str], resolve) -> ISMCTSAgent:
     spec = SpecReader("ismcts", params, resolve)
     budget = spec.budget(1000)
     rollout = spec.rollout()

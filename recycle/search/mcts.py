@@ -11,8 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from recycle.agents import register
-from recycle.engine import Decision
+from recycle.kernel.protocol import Decision
 
 from . import tree
 from .common import Budget, Rollout, SearchAgent, SpecReader, true_root
@@ -35,8 +34,7 @@ class CheatingMCTSAgent(SearchAgent):
         return Decision(action, self.trace(observation, action, candidates, meter))
 
 
-@register("mcts")
-def _mcts(params: dict[str, str], resolve) -> CheatingMCTSAgent:
+def from_spec(params: dict[str, str], resolve) -> CheatingMCTSAgent:
     spec = SpecReader("mcts", params, resolve)
     budget = spec.budget(1000)
     rollout = spec.rollout()

@@ -14,8 +14,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from recycle.agents import register
-from recycle.engine import Decision
+from recycle.kernel.protocol import Decision
 
 from .alphabeta import NODES, open_search
 from .common import Budget, Candidate, Rollout, SearchAgent, SpecReader, best_by, worlds
@@ -50,8 +49,7 @@ class PIMCAgent(SearchAgent):
         return Decision(action, self.trace(observation, action, candidates, meter, note=note))
 
 
-@register("pimc")
-def _pimc(params: dict[str, str], resolve) -> PIMCAgent:
+def from_spec(params: dict[str, str], resolve) -> PIMCAgent:
     spec = SpecReader("pimc", params, resolve)
     budget = spec.budget(20, unit="samples")
     rollout = spec.rollout()

@@ -20,7 +20,7 @@ import math
 import random
 from typing import Any, Callable
 
-from recycle.engine import GameState
+from recycle.kernel.protocol import GameState
 
 from .common import Candidate, Meter, Rollout, fast_apply
 

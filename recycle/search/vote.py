@@ -19,8 +19,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from recycle.agents import register
-from recycle.engine import Decision
+from recycle.kernel.protocol import Decision
 
 from .alphabeta import NODES, Solver, SolverLimit, bounded_values, open_search
 from .common import Budget, Candidate, Rollout, SearchAgent, SpecReader, best_by, remaining_players, worlds
@@ -68,8 +67,7 @@ class VoteAgent(SearchAgent):
         return Decision(action, self.trace(observation, action, candidates, meter, note=note))
 
 
-@register("vote")
-def _vote(params: dict[str, str], resolve) -> VoteAgent:
+def from_spec(params: dict[str, str], resolve) -> VoteAgent:
     spec = SpecReader("vote", params, resolve)
     budget = spec.budget(20, unit="samples")
     depth = spec.int("depth", 2)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping, Sequence
 
-from recycle.diagnostics import Diagnostic, DiagnosticError, read_user_file
+from recycle.kernel.diagnostics import Diagnostic, DiagnosticError, read_user_file
 
 MAX_DEAL_BYTES = 1_000_000
 MAX_PLACES = 1_000  # a deal file is user input: bounded

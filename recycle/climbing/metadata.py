@@ -1,6 +1,6 @@
 """Climbing metadata: the few facts about a RECYCLE climbing game the adapter cannot derive.
 
-The adapter (`recycle.climbing`) finds a play's cards and its (value, count)
+The adapter (`recycle.climbing.adapter`) finds a play's cards and its (value, count)
 from the game itself; it only needs to be told which location is each
 player's hand, which is the table the plays go to, and which point map
 orders the values. One line says it, in the game's own names:
@@ -32,7 +32,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from recycle.diagnostics import Diagnostic, DiagnosticError, nearest_names, read_user_file
+from recycle.kernel.diagnostics import Diagnostic, DiagnosticError, nearest_names, read_user_file
 from recycle.lang import MAX_CHARS
 from recycle.lang import tree as T
 

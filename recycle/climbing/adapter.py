@@ -30,7 +30,7 @@ one for any RECYCLE climbing game, deriving what it can from the game:
 - rank and higher players come from a `rank=` player storage, else none;
   the order is reversed while a `reverse=` game storage is not 0.
 
-What cannot be derived comes from the metadata (`recycle.climbing_meta`).
+What cannot be derived comes from the metadata (`recycle.climbing.metadata`).
 """
 from __future__ import annotations
 
@@ -41,14 +41,15 @@ from personalities.engine import decide, explain
 from personalities.player import RulePlayer
 from personalities.syntax import Personality
 from personalities.view import JOKER, NO_RANK, ClimbingView
-from recycle.agents import AGENT_FACTORIES, AgentSpecError, make_agent
-from recycle.engine import Agent, Decision, GameError
-from recycle.engine import decide as ask_agent
+from recycle.kernel.specs import AgentSpecError
+from recycle.players import AGENT_FACTORIES, make_agent
+from recycle.kernel.protocol import Agent, Decision, GameError
+from recycle.kernel.protocol import decide as ask_agent
 from recycle.interp.effects import Move
 from recycle.lang import load_game
 from recycle.lang import tree as T
 
-from .climbing_meta import ClimbingMeta, game_names, read_meta
+from recycle.climbing.metadata import ClimbingMeta, game_names, read_meta
 
 #: A card's `.rul` value from its RANK (the default when no `value=` point map is named).
 RANK_VALUES = {"THREE": 3, "FOUR": 4, "FIVE": 5, "SIX": 6, "SEVEN": 7, "EIGHT": 8, "NINE": 9, "TEN": 10,

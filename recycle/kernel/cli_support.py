@@ -15,7 +15,7 @@ from typing import Callable, Iterable
 from rich.console import Console
 from rich.markup import escape
 
-from .diagnostics import Diagnostic, DiagnosticError, Severity
+from recycle.kernel.diagnostics import Diagnostic, DiagnosticError, Severity
 
 console = Console(width=None if sys.stdout.isatty() else 120)
 err_console = Console(stderr=True)

@@ -17,9 +17,9 @@ from pathlib import Path
 from rich.markup import escape
 
 from personalities.trace import DecisionTrace
-from recycle.cli_support import console, seed_of
-from recycle.engine import play_game, trace_json
-from recycle.report import write_json
+from recycle.kernel.cli_support import console, seed_of
+from recycle.kernel.protocol import play_game, trace_json
+from recycle.kernel.output import write_json
 
 
 def add_bot_options(p: argparse.ArgumentParser) -> None:
@@ -54,7 +54,7 @@ def add_trace_parser(sub: argparse._SubParsersAction, add_limits) -> None:
 
 def run_trace(args: argparse.Namespace) -> int:
     from recycle.cli import _limits, game_path
-    from recycle.climbing import make_climbing_bots
+    from recycle.climbing.adapter import make_climbing_bots
     from recycle.interp import new_game
     from recycle.lang import load_game
 
