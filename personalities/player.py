@@ -11,7 +11,7 @@ from typing import Any, Callable, Sequence
 
 from recycle.kernel.protocol import Decision
 
-from .engine import decide, explain, situation_summary
+from .evaluator import decide, explain, situation_summary
 from .syntax import Personality
 from .trace import DecisionTrace
 from .view import JOKER, TWO, ClimbingView, ExchangeView, cards_text, hand_text

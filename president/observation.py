@@ -37,6 +37,11 @@ def rank_of_place(place: int, players: int) -> int:
     return NEUTRAL
 
 
+def place_name(place: int, players: int) -> str:
+    """A finishing place with its rank, as tables head their columns: `1 P`, `5 L`."""
+    return f"{place} {RANK_SHORT[rank_of_place(place, players)]}"
+
+
 def round_points(places: tuple[int, ...]) -> tuple[int, ...]:
     """The points of one round per seat: players minus place (the last scores 0)."""
     n = len(places)

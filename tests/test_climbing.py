@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 import recycle.games
 from personalities.catalog import shipped, shipped_names
-from personalities.engine import explain
+from personalities.evaluator import explain
 from president.settings import Settings
 from president.view import hypothetical_view
 from recycle.climbing.adapter import RANK_VALUES, adapter_for, climbing_bot, make_climbing_bots

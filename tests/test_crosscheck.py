@@ -11,7 +11,7 @@ from president.cli import main as president
 from president.deals import hand_sizes, pack, parse_deal_text, random_deal, read_deal_file, write_deal_file
 from president.settings import Settings, preset
 from president.state import PresidentState
-from recycle.cli import game_path
+from recycle.games import game_path
 from recycle.cli import main as recycle
 from recycle.kernel.diagnostics import DiagnosticError
 from recycle.kernel.protocol import RandomAgent

@@ -304,7 +304,8 @@ def test_big_two_plays_beat_the_upcards():
 
 
 def test_recycle_run_finds_shipped_games_by_name(capsys):
-    from recycle.cli import game_path, main
+    from recycle.cli import main
+    from recycle.games import game_path
 
     assert game_path("President5").endswith("President5.gdl")
     assert game_path("poker5").endswith("Poker5.gdl")

@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 
-from personalities.engine import Situation, decide, explain, resolve
+from personalities.evaluator import Situation, decide, explain, resolve
 from personalities.odds import follow_odds
 from personalities.reader import parse_personality
 from personalities.syntax import Potential, card_text

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from personalities.catalog import shipped, shipped_names
-from personalities.engine import Situation, decide
+from personalities.evaluator import Situation, decide
 from personalities.player import EXCHANGE_NOTE, RulePlayer, exchange_choice
 from personalities.reader import check_file, load_personality, parse_personality
 from personalities.variables import Variable

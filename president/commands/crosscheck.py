@@ -104,7 +104,7 @@ class Crosscheck:
 
     def __init__(self, settings: Settings, bots: list[str], seed: int, rules_dirs=(), game: str = GAME) -> None:
         from recycle.climbing.adapter import make_climbing_bots
-        from recycle.cli import game_path
+        from recycle.games import game_path
         from recycle.climbing.metadata import read_meta
         from recycle.lang import load_game
 

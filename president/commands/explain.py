@@ -9,7 +9,7 @@ from collections import Counter
 
 from rich.table import Table
 
-from personalities.engine import explain as explain_view
+from personalities.evaluator import explain as explain_view
 from personalities.player import RulePlayer
 from recycle.kernel.protocol import play_game, trace_json
 

@@ -10,6 +10,7 @@ from recycle.kernel.output import progress_bar, write_csv, write_json
 
 from ..bots import make_bots
 from ..deals import read_deal_file
+from ..observation import place_name
 from ..simulate import SimulationResult, simulate
 from .common import add_seed_option, add_table_options, console, rules_dirs, seed_of, table_settings
 
@@ -62,7 +63,7 @@ def result_table(result: SimulationResult) -> Table:
     table.add_column("seat", justify="right")
     table.add_column("bot", no_wrap=True)
     for k in range(n):
-        table.add_column(_place_name(k + 1, n), justify="right")
+        table.add_column(place_name(k + 1, n), justify="right")
     table.add_column("place", justify="right")
     table.add_column("points/round", justify="right", no_wrap=True)
     table.add_column("wins", justify="right")
@@ -72,9 +73,3 @@ def result_table(result: SimulationResult) -> Table:
         points = f"{s.mean_points:.2f}" + ("" if math.isnan(ci) else f" ± {ci:.2f}")
         table.add_row(str(i), s.name, *shares, f"{s.mean_place:.2f}", points, f"{s.match_wins:g}")
     return table
-
-
-def _place_name(place: int, players: int) -> str:
-    from ..observation import RANK_SHORT, rank_of_place
-
-    return f"{place} {RANK_SHORT[rank_of_place(place, players)]}"

@@ -24,10 +24,12 @@ from recycle.tournament import (INTERRUPTED, SPRT, Journal, JournalError, Schedu
 from recycle.tournament import report
 
 from ..settings import Settings
-from ..matches import PresidentMatch, RecycleMatch
+from recycle.climbing.match import RecycleMatch
+
+from ..matches import PresidentMatch
 from ..simulate import match_seed
 from .common import add_table_options, console, err_console, rules_dirs, seed_of, table_settings
-from .simulate import _place_name
+from ..observation import place_name
 
 EXIT_INTERRUPTED = 130
 #: Options that make up the configuration; omitted ones are taken from a resumed file.
@@ -135,7 +137,7 @@ def run(args: argparse.Namespace) -> int:
     if args.csv:
         write_csv(args.csv, *report.csv_rows(summary))
     if args.plot:
-        report.plot_places(args.plot, summary, [_place_name(k + 1, n) for k in range(n)],
+        report.plot_places(args.plot, summary, [place_name(k + 1, n) for k in range(n)],
                            f"finishing places, {summary['rounds']:,} rounds")
     if outcome.status == INTERRUPTED:
         err_console.print(f"interrupted: {summary['games']} of {schedule.total_games} matches counted; "
@@ -193,7 +195,7 @@ def _rounds_text(settings: Settings) -> str:
 def _show(summary: dict[str, Any], n: int, seed: int, status: str, total: int) -> None:
     title = (f"{summary['games']:,} of {total:,} matches, {summary['rounds']:,} rounds, seed {seed}"
              + ("" if status == "complete" else f" ({status})"))
-    console.print(report.bot_table(summary, title, _place_name(1, n), _place_name(n, n)))
+    console.print(report.bot_table(summary, title, place_name(1, n), place_name(n, n)))
     if summary["head_to_head"]:
         console.print(report.head_to_head_table(summary))
     text = report.sprt_text(summary)

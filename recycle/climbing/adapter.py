@@ -37,7 +37,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Sequence
 
-from personalities.engine import decide, explain
+from personalities.evaluator import decide, explain
 from personalities.player import RulePlayer
 from personalities.syntax import Personality
 from personalities.view import JOKER, NO_RANK, ClimbingView

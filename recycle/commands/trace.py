@@ -17,29 +17,14 @@ from pathlib import Path
 from rich.markup import escape
 
 from personalities.trace import DecisionTrace
+from recycle.commands.options import add_bot_options, add_limit_options, bot_options, limits_of
+from recycle.games import game_path
 from recycle.kernel.cli_support import console, seed_of
 from recycle.kernel.protocol import play_game, trace_json
 from recycle.kernel.output import write_json
 
 
-def add_bot_options(p: argparse.ArgumentParser) -> None:
-    """The options that make personalities play a climbing game."""
-    p.add_argument("--fallback", default="random", metavar="SPEC",
-                   help="the agent that takes a personality's decisions that are not plays or passes "
-                        "(bets, discards); default random")
-    p.add_argument("--climbing", default=None, metavar="META",
-                   help='the climbing metadata, e.g. "hand=HAND table=SEQUENCE order=PRECEDENCE" '
-                        "(default: the game's ';; climbing:' header or a STEM.climbing file beside it)")
-    p.add_argument("--rules-dir", default=None, help="a folder of .rul files to find personalities in")
-
-
-def bot_options(args: argparse.Namespace) -> dict:
-    """Keyword arguments of `make_climbing_bots` from the options above."""
-    return {"fallback": args.fallback, "meta": args.climbing,
-            "rules_dirs": (Path(args.rules_dir),) if args.rules_dir else ()}
-
-
-def add_trace_parser(sub: argparse._SubParsersAction, add_limits) -> None:
+def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("trace", help="play one seeded game and print every decision of one bot as a trace")
     p.add_argument("game", metavar="GAME", help="a .rcy or .gdl file, or a shipped game's name")
     p.add_argument("bot", metavar="BOT", help="a shipped personality, a .rul file or an agent spec")
@@ -48,19 +33,18 @@ def add_trace_parser(sub: argparse._SubParsersAction, add_limits) -> None:
     p.add_argument("--seed", type=int, default=None, help="random seed (printed when omitted)")
     p.add_argument("--json", metavar="FILE", help="also write the traces as JSON")
     add_bot_options(p)
-    add_limits(p)
+    add_limit_options(p)
     p.set_defaults(run=run_trace)
 
 
 def run_trace(args: argparse.Namespace) -> int:
-    from recycle.cli import _limits, game_path
     from recycle.climbing.adapter import make_climbing_bots
     from recycle.interp import new_game
     from recycle.lang import load_game
 
     game = load_game(game_path(args.game))
     seed = seed_of(args)
-    limits = _limits(args)
+    limits = limits_of(args)
     state = new_game(game, seed, **limits)
     n = state.num_players
     if not 0 <= args.seat < n:

@@ -5,6 +5,8 @@ progress bar shows only when the output is a terminal.
 """
 from __future__ import annotations
 
+import statistics
+
 import csv
 import json
 from contextlib import contextmanager
@@ -51,3 +53,8 @@ def write_csv(path: str | Path, header: Sequence[str], rows: Sequence[Sequence[o
         writer = csv.writer(fh)
         writer.writerow(header)
         writer.writerows(rows)
+
+
+def mean_or_zero(xs: Sequence[float]) -> float:
+    """The mean, or 0.0 for no values (a table cell, never an error)."""
+    return statistics.fmean(xs) if xs else 0.0

@@ -22,7 +22,7 @@ from typing import Any
 
 from recycle.kernel.protocol import Decision
 
-from . import tree
+from . import uct
 from .alphabeta import NODES, open_search
 from .common import Budget, Rollout, SearchAgent, SpecReader, sampler
 
@@ -43,9 +43,9 @@ class ISMCTSAgent(SearchAgent):
             return solved
         player = root.current_player()
         redeal = sampler(root, player)
-        node = tree.run(lambda: redeal(rng), root.num_players, meter, rng, self.c,
+        node = uct.run(lambda: redeal(rng), root.num_players, meter, rng, self.c,
                         self.rollout, fresh_samples=True)
-        action, candidates = tree.most_visited(node, legal, player)
+        action, candidates = uct.most_visited(node, legal, player)
         return Decision(action, self.trace(observation, action, candidates, meter, note=note))
 
 

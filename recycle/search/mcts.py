@@ -13,7 +13,7 @@ from typing import Any
 
 from recycle.kernel.protocol import Decision
 
-from . import tree
+from . import uct
 from .common import Budget, Rollout, SearchAgent, SpecReader, true_root
 
 
@@ -29,8 +29,8 @@ class CheatingMCTSAgent(SearchAgent):
     def search(self, observation: Any, legal: list, rng: random.Random) -> Decision:
         meter = self.budget.meter()
         root = true_root(observation)
-        node = tree.run(root.clone, root.num_players, meter, rng, self.c, self.rollout, fresh_samples=False)
-        action, candidates = tree.most_visited(node, legal, root.current_player())
+        node = uct.run(root.clone, root.num_players, meter, rng, self.c, self.rollout, fresh_samples=False)
+        action, candidates = uct.most_visited(node, legal, root.current_player())
         return Decision(action, self.trace(observation, action, candidates, meter))
 
 
