@@ -3,7 +3,7 @@ per second with five rule players, the time to load a `.rul` file, and one
 personality's decisions per second at RECYCLE President (`recycle.climbing.adapter`:
 the view built from the interpreter's options) against native President.
 
-    python bench/bench_personalities.py [--seconds 2] [--runs 3]
+    python bench/bench_personalities.py [--seconds 2] [--runs 3] [--smoke]
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from personalities.catalog import shipped_names, shipped_text
 from personalities.reader import parse_personality
 from president.bots import make_bot, make_bots
 from president.state import PresidentState
-from bench_engine import ONE_ROUND as SETTINGS, rounds_per_second  # the same table and timed loop
+from timing import ONE_ROUND as SETTINGS, add_smoke_option, rounds_per_second, smoke
 
 FIVE = ["Classic", "Cautious", "Aggressive", "Counter", "TwoHoarder"]
 RECYCLE_PRESIDENT = str(resources.files("recycle.games").joinpath("President5.gdl"))
@@ -72,7 +72,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--runs", type=int, default=3)
-    args = parser.parse_args()
+    add_smoke_option(parser)
+    args = smoke(parser.parse_args(), seconds=0.05, runs=1)
     print(f"{'personality':<12} {'decisions/s':>12} {'load ms':>8}")
     for name in shipped_names():
         dps = statistics.median(decisions_per_second(name, args.seconds / 2, s) for s in range(args.runs))

@@ -1,7 +1,7 @@
 """Benchmark of the RECYCLE interpreter: random games per second, and RECYCLE President
 against the native President engine.
 
-    python bench/bench_recycle.py [--seconds 2] [--runs 3] [GAME ...]
+    python bench/bench_recycle.py [--seconds 2] [--runs 3] [--smoke] [GAME ...]
 
 Plays seeded random games of Agram4, Hearts4 (corpus), President5, Poker5,
 BigTwo4 and Daifugo4 (shipped with `recycle`) — or the games named: a shipped game's name or
@@ -26,12 +26,11 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from bench_engine import one_run as native_run  # the engine benchmark's timed loop
+from timing import SHARED, add_smoke_option, random_rounds as native_run, smoke
 from recycle.kernel.protocol import RandomAgent, play_game
 from recycle.interp import new_game
 from recycle.lang import load_game
 
-SHARED = Path(os.environ.get("PRESIDENT_SHARED_DIR", Path(__file__).resolve().parents[1].parent / "shared"))
 GAMES = ["gdl/Agram4.gdl", "rcy/Hearts4.rcy", "President5", "Poker5", "BigTwo4", "Daifugo4"]
 PRESIDENT = "President5"
 AIM = 5.0
@@ -72,7 +71,8 @@ def main() -> None:
                              "Daifugo4)")
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--runs", type=int, default=3)
-    args = parser.parse_args()
+    add_smoke_option(parser)
+    args = smoke(parser.parse_args(), seconds=0.05, runs=1, games=[PRESIDENT])
     missing = [name for name in args.games if not game_file(name).is_file()]
     if missing:
         sys.exit(f"no game file for {', '.join(missing)} (corpus looked for in {SHARED / 'recycle-corpus'})")

@@ -1,6 +1,6 @@
 """How long the RECYCLE reader takes over the whole corpus (target: under 3 s).
 
-    python bench/bench_recycle_parse.py [--runs N] [--compare]
+    python bench/bench_recycle_parse.py [--runs N] [--compare] [--smoke]
 
 Prints the median of N runs of reading every corpus file from memory (file
 reading excluded). `--compare` also times what the reader deliberately does
@@ -9,15 +9,13 @@ not do: a nested pyparsing s-expression grammar over the same text.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
 import time
-from pathlib import Path
 
 from recycle.lang import read_game
+from timing import SHARED, add_smoke_option, smoke
 
-SHARED = Path(os.environ.get("PRESIDENT_SHARED_DIR", Path(__file__).resolve().parents[1].parent / "shared"))
 
 
 def corpus_texts() -> dict[str, str]:
@@ -53,7 +51,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--compare", action="store_true")
-    args = parser.parse_args()
+    add_smoke_option(parser)
+    args = smoke(parser.parse_args(), runs=1)
     texts = corpus_texts()
     size = sum(map(len, texts.values()))
     rejected = sum(read_game(t, n)[0] is None for n, t in texts.items())

@@ -30,6 +30,7 @@ import time
 from pathlib import Path
 
 from president.bots import make_bot
+from timing import add_smoke_option, smoke
 from president.settings import preset
 from president.state import PresidentState
 
@@ -120,7 +121,8 @@ def main() -> None:
     parser.add_argument("--against", metavar="TREE", help="another checkout to compare with, run by run")
     parser.add_argument("--seed", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--emit-json", action="store_true", help=argparse.SUPPRESS)  # one run, for --against
-    args = parser.parse_args()
+    add_smoke_option(parser)
+    args = smoke(parser.parse_args(), runs=1, iterations=10, samples=2, positions=2)
     if args.against:
         compare(args)
         return

@@ -29,6 +29,7 @@ from pathlib import Path
 from president.matches import PresidentMatch
 from president.settings import preset
 from recycle.tournament import Journal, Schedule, Tally, run_tournament
+from timing import add_smoke_option, smoke
 
 BOTS = ["Classic", "Cautious", "Aggressive", "Gambler", "Counter"]
 ROUNDS_PER_MATCH = 10
@@ -126,7 +127,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--memory-rounds", type=int, default=100_000, help="rounds of the long run (default 100000)")
     parser.add_argument("--one", nargs=3, type=int, metavar=("ROUNDS", "JOBS", "SEED"), help=argparse.SUPPRESS)
-    args = parser.parse_args()
+    add_smoke_option(parser)
+    args = smoke(parser.parse_args(), rounds=30, runs=1, memory_rounds=300)
     if args.one:  # a child of `fresh_speed`
         print(json.dumps(speed(*args.one)))
         return

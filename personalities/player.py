@@ -9,40 +9,52 @@ from __future__ import annotations
 import random
 from typing import Any, Callable, Sequence
 
-from recycle.kernel.protocol import Decision
+from recycle.kernel.protocol import Agent, Decision, GameError, Observation
+from recycle.kernel.protocol import decide as ask_agent
 
 from .evaluator import decide, explain, situation_summary
 from .syntax import Personality
 from .trace import DecisionTrace
 from .view import JOKER, TWO, ClimbingView, ExchangeView, cards_text, hand_text
 
-ViewFunction = Callable[[Any, Sequence[Any]], "ClimbingView | ExchangeView"]
+#: (observation, legal actions) -> the view to decide on, or None where the rules have nothing to say.
+ViewFunction = Callable[[Any, Sequence[Any]], "ClimbingView | ExchangeView | None"]
 
 EXCHANGE_NOTE = ("exchange: gave my lowest cards, never a two or a joker unless nothing else is left "
                  "(.rul files have no exchange rules; this is the documented default)")
 
 
 class RulePlayer:
-    """Plays from a `Personality`; `reload()` swaps in an edited one between decisions."""
+    """Plays from a `Personality`; `reload()` swaps in an edited one between decisions.
 
-    def __init__(self, personality: Personality, view: ViewFunction, name: str | None = None) -> None:
+    Where the view function has no climbing view for a decision (a bet or a
+    discard in a RECYCLE game: it returns None), the `fallback` agent decides.
+    """
+
+    def __init__(self, personality: Personality, view: ViewFunction, name: str | None = None,
+                 fallback: Agent | None = None) -> None:
         self.personality = personality
         self.view = view
         self.name = name or personality.name
+        self.fallback = fallback
 
     def reload(self, personality: Personality) -> None:
         self.personality = personality
 
-    def choose(self, observation: Any, legal_actions: Sequence[Any], rng: random.Random) -> Any:
+    def choose(self, observation: Observation, legal_actions: Sequence[Any], rng: random.Random) -> Any:
         view = self.view(observation, legal_actions)
+        if view is None:
+            return self._fallback().choose(observation, legal_actions, rng)
         if isinstance(view, ExchangeView):
             return view.actions[exchange_choice(view)]
         play, _, _, _ = decide(self.personality, view, rng)
         return view.action(play)
 
-    def explain(self, observation: Any, legal_actions: Sequence[Any], rng: random.Random) -> Decision:
+    def explain(self, observation: Observation, legal_actions: Sequence[Any], rng: random.Random) -> Decision:
         view = self.view(observation, legal_actions)
-        player = getattr(observation, "player", 0)
+        if view is None:
+            return ask_agent(self._fallback(), observation, legal_actions, rng, explain=True)
+        player = observation.player
         if isinstance(view, ExchangeView):
             gift = exchange_choice(view)
             text = " ".join(cards_text(v, 1) for v in gift)
@@ -53,8 +65,14 @@ class RulePlayer:
         play, trace = explain(self.personality, view, rng, player)
         return Decision(view.action(play), trace)
 
+    def _fallback(self) -> Agent:
+        if self.fallback is None:
+            raise GameError(f"{self.name} has no rule for this decision and no fallback agent")
+        return self.fallback
+
     def __repr__(self) -> str:
-        return f"RulePlayer({self.personality.name!r})"
+        extra = f", fallback={self.fallback.name!r}" if self.fallback is not None else ""
+        return f"RulePlayer({self.personality.name!r}{extra})"
 
 
 def exchange_choice(view: ExchangeView) -> tuple[int, ...]:

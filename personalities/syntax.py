@@ -24,14 +24,13 @@ from typing import Callable
 from recycle.kernel.diagnostics import Diagnostic
 
 from personalities.variables import Variable
+from personalities.view import TWO
 
 MAX_CONDITIONS = 10
 """At most this many conditions per rule (the 1997 manual's limit)."""
 MAX_VALUE = 999_999_999
 """Largest value a condition may compare with: 9 digits keeps `int()` cheap."""
 
-TWO = 15
-"""A two's value: the highest card."""
 _LETTER_VALUES = {"T": 10, "J": 11, "Q": 12, "K": 13, "A": 14}
 _VALUE_LETTERS = {v: k for k, v in _LETTER_VALUES.items()} | {TWO: "2"}
 

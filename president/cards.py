@@ -11,10 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
+from personalities.view import JOKER, TWO  # President's values are the climbing view's scale
 from recycle.kernel.protocol import ActionParseError
 
-TWO = 15
-JOKER = 16
 VALUES = tuple(range(3, 16))  # 3 .. 2, jokers excluded
 SUITS = "cdhs"  # clubs first: the 3 of clubs opens the first round
 

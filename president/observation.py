@@ -8,7 +8,7 @@ from __future__ import annotations
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from recycle.kernel.protocol import GameError
+from recycle.kernel.protocol import GameError, Observation
 
 from .cards import Card, Play
 from .knowledge import known_holdings, value_bounds
@@ -48,7 +48,7 @@ def round_points(places: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(n - place for place in places)
 
 
-class PresidentObservation:
+class PresidentObservation(Observation):
     """One player's view. Public: every count, every played card, the history."""
 
     __slots__ = ("player", "settings", "phase", "round_no", "current_player", "hand_mask",

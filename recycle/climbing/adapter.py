@@ -37,14 +37,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Sequence
 
-from personalities.evaluator import decide, explain
 from personalities.player import RulePlayer
-from personalities.syntax import Personality
 from personalities.view import JOKER, NO_RANK, ClimbingView
 from recycle.kernel.specs import AgentSpecError
 from recycle.players import AGENT_FACTORIES, make_agent
-from recycle.kernel.protocol import Agent, Decision, GameError
-from recycle.kernel.protocol import decide as ask_agent
+from recycle.kernel.protocol import Agent, GameError
 from recycle.interp.effects import Move
 from recycle.lang import load_game
 from recycle.lang import tree as T
@@ -127,7 +124,7 @@ class ClimbingAdapter:
 
     # ---- the view -----------------------------------------------------------
     def __call__(self, observation: Any, legal_actions: Sequence[Any]) -> ClimbingView | None:
-        state = observation._source  # the live state: its options' effects are already computed
+        state = observation.live_state()  # its options' effects are already computed
         st, table, me = state.st, state.table, observation.player
         values, pack = self._pack(table, st, me)
         hand_key = ("p", me, self.hand_visibility, self.meta.hand)
@@ -218,32 +215,6 @@ def _unseen(pack: tuple[int, ...], hand: list[int], played: list[int], held: int
     return tuple(s + (v in extra) for s, _, v in shares)
 
 
-class ClimbingPlayer(RulePlayer):
-    """A rule player at a RECYCLE climbing game: plays and passes by its rules, anything else by `fallback`."""
-
-    def __init__(self, personality: Personality, adapter: ClimbingAdapter, fallback: Agent,
-                 name: str | None = None) -> None:
-        super().__init__(personality, adapter, name)
-        self.fallback = fallback
-
-    def choose(self, observation: Any, legal_actions: Sequence[Any], rng) -> Any:
-        view = self.view(observation, legal_actions)
-        if view is None:
-            return self.fallback.choose(observation, legal_actions, rng)
-        play, _, _, _ = decide(self.personality, view, rng)
-        return view.action(play)
-
-    def explain(self, observation: Any, legal_actions: Sequence[Any], rng) -> Decision:
-        view = self.view(observation, legal_actions)
-        if view is None:
-            return ask_agent(self.fallback, observation, legal_actions, rng, explain=True)
-        play, trace = explain(self.personality, view, rng, observation.player)
-        return Decision(view.action(play), trace)
-
-    def __repr__(self) -> str:
-        return f"ClimbingPlayer({self.personality.name!r}, fallback={self.fallback.name!r})"
-
-
 # ---- building bots ------------------------------------------------------------
 _GAMES: dict[str, T.Game] = {}
 _ADAPTERS: dict[tuple, ClimbingAdapter] = {}
@@ -292,7 +263,7 @@ def climbing_bot(spec: str, game, *, fallback: str = "random", rules_dirs: tuple
         known = ", ".join(sorted(AGENT_FACTORIES))
         raise AgentSpecError(f"--fallback {fallback!r}: the fallback takes the decisions rules cannot (bets, "
                              f"discards), so it is an agent spec, one of: {known}") from exc
-    return ClimbingPlayer(personality, adapter_for(game, meta), backup)
+    return RulePlayer(personality, adapter_for(game, meta), fallback=backup)
 
 
 def make_climbing_bot(spec: str, game, **options) -> Agent:
@@ -315,5 +286,5 @@ def make_climbing_bots(specs: Sequence[str], game, players: int, **options) -> t
     return [make_climbing_bot(s, game, **options) for s in seats], seats
 
 
-__all__ = ["ClimbingAdapter", "ClimbingError", "ClimbingPlayer", "adapter_for", "climbing_bot",
+__all__ = ["ClimbingAdapter", "ClimbingError", "adapter_for", "climbing_bot",
            "make_climbing_bot", "make_climbing_bots", "RANK_VALUES"]

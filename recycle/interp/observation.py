@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from recycle.kernel.protocol import GameError
+from recycle.kernel.protocol import GameError, Observation
 
 from .state import owner_text
 
@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from .game import RecycleState
 
 
-class RecycleObservation:
+class RecycleObservation(Observation):
     """What one player may know: every location's cards it can see (others: their size),
     all storage (public in RECYCLE), whose turn it is and how many choices were made.
 
@@ -29,7 +29,8 @@ class RecycleObservation:
         self.player, self.current_player, self.choices = player, state.current_player(), state.choices
         self._source, self._snap = state, None
 
-    def _live(self) -> "RecycleState":
+    def live_state(self) -> "RecycleState":
+        """The state this observation was taken from, while it has not moved on (adapters read its options)."""
         state = self._source
         if state.choices != self.choices or state.current_player() != self.current_player:
             raise GameError("this observation is stale: the state it was taken from has moved on")
@@ -37,7 +38,7 @@ class RecycleObservation:
 
     def _snapshot(self) -> tuple:
         if self._snap is None:
-            state, p = self._live(), self.player
+            state, p = self.live_state(), self.player
             table = state.table
             # Empty locations left out and the rest sorted: trying options creates empty ones.
             locs = tuple((location_name(key), tuple(table.text[c] for c in cards) if table.visible(key, p)
@@ -68,11 +69,11 @@ class RecycleObservation:
         return dict(self.locations).get(location, ())
 
     def sample_state(self, rng: random.Random) -> "RecycleState":
-        return self._live().determinize(self.player, rng)
+        return self.live_state().determinize(self.player, rng)
 
     def true_state(self) -> "RecycleState":
         """CHEATING: the real state, hidden cards included (for labelled baselines only)."""
-        return self._live().clone()
+        return self.live_state().clone()
 
     def _key(self) -> tuple:
         return (self.player, self.current_player, self.choices) + self._snapshot()

@@ -10,6 +10,8 @@ import argparse
 import json
 import random
 import sys
+import tempfile
+import traceback
 from typing import Callable, Iterable
 
 from rich.console import Console
@@ -21,6 +23,8 @@ console = Console(width=None if sys.stdout.isatty() else 120)
 err_console = Console(stderr=True)
 
 EXIT_FAILED, EXIT_USAGE, EXIT_BAD_FILE = 1, 2, 3
+#: A bug of ours (an exception no user input should cause).
+EXIT_INTERNAL = 70
 
 
 def fail(message: str, code: int = EXIT_USAGE) -> int:
@@ -79,3 +83,20 @@ def run_main(parser: argparse.ArgumentParser, argv: list[str] | None, user_error
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except Exception as exc:  # a bug of ours, not the user's: one line, the traceback in a file
+        return internal_error(parser.prog, exc)
+
+
+def internal_error(prog: str, exc: BaseException) -> int:
+    """Report a bug of ours: one line naming a file that holds the traceback to send us."""
+    text = "".join(traceback.format_exception(exc))
+    try:
+        with tempfile.NamedTemporaryFile("w", prefix=f"{prog}-internal-error-", suffix=".txt",
+                                         delete=False, encoding="utf-8") as out:
+            out.write(f"{prog} {' '.join(sys.argv[1:])}\n\n{text}")
+        where = f"the traceback is in {out.name}"
+    except OSError:
+        where = f"{type(exc).__name__}: {exc}"
+    err_console.print(f"[bold red]internal error[/] (a bug in {prog}, please report it): {escape(where)}",
+                      highlight=False, soft_wrap=True)
+    return EXIT_INTERNAL

@@ -93,7 +93,7 @@ class GameState(abc.ABC):
         """Finishing ranks and scores; only valid when terminal."""
 
     @abc.abstractmethod
-    def observation(self, player: int) -> Any:
+    def observation(self, player: int) -> "Observation":
         """What `player` may know now (its own cards, public cards, history)."""
 
     @abc.abstractmethod
@@ -123,9 +123,73 @@ class GameState(abc.ABC):
         """
         return False
 
-    def information_key(self, player: int) -> Hashable:
-        """A key equal for states `player` cannot tell apart (for ISMCTS)."""
-        return repr(self.observation(player))
+    # ---- fast paths: search calls these; a game overrides them to be faster ----
+    def apply_legal(self, action: Any) -> None:
+        """Apply an action that `legal_actions()` just gave, without checking it again.
+
+        Search applies millions of such actions; any other action must go
+        through the validating `apply`. Default: `apply`.
+        """
+        self.apply(action)
+
+    def random_playout(self, rng: random.Random) -> int:
+        """Play uniformly random legal moves to the end; returns how many were made.
+
+        A game's own loop must make the same moves as this one for the same `rng`
+        (`legal_actions()[int(rng.random() * len(actions))]`), so search results
+        do not depend on which loop ran.
+        """
+        steps, rand = 0, rng.random
+        while not self.is_terminal():
+            actions = self.legal_actions()
+            self.apply_legal(actions[int(rand() * len(actions))])
+            steps += 1
+        return steps
+
+    def determinizer(self, player: int) -> Callable[[random.Random], "GameState"]:
+        """`determinize(player, rng)` as a function of `rng`, for many draws of one state.
+
+        A game may work out what `player` knows once for all the draws.
+        """
+        return lambda rng: self.determinize(player, rng)
+
+    def still_in(self) -> Sequence[int] | None:
+        """The players still taking part in the episode, or None where the game cannot say."""
+        return None
+
+    def transposition_key(self) -> Hashable | None:
+        """A key equal for states that play on identically (the endgame solver's table), or None."""
+        return None
+
+    def value_range(self, player: int) -> tuple[float, float]:
+        """Bounds on `player`'s utility from here; the tighter, the more alpha-beta prunes."""
+        return 0.0, 1.0
+
+
+class Observation(abc.ABC):
+    """What one player may know now: its own cards, public cards, the history.
+
+    Agents decide from observations only. Search players get full states
+    through `sample_state(rng)`; only baselines labelled as cheating call
+    `true_state()`. An observation is valid while the state it was taken from
+    has not moved on (throughout an agent's `choose`).
+    """
+
+    __slots__ = ()
+
+    #: The observing player.
+    player: int
+
+    @abc.abstractmethod
+    def sample_state(self, rng: random.Random) -> GameState:
+        """A full state consistent with everything this player knows, hidden cards re-dealt with `rng`.
+
+        The result depends only on this observation and `rng`.
+        """
+
+    @abc.abstractmethod
+    def true_state(self) -> GameState:
+        """CHEATING: a copy of the real state, hidden cards included (labelled baselines only)."""
 
 
 @dataclass(frozen=True)
@@ -150,14 +214,22 @@ class Agent(Protocol):
 
     name: str
 
-    def choose(self, observation: Any, legal_actions: Sequence[Any], rng: random.Random) -> Any:
-        ...
+    def choose(self, observation: Observation, legal_actions: Sequence[Any], rng: random.Random) -> Any:
+        """One of `legal_actions`."""
+
+
+@runtime_checkable
+class ExplainingAgent(Agent, Protocol):
+    """An agent that can also say why: `explain` returns the action with a trace."""
+
+    def explain(self, observation: Observation, legal_actions: Sequence[Any], rng: random.Random) -> Decision:
+        """The action `choose` would take, with the agent's account of it."""
 
 
 def decide(agent: Agent, observation: Any, legal_actions: Sequence[Any],
            rng: random.Random, explain: bool = False) -> Decision:
     """Ask `agent` for an action, with its trace when it can explain and we ask."""
-    if explain and hasattr(agent, "explain"):
+    if explain and isinstance(agent, ExplainingAgent):
         return agent.explain(observation, legal_actions, rng)
     return Decision(agent.choose(observation, legal_actions, rng))
 

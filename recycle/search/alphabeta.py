@@ -24,12 +24,12 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Any, Callable, Hashable
+from typing import Any, Hashable
 
 from recycle.kernel.protocol import Decision, GameState
 
 from .common import (Budget, Candidate, Meter, Rollout, SearchAgent, SpecReader, best_by, endgame_solvable,
-                     fast_apply, sample_root)
+                     sample_root)
 
 INF = float("inf")
 #: Default node limit (`nodes=`): about a third of a second of pure-Python solving.
@@ -43,20 +43,6 @@ class SolverLimit(Exception):
 
 
 # ---- what the solver needs to know about a game -----------------------------
-def key_function(state: GameState) -> Callable[[Any], Hashable]:
-    """Transposition key: the game's own `transposition_key()`, or none."""
-    if callable(getattr(state, "transposition_key", None)):
-        return lambda s: s.transposition_key()
-    return lambda s: None
-
-
-def value_range(state: GameState, player: int) -> tuple[float, float]:
-    """Bounds on `player`'s utility from here; the tighter, the more alpha-beta prunes."""
-    if callable(getattr(state, "value_range", None)):
-        return state.value_range(player)
-    return 0.0, 1.0
-
-
 class Solver:
     """Alpha-beta for one root player; its table and history persist across calls.
 
@@ -71,7 +57,6 @@ class Solver:
         self.nodes = 0
         self.table: dict[Hashable, tuple[float, int, Any]] = {}
         self.history: dict[tuple[int, Any], int] = {}
-        self.key: Callable[[Any], Hashable] = lambda s: None
 
     def root_values(self, state: GameState, actions: list) -> tuple[dict[Any, float], set]:
         """Each action's value for the root player, and the set of actions whose value is exact.
@@ -79,8 +64,7 @@ class Solver:
         Every best action (all of them, when several tie) is exact; any other
         may get only an upper bound, which is below the best value.
         """
-        self.key = key_function(state)
-        lo, hi = value_range(state, self.player)
+        lo, hi = state.value_range(self.player)
         values: dict[Any, float] = {}
         exact: set = set()
         best = -INF
@@ -108,7 +92,7 @@ class Solver:
         """Fail-soft alpha-beta value of `state` for the root player."""
         if state.is_terminal():
             return state.results().utilities()[self.player]
-        key = self.key(state)
+        key = state.transposition_key()
         tt_move = None
         if key is not None:
             hit = self.table.get(key)
@@ -129,7 +113,7 @@ class Solver:
         best, best_move = (-INF if maximise else INF), None
         for a in moves:
             child = state.clone()
-            fast_apply(child)(a)  # moves come from legal_actions(), directly or through the table
+            child.apply_legal(a)  # moves come from legal_actions(), directly or through the table
             self._count()
             v = self.value(child, alpha, beta)
             if maximise:
@@ -226,7 +210,7 @@ def bounded_values(state: GameState, player: int, legal: list, depth: int, rollo
         mover, best = s.current_player(), None
         for a in s.legal_actions():
             child = s.clone()
-            fast_apply(child)(a)
+            child.apply_legal(a)
             meter.calls += 1
             v = vector(child, plies - 1)
             if best is None or v[mover] > best[mover]:

@@ -1,20 +1,11 @@
 """What the search players share: budgets, root states, rollouts, traces, spec parsing.
 
-Search players know games only through the protocol of `recycle.kernel.protocol`
-plus duck-typed hooks on observations:
-
-- `observation.sample_state(rng)`: a full state consistent with what the
-  observing player knows (hidden cards re-dealt). Honest players search from
-  these and nothing else.
-- `observation.true_state()`: the real state. Only the *cheating* MCTS
-  baseline calls it.
-
-and, for speed only, optional hooks on states (a game without them is
-searched the same way, more slowly): `apply_legal(action)` (apply an action
-from `legal_actions()` without checking it again), `random_playout(rng)` (the
-random rollout as one loop, making the same moves), `determinizer(player)`
-(many determinizations of one state), and for the endgame
-solver `transposition_key()` and `value_range(player)`.
+Search players know games only through the protocol of `recycle.kernel.protocol`:
+honest players search from `Observation.sample_state(rng)` and nothing else;
+only the *cheating* MCTS baseline calls `Observation.true_state()`. For speed
+they use the state's fast paths (`apply_legal`, `random_playout`,
+`determinizer`, and for the endgame solver `transposition_key`,
+`value_range`, `still_in`), which every state has and a game may override.
 
 Every search optimises the current episode (a round of a President match):
 the root is `sample.truncated()`, and rewards are `Results.utilities()` of
@@ -38,9 +29,10 @@ from rich.text import Text
 from rich.tree import Tree
 
 from recycle.kernel.specs import AgentSpecError, float_param, int_param
-from recycle.kernel.protocol import Agent, Decision, GameState, RandomAgent
+from recycle.kernel.protocol import Agent, Decision, GameState, Observation, RandomAgent
 
 BUDGET_KINDS = ("iterations", "time", "calls")
+MAX_SECONDS = 3600.0  # the largest `time=` budget per move
 
 
 class SearchError(Exception):
@@ -94,19 +86,20 @@ class Meter:
 # ---- root states ----------------------------------------------------------
 def sample_root(observation: Any, rng: random.Random) -> GameState:
     """One determinization of the observer's information set, cut at the end of the episode."""
-    sample = getattr(observation, "sample_state", None)
-    if sample is None:
-        raise SearchError(f"{type(observation).__name__} has no sample_state(rng): "
-                          "search players cannot play this game")
-    return sample(rng).truncated()
+    _require_observation(observation)
+    return observation.sample_state(rng).truncated()
 
 
 def true_root(observation: Any) -> GameState:
     """CHEATING: the real state (hidden cards included), cut at the end of the episode."""
-    true_state = getattr(observation, "true_state", None)
-    if true_state is None:
-        raise SearchError(f"{type(observation).__name__} has no true_state(): the cheating baseline cannot run")
-    return true_state().truncated()
+    _require_observation(observation)
+    return observation.true_state().truncated()
+
+
+def _require_observation(observation: Any) -> None:
+    if not isinstance(observation, Observation):
+        raise SearchError(f"{type(observation).__name__} is not an Observation of the game protocol: "
+                          "search players cannot play this game")
 
 
 def sampler(state: GameState, player: int) -> Callable[[random.Random], GameState]:
@@ -116,10 +109,7 @@ def sampler(state: GameState, player: int) -> Callable[[random.Random], GameStat
     iteration; a game's `determinizer(player)` works out what `player`
     knows once for all of them.
     """
-    prepare = getattr(state, "determinizer", None)
-    if prepare is not None:
-        return prepare(player)
-    return lambda rng: state.determinize(player, rng)
+    return state.determinizer(player)
 
 
 def worlds(meter: Meter, root: GameState, player: int, rng: random.Random) -> Iterator[GameState]:
@@ -139,9 +129,9 @@ def worlds(meter: Meter, root: GameState, player: int, rng: random.Random) -> It
 
 def remaining_players(state: GameState) -> int | None:
     """How many players are still in the episode, if the game says (`still_in()`), else None."""
-    still_in = getattr(state, "still_in", None)
+    still_in = state.still_in()
     if still_in is not None:
-        return len(still_in())
+        return len(still_in)
     return 2 if state.num_players == 2 else None
 
 
@@ -151,16 +141,6 @@ def endgame_solvable(state: GameState, player: int) -> bool:
 
 
 # ---- rollouts -------------------------------------------------------------
-def fast_apply(state: GameState) -> Callable[[Any], None]:
-    """How to apply an action taken from `state.legal_actions()`: `apply_legal` where the game has it.
-
-    A game may offer `apply_legal(action)` that skips checking an action its
-    own `legal_actions()` just gave (search applies millions of them); any
-    other action still goes through the validating `apply`.
-    """
-    return getattr(state, "apply_legal", None) or state.apply
-
-
 class Rollout:
     """Plays a state to its end: uniformly random moves, or the moves of an agent.
 
@@ -175,15 +155,7 @@ class Rollout:
         steps = 0
         agent = self.agent
         if agent is None:  # the hot path: no observations, no agent calls
-            playout = getattr(state, "random_playout", None)
-            if playout is not None:  # the game's own loop, making the same moves as the one below
-                steps = playout(rng)
-                return state.results().utilities(), steps
-            rand, done, legal, apply = rng.random, state.is_terminal, state.legal_actions, fast_apply(state)
-            while not done():
-                acts = legal()
-                apply(acts[int(rand() * len(acts))])
-                steps += 1
+            steps = state.random_playout(rng)
         else:
             while not state.is_terminal():
                 p = state.current_player()
@@ -298,7 +270,7 @@ class SearchAgent:
 
     def trace(self, observation: Any, action: Any, candidates: tuple[Candidate, ...], meter: Meter,
               **extra: Any) -> SearchTrace:
-        player = getattr(observation, "player", -1)
+        player = observation.player
         return SearchTrace(self.name, extra.pop("method", self.method), player, str(action), candidates,
                            meter.iterations, meter.seconds(), meter.determinizations, meter.calls,
                            cheating=self.cheating, **extra)
@@ -366,7 +338,8 @@ class SpecReader:
             raise AgentSpecError(f"{self.agent}: give one budget, not {' and '.join(given)}")
         key = given[0] if given else names[0]
         if key == "time":
-            seconds = self._wrap(float_param, "time", 1.0, 0.0)
+            # finite and at most an hour a move: `time=inf` or `nan` would never return
+            seconds = self._wrap(float_param, "time", 1.0, 0.0, MAX_SECONDS)
             if seconds <= 0:
                 raise AgentSpecError(f"{self.agent}: time must be more than 0 seconds")
             return Budget("time", seconds)

@@ -22,7 +22,7 @@ from typing import Any, Callable
 
 from recycle.kernel.protocol import GameState
 
-from .common import Candidate, Meter, Rollout, fast_apply
+from .common import Candidate, Meter, Rollout
 
 
 class Node:
@@ -49,7 +49,7 @@ def iterate(root: Node, state: GameState, rng: random.Random, c: float, rollout:
     path = [root]
     node = root
     rand, log, sqrt = rng.random, math.log, math.sqrt
-    apply = fast_apply(state)  # every action below comes from state.legal_actions()
+    apply = state.apply_legal  # every action below comes from state.legal_actions()
     calls = 0
     while not state.is_terminal():
         legal = state.legal_actions()
