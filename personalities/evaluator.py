@@ -5,7 +5,7 @@ to concrete cards (or the reason they do not apply: not held, cannot beat the
 upcards, wrong count, pass not allowed); then its conditions are read from the
 view, left to right, and the first rule whose conditions all hold is played.
 If none applies the player passes, or, when it may not pass, plays `L*`
-(RUL.md, reconstructed), or failing that its weakest legal play.
+(docs/rul-language.md, reconstructed), or failing that its weakest legal play.
 
 The same walk produces the decision whether or not a trace is asked for:
 conditions stop at the first false one, and the trace then shows the values

@@ -8,7 +8,7 @@ Canonical text form (what `str()` writes):
   `L`/`H` upper case with a lower-case modifier, a single written bare
   (`L`, `Lp`, `Lt`, `Lq`, `L*`; `Ls` prints `L`); pass `P`;
 - conditions: `FullName <op> value` with single spaces, the comparison as
-  RUL.md writes it (`>`, `<`, `=`, `!`, `>=`, `<=`; `==`/`!=` print `=`/`!`),
+  docs/rul-language.md writes it (`>`, `<`, `=`, `!`, `>=`, `<=`; `==`/`!=` print `=`/`!`),
   card-valued variables' values as card letters (`CardVal < Q`, 15 prints `2`),
   others as integers (`TotMyTwos > 1`);
 - rules: the potential then each condition, separated by single spaces;

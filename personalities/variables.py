@@ -1,4 +1,4 @@
-"""The 18 game variables that `.rul` conditions compare (RUL.md, "Game variables").
+"""The 18 game variables that `.rul` conditions compare (docs/rul-language.md, "Game variables").
 
 A variable is named in a rule by its full name (`TotMyTwos`), its short name
 (`G`) or any unambiguous prefix of its full name (`TotMyT`), ignoring case;
@@ -100,7 +100,7 @@ class Variable(enum.Enum):
         member.high = high
         # compared with card letters; a literal `2` means a two (15)
         member.is_card_value = "card" in flags
-        # "of the considered play": 0 when the potential play is P (RUL.md)
+        # "of the considered play": 0 when the potential play is P (docs/rul-language.md)
         member.depends_on_play = "play" in flags
         # "0 if none, else a card value": 1 and 2 never occur
         member._zero_or_card = "zero" in flags
@@ -114,7 +114,7 @@ class Variable(enum.Enum):
 
     @property
     def range_text(self) -> str:
-        """The range as RUL.md writes it, e.g. `0-4` or `0, 3-14`."""
+        """The range as docs/rul-language.md writes it, e.g. `0-4` or `0, 3-14`."""
         return span_text(self.possible_values)
 
     def __str__(self) -> str:

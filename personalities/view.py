@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Collection
 
-#: The value scale of every climbing view (RUL.md): 3..14 as printed (T=10 ... A=14),
+#: The value scale of every climbing view (docs/rul-language.md): 3..14 as printed (T=10 ... A=14),
 #: a two is 15, the highest plain card, and a joker 16.
 TWO = 15
 JOKER = 16

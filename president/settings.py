@@ -1,4 +1,4 @@
-"""Table settings: every variant of PRESIDENT.md, and the presets.
+"""Table settings: every variant of docs/president-rules.md, and the presets.
 
 `Settings` is immutable; `preset("classic").with_overrides({"players": "6"})`
 derives a new table. Settings have text names (used by `--set key=value`)

@@ -5,7 +5,7 @@
     for d in check_file("Broken.rcy"):      # recycle.kernel.diagnostics.Diagnostic
         print(d.render())
 
-All three published dialects are read (see /work/shared/RECYCLE.md); which
+All three published dialects are read (see docs/recycle-language.md); which
 one a file uses shows in `Game.dialect` / `Game.features`. Errors raise
 `GameSyntaxError` (a `recycle.kernel.diagnostics.DiagnosticError`) carrying every
 located error found. Nothing from a file is ever executed.
