@@ -1,0 +1,195 @@
+"""Games played on a Dask cluster: `--cluster tcp://HOST:8786` or `--cluster local[:N]`.
+
+The same work units the local pool plays (one match, or one analysed game,
+each seeded from the run's seed and its index) go to Dask's scheduler, which
+hands them to any worker; results come back to this process, which journals
+and counts them exactly as with `-j`, so a run's results do not depend on
+where its games were played. Dask re-runs the tasks of a worker that dies;
+each task's result is taken once, so nothing is counted twice.
+
+Workers get everything from the task: the code is the installed project
+(checked: a worker whose project differs from the driver's refuses the task,
+see `fingerprint`), and the user files the driver read while checking the
+bots and the game travel with the tasks (`recycle.kernel.uploads`).
+
+Dask is an optional extra (`pip install ".[cluster]"`); nothing imports it
+unless `--cluster` is given.
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+import socket
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from recycle.kernel import uploads
+from recycle.kernel.uploads import FileSet
+
+from .workers import InlineWorker, RunUnit, SharedWorkers, WorkerError
+
+_LOCAL = re.compile(r"local(?::(\d+))?")
+_ADDRESS = re.compile(r"(tcp|tls|inproc|ucx|ws|wss)://\S+")
+#: Work units queued per worker thread, so no worker waits for the next task.
+DEPTH = 3
+PACKAGES = ("recycle", "president", "personalities")
+
+
+class ClusterError(ValueError):
+    """A `--cluster` value that is no cluster, or a cluster that cannot be reached or used."""
+
+
+@dataclass(frozen=True)
+class ClusterSpec:
+    """Where to play: a running scheduler's address, or a local cluster of `workers` processes."""
+
+    address: str | None
+    workers: int = 2
+
+    @classmethod
+    def parse(cls, text: str) -> "ClusterSpec":
+        text = text.strip()
+        local = _LOCAL.fullmatch(text)
+        if local:
+            workers = int(local.group(1) or 2)
+            if not 1 <= workers <= 256:
+                raise ClusterError(f"--cluster {text}: a local cluster has 1 to 256 workers")
+            return cls(None, workers)
+        if _ADDRESS.fullmatch(text):
+            return cls(text)
+        raise ClusterError(f"--cluster {text!r}: give a scheduler's address (tcp://HOST:8786) "
+                           "or local[:N] for a cluster of N worker processes on this machine")
+
+    def __str__(self) -> str:
+        return self.address or f"local:{self.workers}"
+
+
+def fingerprint() -> str:
+    """A digest of the project's code and data as installed here (same on driver and workers, or refused)."""
+    digest = hashlib.sha256()
+    for package in PACKAGES:
+        stack = [resources.files(package)]
+        files = []
+        while stack:
+            for entry in stack.pop().iterdir():
+                if entry.is_dir():
+                    if entry.name != "__pycache__":
+                        stack.append(entry)
+                elif entry.name.endswith((".py", ".rul", ".gdl", ".tcss")):
+                    files.append(entry)
+        for entry in sorted(files, key=lambda e: str(e)[len(str(resources.files(package))):]):
+            digest.update(str(entry)[len(str(resources.files(package))):].encode())
+            digest.update(entry.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+@lru_cache(maxsize=1)
+def _worker_fingerprint() -> str:
+    return fingerprint()  # once per worker process: its code does not change under it
+
+
+def run_task(run: RunUnit, unit: Any, files: FileSet, expected: str) -> Any:
+    """One work unit on a worker: refuse a different project, then play with the driver's files."""
+    mine = _worker_fingerprint()
+    if mine != expected:
+        raise ClusterError(f"worker {socket.gethostname()} runs a different version of the project "
+                           f"(code {mine}, the driver's {expected}): install the same version on every worker")
+    with uploads.serving(files):
+        return run(unit)
+
+
+def _import_dask():
+    try:
+        import distributed
+    except ImportError:
+        raise ClusterError("--cluster needs Dask: pip install 'president-rul[cluster]'") from None
+    return distributed
+
+
+class ClusterWorkers:
+    """The pool interface of `workers` (has_room, submit, busy, finished, check, ready, close) over Dask."""
+
+    def __init__(self, spec: ClusterSpec, run: RunUnit, files: FileSet = FileSet(), tag: str = "game") -> None:
+        distributed = _import_dask()
+        self._wait = distributed.wait
+        self.spec, self.run, self.tag = spec, run, tag
+        self._cluster = self.client = None
+        self._pending: dict[Any, int] = {}  # future -> unit index
+        self.failure: str | None = None
+        try:
+            if spec.address is None:
+                self._cluster = distributed.LocalCluster(n_workers=spec.workers, threads_per_worker=1,
+                                                         processes=True, dashboard_address=":0")
+                self.client = distributed.Client(self._cluster)
+            else:
+                self.client = distributed.Client(spec.address, timeout="10s")
+        except (OSError, TimeoutError) as exc:
+            self.close()
+            raise ClusterError(f"cannot reach the Dask scheduler at {spec}: {exc}") from None
+        self.threads = max(1, sum(self.client.nthreads().values()))
+        self._files = self.client.scatter(files, broadcast=True)
+        self._fingerprint = fingerprint()
+
+    @property
+    def dashboard(self) -> str:
+        return self.client.dashboard_link
+
+    def workers(self) -> int:
+        return len(self.client.nthreads())
+
+    def has_room(self) -> bool:
+        return len(self._pending) < DEPTH * self.threads
+
+    def submit(self, unit: Any) -> None:
+        future = self.client.submit(run_task, self.run, unit, self._files, self._fingerprint,
+                                    key=f"{self.tag}-{unit.index}-{self._fingerprint}-{id(self)}", pure=False)
+        self._pending[future] = unit.index
+
+    @property
+    def busy(self) -> int:
+        return len(self._pending)
+
+    def finished(self) -> list[Any]:
+        """Blocks until at least one unit is done; every done unit's result, in index order."""
+        self._wait(list(self._pending), return_when="FIRST_COMPLETED")
+        return self._collect()
+
+    def ready(self) -> list[Any]:
+        return self._collect()
+
+    def _collect(self) -> list[Any]:
+        results = []
+        for future in [f for f in self._pending if f.done()]:
+            index = self._pending.pop(future)
+            if future.status == "finished":
+                results.append(future.result())
+            elif future.status != "cancelled":
+                exc = future.exception()
+                self.failure = self.failure or f"{self.tag} {index} failed on the cluster: {type(exc).__name__}: {exc}"
+        return sorted(results, key=lambda r: r.index)
+
+    def check(self) -> None:
+        if self.failure:
+            raise WorkerError(self.failure)
+
+    def close(self, now: bool = False) -> None:
+        client = self.client
+        if client is not None:
+            if self._pending:
+                client.cancel(list(self._pending))
+            self._pending.clear()
+            client.close()
+        if self._cluster is not None:
+            self._cluster.close()
+            self._cluster = None
+
+
+def open_pool(jobs: int, run: RunUnit, cluster: ClusterSpec | None = None, files: FileSet = FileSet(),
+              tag: str = "game"):
+    """Where a run's work units are played: a Dask cluster, this process and jobs - 1 workers, or here."""
+    if cluster is not None:
+        return ClusterWorkers(cluster, run, files, tag)
+    return SharedWorkers(jobs, run) if jobs > 1 else InlineWorker(run)
+

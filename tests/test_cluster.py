@@ -1,0 +1,103 @@
+"""Tournaments on a Dask cluster (`--cluster`): the same results as -j1, nothing lost, files sent along."""
+from __future__ import annotations
+
+import dataclasses
+import os
+import shutil
+import signal
+from pathlib import Path
+
+import pytest
+
+from president.matches import PresidentMatch
+from president.settings import preset
+from recycle.kernel import uploads
+from recycle.tournament import Journal, Schedule, Tally, records, run_tournament
+from recycle.tournament.cluster import ClusterError, ClusterSpec, run_task
+
+pytest.importorskip("distributed")
+
+MINE = "; a user's personality, found by name in a rules folder\nLp\nL*\n"
+
+
+def test_cluster_spec_text():
+    assert ClusterSpec.parse("local") == ClusterSpec(None, 2)
+    assert ClusterSpec.parse("local:3") == ClusterSpec(None, 3)
+    assert ClusterSpec.parse("tcp://10.0.0.5:8786") == ClusterSpec("tcp://10.0.0.5:8786")
+    assert str(ClusterSpec.parse("local:4")) == "local:4"
+    for bad in ("", "local:0", "local:x", "10.0.0.5:8786", "cluster"):
+        with pytest.raises(ClusterError):
+            ClusterSpec.parse(bad)
+
+
+def test_a_worker_with_other_code_refuses_the_task():
+    with pytest.raises(ClusterError, match="different version"):
+        run_task(lambda unit: unit, 1, uploads.FileSet(), expected="0000000000000000")
+
+
+def test_served_files_replace_the_disk(tmp_path):
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    (rules / "Mine.rul").write_text(MINE)
+    play = PresidentMatch(preset("classic"), (rules,))
+    with uploads.recording() as recorded:
+        play.bot("Mine")
+    files = recorded()
+    shutil.rmtree(rules)  # the driver's folder is gone; a worker still has its copy
+    with uploads.serving(files):
+        assert play.bot("Mine").personality.rules
+    with pytest.raises(Exception):
+        play.bot("Mine")  # outside `serving`, the disk is read again: the file is gone
+
+
+def _tournament(tmp_path: Path, name: str, play, specs, **options):
+    schedule = Schedule(len(specs), play.players, 4, seed=11)
+    tally = Tally(specs, play.players, rating=False)
+    path = tmp_path / f"{name}.jsonl"
+    journal = Journal.create(path, {"name": name})
+    with journal:
+        outcome = run_tournament(schedule, specs, play, tally, journal, **options)
+    return outcome, tally.summary(), sorted(records(path, schedule), key=lambda r: r.index)
+
+
+@pytest.mark.slow
+def test_local_cluster_equals_one_process_even_when_a_worker_dies(tmp_path):
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    (rules / "Mine.rul").write_text(MINE)
+    settings = dataclasses.replace(preset("classic"), rounds=2)
+    play = PresidentMatch(settings, (rules,))
+    specs = ["Mine", "Classic", "random"]
+    _, expected, expected_records = _tournament(tmp_path, "one", play, specs)
+
+    with uploads.recording() as recorded:
+        for spec in specs:
+            play.bot(spec)
+    files = recorded()
+    shutil.rmtree(rules)  # the workers must play from the files sent with the tasks
+
+    killed = []
+
+    def kill_a_worker_once(done: int) -> None:
+        if done >= 3 and not killed:
+            pids = sorted(p.pid for p in _worker_processes())
+            if pids:
+                os.kill(pids[0], signal.SIGKILL)
+                killed.append(pids[0])
+
+    outcome, summary, got_records = _tournament(tmp_path, "cluster", play, specs,
+                                                cluster=ClusterSpec(None, 2), files=files,
+                                                progress=kill_a_worker_once)
+    assert outcome.status == "complete" and outcome.played == len(expected_records)
+    assert killed, "a worker was killed mid-run"
+    assert summary == expected
+    assert [(r.index, r.places, r.points) for r in got_records] == \
+           [(r.index, r.places, r.points) for r in expected_records]
+
+
+def _worker_processes():
+    import psutil
+
+    me = psutil.Process()
+    return [p for p in me.children(recursive=True) if "distributed" in " ".join(p.cmdline()) or
+            "spawn_main" in " ".join(p.cmdline()) or "forkserver" in " ".join(p.cmdline())]
