@@ -193,3 +193,13 @@ def open_pool(jobs: int, run: RunUnit, cluster: ClusterSpec | None = None, files
         return ClusterWorkers(cluster, run, files, tag)
     return SharedWorkers(jobs, run) if jobs > 1 else InlineWorker(run)
 
+
+
+def cluster_argument(text: str) -> ClusterSpec:
+    """`--cluster` as an argparse `type` (its message, not argparse's generic one)."""
+    import argparse
+
+    try:
+        return ClusterSpec.parse(text)
+    except ClusterError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
