@@ -32,7 +32,7 @@ def test_cluster_spec_text():
 
 def test_a_worker_with_other_code_refuses_the_task():
     with pytest.raises(ClusterError, match="different version"):
-        run_task(lambda unit: unit, 1, uploads.FileSet(), expected="0000000000000000")
+        run_task(lambda unit: unit, [1], uploads.FileSet(), expected="0000000000000000")
 
 
 def test_served_files_replace_the_disk(tmp_path):
@@ -101,3 +101,37 @@ def _worker_processes():
     me = psutil.Process()
     return [p for p in me.children(recursive=True) if "distributed" in " ".join(p.cmdline()) or
             "spawn_main" in " ".join(p.cmdline()) or "forkserver" in " ".join(p.cmdline())]
+
+
+@pytest.mark.slow
+def test_cluster_run_killed_then_resumed_equals_an_uninterrupted_run(tmp_path):
+    import json
+    import subprocess
+    import sys
+    import time
+
+    from president.cli import main
+
+    args = ["Classic", "random", "Cautious", "--matches", "30", "--rounds", "2", "--seed", "21"]
+    assert main(["tournament", *args, "-j1", "--out", str(tmp_path / "ref.jsonl"),
+                 "--json", str(tmp_path / "ref.json")]) == 0
+    reference = json.loads((tmp_path / "ref.json").read_text())
+    journal = tmp_path / "killed.jsonl"
+    proc = subprocess.Popen([sys.executable, "-m", "president.cli", "tournament", *args, "--cluster", "local:2",
+                             "--out", str(journal)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while (not journal.exists() or journal.read_text().count("\n") <= 5) and proc.poll() is None:
+            assert time.monotonic() < deadline, "the tournament never journaled a game"
+            time.sleep(0.01)
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)  # the driver, its scheduler and its workers
+        proc.wait()
+    done = journal.read_text().count("\n") - 1
+    assert 0 < done < 150, f"killed after {done} games: not mid-tournament"
+    assert main(["tournament", "--resume", str(journal), "--cluster", "local:2",
+                 "--json", str(tmp_path / "resumed.json")]) == 0
+    assert json.loads((tmp_path / "resumed.json").read_text()) == reference
+    lines = journal.read_text().splitlines()
+    assert len({json.loads(line)["game"] for line in lines[1:]}) == len(lines) - 1 == 150  # none lost or doubled

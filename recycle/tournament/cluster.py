@@ -32,8 +32,10 @@ from .workers import InlineWorker, RunUnit, SharedWorkers, WorkerError
 
 _LOCAL = re.compile(r"local(?::(\d+))?")
 _ADDRESS = re.compile(r"(tcp|tls|inproc|ucx|ws|wss)://\S+")
-#: Work units queued per worker thread, so no worker waits for the next task.
-DEPTH = 3
+#: Work units per task: a block of matches keeps Dask's per-task cost (milliseconds) small beside play.
+BLOCK = 4
+#: Tasks queued per worker thread, so no worker waits for the next one.
+DEPTH = 2
 PACKAGES = ("recycle", "president", "personalities")
 
 
@@ -90,14 +92,14 @@ def _worker_fingerprint() -> str:
     return fingerprint()  # once per worker process: its code does not change under it
 
 
-def run_task(run: RunUnit, unit: Any, files: FileSet, expected: str) -> Any:
-    """One work unit on a worker: refuse a different project, then play with the driver's files."""
+def run_task(run: RunUnit, units: list, files: FileSet, expected: str) -> list:
+    """A block of work units on a worker: refuse a different project, then play with the driver's files."""
     mine = _worker_fingerprint()
     if mine != expected:
         raise ClusterError(f"worker {socket.gethostname()} runs a different version of the project "
                            f"(code {mine}, the driver's {expected}): install the same version on every worker")
     with uploads.serving(files):
-        return run(unit)
+        return [run(unit) for unit in units]
 
 
 def _import_dask():
@@ -116,7 +118,7 @@ class ClusterWorkers:
         self._wait = distributed.wait
         self.spec, self.run, self.tag = spec, run, tag
         self._cluster = self.client = None
-        self._pending: dict[Any, int] = {}  # future -> unit index
+        self._pending: dict[Any, list[int]] = {}  # future -> its units' indexes
         self.failure: str | None = None
         try:
             if spec.address is None:
@@ -129,8 +131,11 @@ class ClusterWorkers:
             self.close()
             raise ClusterError(f"cannot reach the Dask scheduler at {spec}: {exc}") from None
         self.threads = max(1, sum(self.client.nthreads().values()))
+        # Sent once to every worker, not with each task.
         self._files = self.client.scatter(files, broadcast=True)
+        self._run = self.client.scatter(run, broadcast=True)
         self._fingerprint = fingerprint()
+        self._block: list = []  # units waiting to fill a task
 
     @property
     def dashboard(self) -> str:
@@ -143,16 +148,25 @@ class ClusterWorkers:
         return len(self._pending) < DEPTH * self.threads
 
     def submit(self, unit: Any) -> None:
-        future = self.client.submit(run_task, self.run, unit, self._files, self._fingerprint,
-                                    key=f"{self.tag}-{unit.index}-{self._fingerprint}-{id(self)}", pure=False)
-        self._pending[future] = unit.index
+        self._block.append(unit)
+        if len(self._block) >= BLOCK:
+            self._send()
+
+    def _send(self) -> None:
+        if self._block:
+            first = self._block[0].index
+            future = self.client.submit(run_task, self._run, self._block, self._files, self._fingerprint,
+                                        key=f"{self.tag}-{first}-{self._fingerprint}-{id(self)}", pure=False)
+            self._pending[future] = [u.index for u in self._block]
+            self._block = []
 
     @property
     def busy(self) -> int:
-        return len(self._pending)
+        return sum(map(len, self._pending.values())) + len(self._block)
 
     def finished(self) -> list[Any]:
-        """Blocks until at least one unit is done; every done unit's result, in index order."""
+        """Blocks until at least one task is done; every done unit's result, in index order."""
+        self._send()  # a part-filled block goes now: nothing else is coming before we wait
         self._wait(list(self._pending), return_when="FIRST_COMPLETED")
         return self._collect()
 
@@ -162,12 +176,13 @@ class ClusterWorkers:
     def _collect(self) -> list[Any]:
         results = []
         for future in [f for f in self._pending if f.done()]:
-            index = self._pending.pop(future)
+            indexes = self._pending.pop(future)
             if future.status == "finished":
-                results.append(future.result())
+                results += future.result()
             elif future.status != "cancelled":
                 exc = future.exception()
-                self.failure = self.failure or f"{self.tag} {index} failed on the cluster: {type(exc).__name__}: {exc}"
+                self.failure = self.failure or (f"{self.tag}s {indexes[0]}-{indexes[-1]} failed on the cluster: "
+                                                f"{type(exc).__name__}: {exc}")
         return sorted(results, key=lambda r: r.index)
 
     def check(self) -> None:
@@ -180,6 +195,7 @@ class ClusterWorkers:
             if self._pending:
                 client.cancel(list(self._pending))
             self._pending.clear()
+            self._block = []
             client.close()
         if self._cluster is not None:
             self._cluster.close()
