@@ -26,13 +26,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from president.matches import PresidentMatch
-from president.settings import preset
-from recycle.tournament import Journal, Schedule, Tally, run_tournament
-from timing import add_smoke_option, smoke
+from timing import ROUNDS_PER_MATCH, add_smoke_option, fresh_tournament_speed, smoke
 
-BOTS = ["Classic", "Cautious", "Aggressive", "Gambler", "Counter"]
-ROUNDS_PER_MATCH = 10
 
 MEASURE = """
 import resource, sys
@@ -42,45 +37,6 @@ self_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 child_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
 print("RSS", self_kb, child_kb, code)
 """
-
-
-def speed(rounds: int, jobs: int, seed: int) -> tuple[float, float, float]:
-    """(rounds/s over the whole run, rounds/s after the first 20% of games, seconds to the first game).
-
-    The whole-run figure pays, once per process, for start-up and for warming
-    the rule engine's memo caches (the first ~100 matches of a process run
-    ~30% slower); the steady figure is what a long tournament sees.
-    """
-    settings = preset("classic").with_overrides({"rounds": str(ROUNDS_PER_MATCH)})
-    deals = max(1, rounds // (settings.players * ROUNDS_PER_MATCH))
-    schedule = Schedule(len(BOTS), settings.players, deals, seed)
-    tally = Tally(BOTS, settings.players)
-    marks: dict[str, tuple[float, int]] = {}
-
-    def progress(done: int) -> None:
-        now = time.perf_counter() - start
-        marks.setdefault("first", (now, done))
-        if done >= schedule.total_games // 5:
-            marks.setdefault("warm", (now, done))
-
-    with tempfile.TemporaryDirectory() as tmp:
-        journal = Journal.create(Path(tmp) / "bench.jsonl", {"bench": True})
-        start = time.perf_counter()
-        with journal:
-            run_tournament(schedule, BOTS, PresidentMatch(settings), tally, journal, jobs, progress=progress)
-        elapsed = time.perf_counter() - start
-    warm_at, warm_games = marks["warm"]
-    steady = (schedule.total_games - warm_games) * ROUNDS_PER_MATCH / (elapsed - warm_at)
-    return tally.rounds / elapsed, steady, marks["first"][0]
-
-
-def fresh_speed(rounds: int, jobs: int, seed: int) -> tuple[float, float, float]:
-    """`speed` in a new process, as a user's `president tournament` starts: cold imports and
-    cold memo caches for -j1 and -j2 alike (in this process, later -j1 runs would reuse the
-    rule engine's caches warmed by earlier runs, while -j2's workers always start cold)."""
-    out = subprocess.run([sys.executable, __file__, "--one", str(rounds), str(jobs), str(seed)],
-                         check=True, capture_output=True, text=True).stdout
-    return tuple(json.loads(out.splitlines()[-1]))
 
 
 def tree_rss_kb(pid: int) -> int:
@@ -126,12 +82,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=10_000, help="rounds per speed run (default 10000)")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--memory-rounds", type=int, default=100_000, help="rounds of the long run (default 100000)")
-    parser.add_argument("--one", nargs=3, type=int, metavar=("ROUNDS", "JOBS", "SEED"), help=argparse.SUPPRESS)
     add_smoke_option(parser)
     args = smoke(parser.parse_args(), rounds=30, runs=1, memory_rounds=300)
-    if args.one:  # a child of `fresh_speed`
-        print(json.dumps(speed(*args.one)))
-        return
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; {os.cpu_count()} cores")
     for rounds in (max(1000, args.memory_rounds // 10), args.memory_rounds):
         parent, worker, peak, seconds = memory(rounds, 2)
@@ -141,7 +93,7 @@ def main() -> None:
     runs: dict[int, list[tuple[float, float, float]]] = {1: [], 2: []}
     for seed in range(args.runs):  # -j1 and -j2 alternate, so a drifting load hits both alike
         for jobs in (1, 2):
-            runs[jobs].append(fresh_speed(args.rounds, jobs, seed))
+            runs[jobs].append(fresh_tournament_speed(args.rounds, jobs, seed))
     for jobs in (1, 2):
         whole, steady = [r[0] for r in runs[jobs]], [r[1] for r in runs[jobs]]
         print(f"-j{jobs}: {statistics.median(whole):,.0f} rounds/s whole run, {statistics.median(steady):,.0f} "
