@@ -147,10 +147,11 @@ class Arena:
                  for d in range(deals)] for k in range(len(specs))]
 
     def _run(self, trials: list[Trial], files: FileSet, progress: Callable[[int], None] | None) -> list[float]:
-        if self._pool is None or self.cluster is not None:  # a cluster's tasks carry this call's files
-            self.close()
-            self._pool = open_pool(self.jobs, functools.partial(play_trial, self.play), self.cluster, files,
-                                   tag="trial")
+        run = functools.partial(play_trial, self.play)
+        if self._pool is None:
+            self._pool = open_pool(self.jobs, run, self.cluster, files, tag="trial")
+        elif self.cluster is not None:  # this round's candidate files go to the workers
+            self._pool.use(run, files)
         pool, results = self._pool, {}
         waiting = iter(trials)
         upcoming = next(waiting, None)

@@ -135,3 +135,15 @@ def test_cluster_run_killed_then_resumed_equals_an_uninterrupted_run(tmp_path):
     assert json.loads((tmp_path / "resumed.json").read_text()) == reference
     lines = journal.read_text().splitlines()
     assert len({json.loads(line)["game"] for line in lines[1:]}) == len(lines) - 1 == 150  # none lost or doubled
+
+
+@pytest.mark.slow
+def test_a_tiny_evolution_on_a_local_cluster_equals_one_process(tmp_path, monkeypatch):
+    from president.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    tiny = ["Classic.rul", "--generations", "1", "--population", "2", "--deals", "2", "--rounds", "1",
+            "--seed", "4", "--against", "Cautious,Gambler"]
+    assert main(["evolve", *tiny, "--journal", "a.jsonl", "--out", "a.rul"]) == 0
+    assert main(["evolve", *tiny, "--journal", "b.jsonl", "--out", "b.rul", "--cluster", "local:2"]) == 0
+    assert (tmp_path / "a.rul").read_text() == (tmp_path / "b.rul").read_text()

@@ -131,11 +131,18 @@ class ClusterWorkers:
             self.close()
             raise ClusterError(f"cannot reach the Dask scheduler at {spec}: {exc}") from None
         self.threads = max(1, sum(self.client.nthreads().values()))
-        # Sent once to every worker, not with each task.
-        self._files = self.client.scatter(files, broadcast=True)
-        self._run = self.client.scatter(run, broadcast=True)
         self._fingerprint = fingerprint()
         self._block: list = []  # units waiting to fill a task
+        self.use(run, files)
+
+    def use(self, run: RunUnit, files: FileSet) -> None:
+        """Play the next units with `run` and `files` (sent once to every worker, not with each task);
+        the cluster and its workers stay (a run that measures in many rounds keeps one cluster)."""
+        if self._pending or self._block:
+            raise RuntimeError("use() while units are still being played")
+        self.run = run
+        self._files = self.client.scatter(files, broadcast=True)
+        self._run = self.client.scatter(run, broadcast=True)
 
     @property
     def dashboard(self) -> str:
