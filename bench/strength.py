@@ -1,32 +1,35 @@
-"""The search players' strength table: duplicate-deal tournaments with 95% intervals.
+"""The strength ladder: every bot against four copies of Classic, duplicate deals, 95% intervals.
 
-    python bench/strength.py [--out strength] [--report] [--measure]
+    python bench/strength.py [--out strength] [--report] [--only NAME...] [--measure] [--endings N]
 
-Runs `president tournament` (-j1; each deal replayed with the seats rotated)
-and prints one row per bot. A tournament whose JSON is already in `--out`
-is not played again, so an interrupted run continues and `--report` only
-prints the table:
+Each rung is `president tournament BOT Classic Classic Classic Classic
+--rounds 1` on the same deals (one seed), every deal replayed with the seats
+rotated; a tournament whose journal is complete in `--out` is not played
+again (an interrupted one resumes), so `--report` only prints the tables.
 
-1. the nine shipped personalities (balanced draws): the best one by points;
-2. ISMCTS at `ISMCTS_ITERATIONS` iterations per move (one second of this
-   machine, see `--measure`) against four copies of that best personality,
-   three times (three seeds: independent replications, then pooled by deal);
-3. ISMCTS at `time=1.0` (wall clock) against the same, a smaller check;
-4. PIMC (`samples=20`) against four random players;
-then the endgame check: won two-player endings, played by the search
-players with their alpha-beta switch against the perfect solver and
-against random, must all be won.
+At five seats a bot's finish-above rate (the share of its table mates it
+finishes above) is its points per round / 4; Classic against itself is 50%
+by construction. The interval is Student t over per-deal means (each deal,
+with its rotations, is one independent unit). Rungs on the same deals are
+also compared *paired*, deal by deal, which removes the luck of the cards:
+`vs` is the mean per-deal difference from the named reference with its 95%
+interval. `gap` is the share of the Classic-to-ceiling gap (the cheating MCTS,
+which sees every hand, at the same iterations) that a bot closes.
 
-Every table has five seats, so a bot's finish-above rate (the share of its
-table mates it finishes above) is its points per round / 4: in place k it
-finishes above 5 - k of the other four. The interval on that rate is the
-tournament's own (Student t over per-deal totals) divided by 4.
+Search budgets are iterations, so results do not depend on the machine's
+load; `--measure` prints ISMCTS iterations per CPU second (7,000 iterations
+is about one second of one idle core of the reference machine).
+
+The same ladder on a RECYCLE climbing game (Daifugo4, three Classic copies,
+four seats: the rate is points / 3 there) shows the search is not
+President-only. Last, the endgame check: won two-player endings played by
+the search players with their alpha-beta switch must all be won.
 """
 from __future__ import annotations
 
 import argparse
 import dataclasses
-import json
+import math
 import random
 import statistics
 import subprocess
@@ -38,83 +41,131 @@ from president.bots import make_bot
 from president.settings import preset
 from president.state import PresidentState
 from recycle.search import Solver
-from recycle.tournament import ClusterSum, records
+from recycle.tournament import records
 
-PERSONALITIES = ["Aggressive", "Beginner", "Cautious", "Classic", "Closer", "Counter", "Gambler", "RankAware",
-                 "TwoHoarder"]
-#: ISMCTS iterations in one second per move: the median of iterations per CPU second over searched
-#: decisions of real 5-player matches (`--measure`) on the 2-core reference machine: 8,062, 6,878 and
-#: 7,533 in three runs of 40-60 decisions (CPU time: the machine was shared; a wall-clock second gave
-#: only about 2,000 while it was fully loaded).
-ISMCTS_ITERATIONS = 7000
-SEATS = 5
+#: ISMCTS iterations in one second per move: about 7,000 per CPU second on the 2-core reference machine
+#: measured alone (`--measure`; 8,062, 6,878, 7,533 and 10,700 in four runs); 0.1 / 0.3 / 1 s = 700 / 2,100 / 7,000.
+SECOND = 7000
+SEED, DEALS = 4001, 60
+GREEDY = "rollout=greedy"
 
 
-def tournaments(best: str) -> list[tuple[str, list[str]]]:
-    """(name, arguments of `president tournament`) in order; `best` is the best personality."""
-    return [
-        ("personalities", PERSONALITIES + ["--matches", "400", "--rounds", "2", "--seed", "2026"]),
-        (f"ismcts_vs_{best.lower()}", [f"ismcts:iterations={ISMCTS_ITERATIONS}"] + [best] * 4
-         + ["--matches", "30", "--rounds", "1", "--seed", "2028"]),
-        (f"ismcts_vs_{best.lower()}_b", [f"ismcts:iterations={ISMCTS_ITERATIONS}"] + [best] * 4
-         + ["--matches", "30", "--rounds", "1", "--seed", "2029"]),
-        (f"ismcts_vs_{best.lower()}_c", [f"ismcts:iterations={ISMCTS_ITERATIONS}"] + [best] * 4
-         + ["--matches", "30", "--rounds", "1", "--seed", "2030"]),
-        (f"ismcts_time1_vs_{best.lower()}", ["ismcts:time=1.0"] + [best] * 4
-         + ["--matches", "15", "--rounds", "1", "--seed", "2028"]),
-        ("pimc_vs_random", ["pimc:samples=20"] + ["random"] * 4 + ["--matches", "100", "--rounds", "2",
-                                                                   "--seed", "2027"]),
+@dataclasses.dataclass(frozen=True)
+class Rung:
+    """One tournament: `spec` against copies of Classic."""
+
+    name: str
+    spec: str
+    label: str
+    deals: int = DEALS
+    game: str | None = None  # a RECYCLE climbing game instead of President
+    seed: int = SEED
+    vs: str | None = None  # paired comparison with this rung
+    ceiling: str | None = None  # the cheating rung of the same budget, for the share of the gap closed
+
+    @property
+    def seats(self) -> int:
+        return 4 if self.game else 5
+
+    def arguments(self) -> list[str]:
+        extra = ["--game", self.game] if self.game else []
+        return ([self.spec] + ["Classic"] * (self.seats - 1) + extra
+                + ["--matches", str(self.deals), "--rounds", "1", "--seed", str(self.seed)])
+
+
+def ladder() -> list[Rung]:
+    """The President ladder and the feature comparisons, cheapest first."""
+    rungs = [Rung(f"p_{name}", name, name, 100, seed=5001)  # the personalities: cheap, so more deals
+             for name in ("random", "Counter", "Aggressive", "Gambler", "Closer", "Cautious", "Beginner", "RankAware",
+                          "TwoHoarder")]
+    for iterations, seconds in ((700, "0.1"), (2100, "0.3")):
+        rungs.append(Rung(f"is{iterations}", f"ismcts:iterations={iterations}", f"ISMCTS {seconds} s (random rollouts)"))
+        rungs.append(Rung(f"g{iterations}", f"ismcts:iterations={iterations},{GREEDY}",
+                          f"ISMCTS {seconds} s, greedy rollouts", vs=f"is{iterations}"))
+    rungs += [
+        # the search ideas, each at 1,000 iterations, paired with the plain ISMCTS
+        Rung("base", "ismcts:iterations=1000", "ISMCTS 1,000 iterations (random rollouts)", ceiling="m1000"),
+        Rung("greedy", f"ismcts:iterations=1000,{GREEDY}", "+ greedy playout policy", vs="base", ceiling="m1000"),
+        Rung("greedyinfer", f"ismcts:iterations=1000,{GREEDY},infer=0.3", "+ greedy + inference (q=0.3)",
+             vs="greedy", ceiling="m1000"),
+        Rung("m1000", f"mcts:iterations=1000,{GREEDY}", "cheating MCTS 1,000 iterations, greedy rollouts: ceiling"),
+        Rung("greedytrees", f"ismcts:iterations=1000,{GREEDY},trees=4", "+ greedy, 4 root-parallel trees",
+             vs="greedy"),
+        Rung("greedyc4", f"ismcts:iterations=1000,{GREEDY},c=0.4", "+ greedy, c=0.4", vs="greedy"),
+        Rung("classic200", "ismcts:iterations=200,rollout=Classic", "Classic rollouts, 200 iterations "
+             "(the CPU time of 1,000 random ones)", vs="base"),
+        Rung("g7000", f"ismcts:iterations={SECOND},{GREEDY}", "ISMCTS 1 s, greedy rollouts (level expert)",
+             ceiling="m7000"),
+        Rung("m7000", f"mcts:iterations={SECOND},{GREEDY}", "cheating MCTS 1 s, greedy rollouts: the ceiling"),
     ]
+    daifugo = [("d_random", "random", "random"), ("d_Beginner", "Beginner", "Beginner"),
+               ("d_is100", "ismcts:iterations=100", "ISMCTS 100 iterations"),
+               ("d_mcts100", "mcts:iterations=100", "cheating MCTS 100 iterations: the ceiling")]
+    rungs += [Rung(name, spec, label, deals=20, game="Daifugo4", seed=6001,
+                   ceiling="d_mcts100" if name == "d_is100" else None) for name, spec, label in daifugo]
+    return rungs
 
 
-def run(out: Path, name: str, args: list[str]) -> dict:
-    """The tournament's JSON summary, playing it first unless `out` has it."""
-    summary = out / f"{name}.json"
-    if not summary.exists():
-        command = [sys.executable, "-m", "president.cli", "tournament", *args, "-j1",
-                   "--out", str(out / f"{name}.jsonl"), "--json", str(summary)]
-        (out / f"{name}.cmd").write_text(" ".join(["president", *command[3:]]) + "\n")
-        with open(out / f"{name}.txt", "w") as log:
-            subprocess.run(command, stdout=log, stderr=subprocess.STDOUT, check=True)
-    return json.loads(summary.read_text())
+def play(out: Path, rung: Rung) -> None:
+    """Play (or resume) the rung's tournament into `out/NAME.jsonl`."""
+    journal = out / f"{rung.name}.jsonl"
+    command = [sys.executable, "-m", "president.cli", "tournament", *rung.arguments(), "-j1",
+               "--out", str(journal), "--json", str(out / f"{rung.name}.json")]
+    if journal.exists():
+        command.append("--resume")
+    (out / f"{rung.name}.cmd").write_text(" ".join(["president", *command[3:]]) + "\n")
+    with open(out / f"{rung.name}.txt", "w") as log:
+        subprocess.run(command, stdout=log, stderr=subprocess.STDOUT, check=True)
 
 
-def best_personality(data: dict) -> str:
-    return max(data["bots"], key=lambda b: b["mean_points"]["value"])["bot"]
+def per_deal(out: Path, rung: Rung) -> dict[int, float]:
+    """Deal -> the first bot's finish-above rate over that deal's rotations (complete deals only)."""
+    path = out / f"{rung.name}.jsonl"
+    if not path.exists():
+        return {}
+    totals: dict[int, list[float]] = {}
+    for record in records(path):
+        seat = record.seats.index(0)
+        totals.setdefault(record.deal, []).extend(r[seat] / (rung.seats - 1) for r in record.points)
+    return {d: statistics.fmean(v) for d, v in totals.items() if len(v) == rung.seats}
 
 
-def row(bot: str, name: str, rounds: float, deals: int, points: float, low: float, high: float) -> str:
-    share = SEATS - 1  # the finish-above rate is points per round / 4
-    return (f"| {bot} | {name} | {rounds:,.0f} | {deals} | {points / share:.1%} ({low / share:.1%}-{high / share:.1%})"
-            f" | {points:.2f} ({low:.2f}-{high:.2f}) |")
+def interval(values: list[float]) -> tuple[float, float, float]:
+    """Mean and 95% Student-t interval (normal quantile beyond 30 deals)."""
+    m = statistics.fmean(values)
+    if len(values) < 2:
+        return m, math.nan, math.nan
+    t = 1.96 if len(values) > 30 else {2: 12.7, 3: 4.30, 5: 2.78, 10: 2.26, 20: 2.09}.get(
+        min((2, 3, 5, 10, 20), key=lambda n: abs(n - len(values))), 2.05)
+    half = t * statistics.stdev(values) / math.sqrt(len(values))
+    return m, m - half, m + half
 
 
-def rows(name: str, data: dict, only_first: bool) -> list[str]:
-    bots = data["bots"][:1] if only_first else sorted(data["bots"], key=lambda b: -b["mean_points"]["value"])
-    return [row(b["bot"], name, b["rounds"], b["deals"], b["mean_points"]["value"], *b["mean_points"]["ci95"])
-            for b in bots]
-
-
-def pooled(out: Path, names: list[str]) -> str:
-    """The first bot's row over the deals of several tournaments (each deal one cluster, as in a tournament)."""
-    points = ClusterSum()
-    for name in names:
-        by_deal: dict[int, list[float]] = {}
-        for record in records(out / f"{name}.jsonl"):
-            seat = record.seats.index(0)
-            by_deal.setdefault(record.deal, []).extend(r[seat] for r in record.points)
-        for values in by_deal.values():
-            points.add(sum(values), len(values), sum(v * v for v in values))
-    return row("(pooled)", " + ".join(names), points.m, points.k, points.mean, *points.mean_ci())
+def table(out: Path, rungs: list[Rung]) -> list[str]:
+    """Markdown rows: rate with interval, paired difference, share of the gap closed."""
+    data = {r.name: per_deal(out, r) for r in rungs}
+    lines = ["| bot | deals | finishes above (95% CI) | paired difference (95% CI) | gap closed |",
+             "| --- | ---: | --- | --- | ---: |"]
+    for rung in rungs:
+        values = data[rung.name]
+        if not values:
+            continue
+        m, lo, hi = interval(list(values.values()))
+        paired = ""
+        if rung.vs and data.get(rung.vs):
+            common = sorted(set(values) & set(data[rung.vs]))
+            if len(common) > 2:
+                d, dlo, dhi = interval([values[k] - data[rung.vs][k] for k in common])
+                paired = f"{d:+.1%} ({dlo:+.1%} to {dhi:+.1%}) vs `{rung.vs}`, {len(common)} deals"
+        top = statistics.fmean(data[rung.ceiling].values()) if data.get(rung.ceiling or "") else None
+        gap = f"{(m - 0.5) / (top - 0.5):.0%} of `{rung.ceiling}`" if top and top > 0.5 else ""
+        lines.append(f"| {rung.label} (`{rung.spec}`) | {len(values)} | {m:.1%} ({lo:.1%}-{hi:.1%}) | {paired} | {gap} |")
+    return lines
 
 
 # ---- the endgame switch -----------------------------------------------------
 def won_endings(count: int, first_seed: int = 5000) -> list[PresidentState]:
-    """Two-player endings of random 3-5 player rounds that the player to move wins with the right move only.
-
-    Won: the solver's best value is the better of the two places left; some
-    other legal move loses it.
-    """
+    """Two-player endings of random 3-5 player rounds that the player to move wins with the right move only."""
     found, seed = [], first_seed
     while len(found) < count:
         players = 3 + seed % 3
@@ -139,7 +190,8 @@ def endgame_check(count: int) -> str:
     """Play every won ending with each search player against two opponents; report the losses."""
     tried = lost = 0
     endings = won_endings(count)
-    for spec in ("ismcts:iterations=200", "pimc:samples=10", "vote:samples=5"):
+    for spec in ("ismcts:iterations=200", "ismcts:iterations=200,rollout=greedy", "pimc:samples=10",
+                 "vote:samples=5"):
         for opponent in ("alphabeta", "random"):
             for start in endings:
                 state, rng = start.clone(), random.Random(tried)
@@ -150,19 +202,19 @@ def endgame_check(count: int) -> str:
                     state.apply((mine if p == me else theirs).choose(state.observation(p), state.legal_actions(), rng))
                 tried += 1
                 lost += state.round_log[-1][me] != start.best_free  # won: the better of the two places
-    return (f"endgame switch: {len(endings)} won two-player endings x 3 search players x 2 opponents "
+    return (f"endgame switch: {len(endings)} won two-player endings x 4 search players x 2 opponents "
             f"(perfect solver, random) = {tried} games, {lost} lost")
 
 
-def measure(decisions: int = 40, iterations: int = 4000) -> str:
-    """ISMCTS iterations per CPU second over searched decisions of real matches against Classic."""
+def measure(spec: str = "ismcts:iterations=4000", decisions: int = 40) -> str:
+    """Iterations per CPU second of `spec` over searched decisions of real matches against Classic."""
     settings = dataclasses.replace(preset("classic"), rounds=2)
     rates: list[float] = []
     seed = 0
     while len(rates) < decisions:
-        state, seat, rng = PresidentState.new_match(settings, 500 + seed), seed % SEATS, random.Random(seed)
-        agents = [make_bot("Classic") for _ in range(SEATS)]
-        agents[seat] = make_bot(f"ismcts:iterations={iterations}")
+        state, seat, rng = PresidentState.new_match(settings, 500 + seed), seed % 5, random.Random(seed)
+        agents = [make_bot("Classic") for _ in range(5)]
+        agents[seat] = make_bot(spec)
         while not state.is_terminal() and len(rates) < decisions:
             p, legal = state.current_player(), state.legal_actions()
             start = time.process_time()
@@ -173,40 +225,58 @@ def measure(decisions: int = 40, iterations: int = 4000) -> str:
             state.apply(decision.action)
         seed += 1
     q = statistics.quantiles(rates, n=4)
-    return (f"ISMCTS iterations per CPU second, {decisions} searched decisions: median {statistics.median(rates):,.0f}"
-            f" (quartiles {q[0]:,.0f}-{q[2]:,.0f})")
+    return (f"{spec}: iterations per CPU second, {decisions} searched decisions: median "
+            f"{statistics.median(rates):,.0f} (quartiles {q[0]:,.0f}-{q[2]:,.0f})")
+
+
+def policy_alone(deals: int = 60) -> str:
+    """The greedy playout policy (no randomness) as a player against 4 x Classic: how good a model it is."""
+    from president.playout import greedy_choice
+    from president.state import Phase
+
+    settings = dataclasses.replace(preset("classic"), rounds=1)
+    rates = []
+    for deal in range(deals):
+        total = 0.0
+        for seat in range(5):
+            state, rng = PresidentState.new_match(settings, 9000 + deal), random.Random(deal * 7 + seat)
+            bots = [make_bot("Classic") for _ in range(5)]
+            while not state.is_terminal():
+                p, legal = state.current_player(), state.legal_actions()
+                mine = p == seat and state.phase is Phase.PLAY
+                state.apply(greedy_choice(state, legal, rng, 0.0) if mine
+                            else bots[p].choose(state.observation(p), legal, rng))
+            total += (5 - state.round_log[-1][seat]) / 4
+        rates.append(total / 5)
+    m, lo, hi = interval(rates)
+    return f"greedy playout policy alone against 4 x Classic: {m:.1%} ({lo:.1%}-{hi:.1%}), {deals} deals"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", default="strength", help="folder of the tournaments' commands, logs and JSON")
-    parser.add_argument("--report", action="store_true", help="only print the table of the tournaments in --out")
-    parser.add_argument("--measure", action="store_true", help="measure ISMCTS iterations per second first")
+    parser.add_argument("--out", default="strength", help="folder of the tournaments' commands, logs and journals")
+    parser.add_argument("--report", action="store_true", help="only print the tables of the tournaments in --out")
+    parser.add_argument("--only", nargs="*", default=None, metavar="NAME", help="play only these rungs")
+    parser.add_argument("--measure", action="store_true", help="measure ISMCTS iterations per CPU second first")
     parser.add_argument("--endings", type=int, default=40, help="won two-player endings for the endgame check")
     args = parser.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     if args.measure:
-        print(measure())
-    def wanted(name: str) -> bool:
-        return not args.report or (out / f"{name}.json").exists()
-
-    results: dict[str, dict] = {}
-    name, tournament = tournaments("Classic")[0]
-    if wanted(name):
-        results[name] = run(out, name, tournament)
-    best = best_personality(results["personalities"]) if "personalities" in results else "Classic"
-    for name, tournament in tournaments(best)[1:]:  # against the best personality found
-        if wanted(name):
-            results[name] = run(out, name, tournament)
-    print("| bot | tournament | rounds | deals | finish-above rate (95% CI) | points/round (95% CI) |")
-    print("| --- | --- | ---: | ---: | --- | --- |")
-    for name, data in results.items():
-        print("\n".join(rows(name, data, only_first=name != "personalities")))
-    replications = [name for name in results if name.startswith("ismcts_vs_")]
-    if len(replications) > 1:
-        print(pooled(out, replications))
-    print(endgame_check(args.endings))
+        for spec in ("ismcts:iterations=4000", f"ismcts:iterations=4000,{GREEDY}"):
+            print(measure(spec))
+    rungs = ladder()
+    if not args.report:
+        for rung in rungs:
+            if args.only is None or rung.name in args.only:
+                play(out, rung)
+    print("President, against 4 x Classic (Classic itself: 50% by construction)")
+    print("\n".join(table(out, [r for r in rungs if not r.game])))
+    print("\nDaifugo4 (RECYCLE), against 3 x Classic")
+    print("\n".join(table(out, [r for r in rungs if r.game])))
+    if not args.report:
+        print(policy_alone())
+        print(endgame_check(args.endings))
 
 
 if __name__ == "__main__":

@@ -1,13 +1,26 @@
-"""Finding personalities: the shipped ones (package data), user folders, paths."""
+"""Finding personalities: the shipped ones (package data), user folders, paths.
+
+The one rule for a name, used by every command and the table (`locate`):
+a `.rul` path is that file; otherwise the folders of `search_dirs` are looked
+through in order (`--rules-dir` first, then the per-user folder where the
+editor saves copies), then the shipped files, case-insensitively. So a
+shipped personality edited and saved by the editor is played as the user's
+copy everywhere, and `catalog` marks such a copy `edited`.
+"""
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
-from .reader import load_personality, parse_personality
+from recycle.kernel import uploads
+
 from .syntax import Personality
+
+# The reader (pyparsing) is imported where a file is read: `president simulate --players random`
+# looks up the user folder here but reads no personality.
 
 
 @dataclass(frozen=True)
@@ -17,6 +30,37 @@ class Entry:
     name: str
     description: str
     source: str  # "shipped" or the folder it was found in
+    path: Path | None = None  # the file; None for a shipped one
+    edited: bool = False  # a user file with a shipped personality's name: the user's copy, played instead
+    replaced: bool = False  # a shipped personality that a user copy replaces
+
+
+#: Overrides the per-user folder of `.rul` files (tests, several profiles).
+USER_FOLDER_ENV = "PRESIDENT_USER_RULES"
+
+
+def user_folder() -> Path:
+    """The per-user folder of `.rul` files (where the editor saves copies); not created here."""
+    if os.environ.get(USER_FOLDER_ENV):
+        return Path(os.environ[USER_FOLDER_ENV])
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("president-rul")) / "personalities"
+
+
+def search_dirs(rules_dir: Path | str | None = None) -> tuple[Path, ...]:
+    """The folders a name is looked up in, in order: `rules_dir` (a command's `--rules-dir`),
+    then the per-user folder. Every command and the table use this, so names resolve alike."""
+    folders = [Path(rules_dir)] if rules_dir else []
+    user = user_folder()
+    if all(f.resolve() != user.resolve() for f in folders):
+        folders.append(user)
+    return tuple(folders)
+
+
+def is_edited_copy(path: Path | None) -> bool:
+    """A user file named like a shipped personality: an edited copy of it."""
+    return path is not None and path.stem.lower() in {n.lower() for n in shipped_names()}
 
 
 def shipped_text(name: str) -> str:
@@ -27,6 +71,8 @@ def shipped_text(name: str) -> str:
 @lru_cache(maxsize=None)
 def shipped(name: str) -> Personality:
     """A shipped personality by exact file stem."""
+    from .reader import parse_personality
+
     return parse_personality(shipped_text(name), name=name, filename=f"{name}.rul")
 
 
@@ -40,18 +86,24 @@ MAX_FOLDER_FILES = 1000
 
 def folder_files(folder: Path) -> list[Path]:
     """A user folder's `.rul` files in name order (the first of equal names wins), bounded."""
-    return sorted(folder.glob("*.rul"))[:MAX_FOLDER_FILES] if folder.is_dir() else []
+    return [folder / name for name in uploads.folder_names(folder, "*.rul", MAX_FOLDER_FILES)]
 
 
 def catalog(rules_dirs: tuple[Path, ...] = ()) -> list[Entry]:
-    """Every personality that can be chosen by name: shipped ones first, then user files."""
-    entries = [Entry(n, shipped(n).description, "shipped") for n in shipped_names()]
-    for folder in rules_dirs:
-        entries += [Entry(path.stem, _description(path), str(folder)) for path in folder_files(folder)]
+    """Every personality that can be chosen by name: shipped ones first, then user files.
+
+    A shipped one that a user file replaces (`locate` finds the user file first) is `replaced`,
+    and that user file is `edited`."""
+    users = [path for folder in rules_dirs for path in folder_files(folder)]
+    stems = {path.stem.lower() for path in users}
+    entries = [Entry(n, shipped(n).description, "shipped", replaced=n.lower() in stems) for n in shipped_names()]
+    entries += [Entry(path.stem, _description(path), str(path.parent), path, is_edited_copy(path)) for path in users]
     return entries
 
 
 def _description(path: Path) -> str:
+    from .reader import load_personality
+
     try:
         return load_personality(path).description
     except Exception as exc:  # a broken user file is listed, not fatal
@@ -62,7 +114,7 @@ def locate(spec: str, rules_dirs: tuple[Path, ...] = ()) -> Path | str | None:
     """Where a spec's personality is: a `.rul` path (as given, even if missing), a file of a
     user folder, or a shipped name; None when `spec` names none of them (case-insensitive)."""
     path = Path(spec)
-    if spec.lower().endswith(".rul") or path.is_file():
+    if spec.lower().endswith(".rul") or uploads.is_file(path):
         return path
     wanted = spec.lower()
     for folder in rules_dirs:
@@ -79,7 +131,9 @@ def find_personality(spec: str, rules_dirs: tuple[Path, ...] = ()) -> Personalit
     """
     where = locate(spec, rules_dirs)
     if isinstance(where, Path):
-        if not where.is_file():
+        if not uploads.is_file(where):
             raise FileNotFoundError(f"no such personality file: {spec}")
+        from .reader import load_personality
+
         return load_personality(where)
     return None if where is None else shipped(where)

@@ -14,6 +14,7 @@ Nothing in a file is evaluated.
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any, Callable
 
@@ -48,6 +49,13 @@ from personalities.variables import (
 MAX_FILE_BYTES = 1_000_000
 MAX_LINE_CHARS = 10_000
 MAX_RULES = 5_000  # bounds the time an absurd file can take (about 60 us a rule)
+#: Lines end at LF, CRLF or a lone CR (old Mac files). Other separators (U+2028, NEL, form
+#: feed...) are characters of the line, as in the editors: a description keeps them verbatim.
+#: Unknown names longer than this are compared by their start only (the hint search is quadratic).
+MAX_NAME_CHARS = 40
+#: Distinct unknown variable names per file that get a "did you mean" hint (see `_Hints`).
+MAX_HINTED = 200
+_LINE_BREAK = re.compile("\r\n|\r|\n")
 _CARD_VARIABLES = ", ".join(v.full for v in Variable if v.is_card_value)
 _DEFAULT_TABLE = "ranges are those of the default table (5 players, 52 cards)"
 
@@ -107,8 +115,8 @@ def _read(text: str, name: str | None, filename: str) -> tuple[Personality | Non
     diagnostics: list[Diagnostic] = []
     description = ""
     rule_lines = 0
-    for number, line in enumerate(text.removeprefix("\ufeff").split("\n"), 1):
-        line = line.removesuffix("\r")
+    hints = _Hints()
+    for number, line in enumerate(_LINE_BREAK.split(text.removeprefix("\ufeff")), 1):
         if len(line) > MAX_LINE_CHARS:
             diagnostics.append(Diagnostic(
                 filename, number, MAX_LINE_CHARS + 1,
@@ -120,7 +128,7 @@ def _read(text: str, name: str | None, filename: str) -> tuple[Personality | Non
                     filename, number, 1, f"too many rules: at most {MAX_RULES:,}",
                     source_line=line, hint="the rest of the file is not read"))
                 break
-            rule, problems = _rule(line, number)
+            rule, problems = _rule(line, number, hints)
             diagnostics += [_diagnostic(p, filename, number, line, sev) for p, sev in problems]
             if rule is not None:
                 rules.append(rule)
@@ -128,6 +136,10 @@ def _read(text: str, name: str | None, filename: str) -> tuple[Personality | Non
             description = line.strip().lstrip(";").strip()
     diagnostics += (_diagnostic(p, filename, r.line, r.source, Severity.WARNING)
                     for r, p in _shadowed(rules))
+    if not rules and not diagnostics:
+        diagnostics.append(Diagnostic(filename, 1, 1, "the file has no rules: this personality always passes",
+                                      hint="a rule is <potential cards> [<condition> ...], e.g. 'Lp CardVal < Q'",
+                                      severity=Severity.WARNING))
     diagnostics.sort(key=lambda d: (d.line, d.column))
     if any(d.severity is Severity.ERROR for d in diagnostics):
         return None, diagnostics
@@ -165,12 +177,17 @@ def _fragment(parse: Callable, text: str, filename: str, convert: Callable) -> A
 
 # --- one rule line ----------------------------------------------------------------
 
-def _rule(line: str, number: int) -> tuple[Rule | None, list[tuple[Problem, Severity]]]:
+def _rule(line: str, number: int, hints: _Hints) -> tuple[Rule | None, list[tuple[Problem, Severity]]]:
     """The rule on a line, or None, with its problems (errors and warnings)."""
     try:
         raw = grammar.parse_rule(line)
     except ParseBaseException as exc:
-        return None, [(grammar.explain(exc, line), Severity.ERROR)]
+        failure = grammar.explain(exc, line)
+        problems = [failure]  # and the mistakes of the line's other conditions (every error)
+        for other in grammar.other_conditions(line, failure):
+            problems += [other] if isinstance(other, Problem) else _condition(other, hints)[1]
+        problems.sort(key=lambda p: p.start)
+        return None, [(p, Severity.ERROR) for p in problems]
     problems: list[Problem] = []
     if len(raw.conditions) > MAX_CONDITIONS:
         extra = raw.conditions[MAX_CONDITIONS]
@@ -180,7 +197,7 @@ def _rule(line: str, number: int) -> tuple[Rule | None, list[tuple[Problem, Seve
     potential = _potential(raw.potential)
     conditions = []
     for raw_condition in raw.conditions:
-        condition, condition_problems = _condition(raw_condition)
+        condition, condition_problems = _condition(raw_condition, hints)
         problems += condition_problems
         conditions.append(condition)
     if problems:
@@ -203,26 +220,27 @@ def _potential(token: Token) -> Potential:
     return Potential(PotentialKind.VALUE, card_value(text))
 
 
-def _condition(raw: RawCondition) -> tuple[Condition | None, list[Problem]]:
+def _condition(raw: RawCondition, hints: _Hints | None = None) -> tuple[Condition | None, list[Problem]]:
     """A condition, or None and what is wrong with its variable or value."""
     name, value = raw.variable, raw.value
+    text = value.text.upper()
+    too_large = [Problem(value.start, len(text), f"number too large: '{value.text}'",
+                         f"a whole number up to {MAX_VALUE}")] if len(text) > len(str(MAX_VALUE)) else []
     try:
         variable = resolve_variable(name.text)
     except AmbiguousVariable as exc:
         names = " or ".join(v.full for v in exc.candidates)
         prefixes = ", ".join(f"'{p}'" for p in shortest_prefixes(exc.candidates, name.text))
         return None, [Problem(name.start, len(name.text), f"ambiguous variable '{name.text}': {names}",
-                              "a game variable", f"write more letters: {prefixes}")]
+                              "a game variable", f"write more letters: {prefixes}")] + too_large
     except VariableError:
-        close = nearest_names(name.text, [v.full for v in Variable])
+        close = (hints or _Hints()).nearest(name.text)
         hint = f"did you mean {' or '.join(close)}?" if close else ""
         return None, [Problem(name.start, len(name.text), f"unknown variable '{name.text}'",
-                              "a game variable (full name, short name or unique prefix)", hint)]
-    text = value.text.upper()
+                              "a game variable (full name, short name or unique prefix)", hint)] + too_large
     if text.isdigit():
-        if len(text) > len(str(MAX_VALUE)):
-            return None, [Problem(value.start, len(text), f"number too large: '{value.text}'",
-                                  f"a whole number up to {MAX_VALUE}")]
+        if too_large:
+            return None, too_large
         number = int(text)
         number = TWO if number == 2 and variable.is_card_value else number
     elif variable.is_card_value:
@@ -233,6 +251,25 @@ def _condition(raw: RawCondition) -> tuple[Condition | None, list[Problem]]:
                               "a whole number", f"card letters go only with {_CARD_VARIABLES}")]
     comparison = Comparison.from_symbol(raw.comparison.text)
     return Condition(variable, comparison, number, raw.start + 1), []
+
+
+class _Hints:
+    """"Did you mean" for unknown variables, within a budget per file: the search costs about
+    0.1 ms a name, so a file of thousands of unknown names gets hints for its first
+    `MAX_HINTED` distinct ones only (a file repeats its typos: each is searched once)."""
+
+    def __init__(self) -> None:
+        self.left, self.known = MAX_HINTED, {}
+
+    def nearest(self, name: str) -> tuple[str, ...]:
+        key = name.lower()[:MAX_NAME_CHARS]
+        got = self.known.get(key)
+        if got is None:
+            if self.left <= 0:
+                return ()
+            self.left -= 1
+            got = self.known[key] = tuple(nearest_names(key, [v.full for v in Variable]))
+        return got
 
 
 # --- warnings -----------------------------------------------------------------------

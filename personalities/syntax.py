@@ -245,7 +245,9 @@ class Personality:
     def __str__(self) -> str:
         """The canonical `.rul` text; parsing it gives equal rules and description."""
         lines = []
-        description = " ".join(self.description.splitlines()).strip()  # one line
+        # one line: only the reader's line breaks (LF, CR) are replaced; U+2028, NEL, form feeds
+        # and the like are kept, as the reader keeps them (so the text reads back equal)
+        description = " ".join(self.description.replace("\r\n", "\n").replace("\r", "\n").split("\n")).strip()
         if description:
             lines.append(f"; {description}")
         lines.extend(map(str, self.rules))

@@ -21,9 +21,14 @@ NO_RANK = 6
 Play = tuple[int, int]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class ClimbingView:
-    """One player's position in a climbing game, as rules see it."""
+    """One player's position in a climbing game, as rules see it.
+
+    Built for every decision of every rule player: `__init__` is written out (one `__dict__`
+    update instead of the frozen dataclass's fifteen `object.__setattr__`, a third of building
+    a President view); tests/test_speed_paths.py checks it takes exactly the fields below.
+    """
 
     hand: tuple[int, ...]
     """Cards I hold per value, indexed 0..16 (index 16: jokers)."""
@@ -55,6 +60,17 @@ class ClimbingView:
     """The game's action for each legal (value, count) play."""
     pass_action: Any = field(default=None, compare=False, repr=False)
     """The game's action for passing (when `can_pass`)."""
+
+    def __init__(self, hand: tuple[int, ...], upcards: Play | None, legal: Collection[Play], can_pass: bool,
+                 unseen: tuple[int, ...], opponent_counts: tuple[int, ...], played: int, deck_size: int,
+                 order: tuple[int, ...] = tuple(range(3, 16)), rank: int = NO_RANK, higher_players: int = 0,
+                 jokers_beat_singles: bool = True, wild_jokers: bool = False, actions: dict[Any, Any] | None = None,
+                 pass_action: Any = None) -> None:
+        self.__dict__.update(
+            hand=hand, upcards=upcards, legal=legal, can_pass=can_pass, unseen=unseen,
+            opponent_counts=opponent_counts, played=played, deck_size=deck_size, order=order, rank=rank,
+            higher_players=higher_players, jokers_beat_singles=jokers_beat_singles, wild_jokers=wild_jokers,
+            actions={} if actions is None else actions, pass_action=pass_action)
 
     def action(self, play: Play | None) -> Any:
         """The game's action for a resolved play, or for a pass (None)."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from recycle.kernel.specs import AgentSpecError
+from recycle.kernel.specs import AgentSpecError, fill_seats
 from recycle.players import make_agent
 from recycle.kernel.protocol import Agent
 
@@ -34,12 +34,8 @@ def make_bot(spec: str, rules_dirs: tuple[Path, ...] = ()) -> Agent:
 
 def make_bots(specs: list[str], players: int, rules_dirs: tuple[Path, ...] = ()) -> tuple[list[Agent], list[str]]:
     """One agent per seat; fewer specs than seats are repeated in rotation."""
-    if not specs:
-        raise AgentSpecError("name at least one bot")
-    if len(specs) > players:
-        raise AgentSpecError(f"{len(specs)} bots for a table of {players} players")
+    seats = fill_seats(specs, players)
     made = {s: make_bot(s, rules_dirs) for s in dict.fromkeys(specs)}
-    seats = [specs[i % len(specs)] for i in range(players)]
     # Each seat gets its own agent object so that stateful agents never share memory.
     agents = [made[s] if seats.index(s) == i else make_bot(s, rules_dirs) for i, s in enumerate(seats)]
     return agents, seats

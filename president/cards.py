@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-from personalities.view import JOKER, TWO  # President's values are the climbing view's scale
+from personalities.view import JOKER, TWO  # noqa: F401  (re-exported: President's values are the climbing view's scale)
 from recycle.kernel.protocol import ActionParseError
 
 VALUES = tuple(range(3, 16))  # 3 .. 2, jokers excluded

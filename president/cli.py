@@ -4,24 +4,50 @@ from __future__ import annotations
 import argparse
 import sys
 
-from recycle.kernel.cli_support import run_main
+from recycle.kernel.arguments import ArgumentParser, add_version
+from recycle.kernel.subcommands import Subcommand, add_subcommands, answer_without_subcommand, chosen
 
-from .commands import crosscheck, explain, play, rules, simulate, tournament
-from .commands.common import USER_ERRORS
+_C = "president.commands."
+#: Every subcommand, in the order `president --help` lists them, with the module that builds its
+#: parser: only the module of the subcommand being run is imported (see recycle.kernel.subcommands).
+#: A new subcommand gets a row here (tests/test_cli_help.py fails otherwise).
+COMMANDS = [
+    Subcommand("play", _C + "play", "play President in the terminal against bots"),
+    Subcommand("simulate", _C + "simulate", "bots play matches; print finishing positions and points"),
+    Subcommand("check", _C + "rules", "report every error and warning in .rul files (exit 3 on errors)"),
+    Subcommand("personalities", _C + "rules",
+               "list the personalities (shipped, and your .rul files) with their descriptions"),
+    Subcommand("trace", _C + "explain", "play a seeded match and print every decision of one bot as a trace"),
+    Subcommand("decide", _C + "explain", "what would this bot play in a given position, with the trace"),
+    Subcommand("stats", _C + "explain", "how often each rule of a bot fired, and which never did"),
+    Subcommand("tournament", _C + "tournament", "duplicate-deal tournament: strength with confidence intervals"),
+    Subcommand("crosscheck", _C + "crosscheck",
+               "native President and RECYCLE President5 on the same deals: same plays?"),
+    Subcommand("analyze", _C + "analyze", "heuristics, game metrics and climbing figures with 95%% intervals"),
+    Subcommand("evolve", _C + "evolve",
+               "evolve a personality: mutations kept only when a paired test proves them better"),
+]
 
-COMMANDS = [play, simulate, rules, explain, tournament, crosscheck]
 
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="president", description="President against rule-file personalities.")
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The parser: every subcommand's when `argv` is None, else only the one `argv` runs."""
+    parser = ArgumentParser(prog="president", description="President against rule-file personalities.")
+    add_version(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in COMMANDS:
-        module.add_parser(sub)
+    add_subcommands(sub, COMMANDS, argv)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    return run_main(build_parser(), argv, USER_ERRORS)
+    argv = sys.argv[1:] if argv is None else argv
+    parser = build_parser(argv)
+    if chosen(argv, COMMANDS) is None:  # --help, --version: answered without importing any command
+        return answer_without_subcommand(parser, argv)
+    from recycle.kernel.cli_support import run_main
+
+    from .commands.common import USER_ERRORS
+
+    return run_main(parser, argv, USER_ERRORS)
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ The reader checks the deal against the table (`Settings`): every seat once,
 each hand as big as dealing the pack one card at a time from the dealer's left
 makes it, every card of the pack exactly once; each mistake is reported at its
 line and column with a hint. The line syntax is shared with RECYCLE deals
-(`recycle.interp.deal`).
+(`recycle.interp.arrange`).
 """
 from __future__ import annotations
 

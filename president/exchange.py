@@ -7,6 +7,7 @@ knowledge (who knows which card is where) stays exact.
 """
 from __future__ import annotations
 
+from itertools import combinations_with_replacement
 from typing import TYPE_CHECKING
 
 from recycle.kernel.protocol import IllegalAction
@@ -63,25 +64,30 @@ def _move(state: "PresidentState", giver: int, receiver: int, mask: int) -> None
 
 
 def legal_gifts(state: "PresidentState") -> list[Give]:
-    """Every distinct choice of cards (by value) the giver may hand over."""
+    """Every distinct choice of cards (by value) the giver may hand over.
+
+    In lexicographic order of the values (random players pick by index):
+    `combinations_with_replacement` of the held values, keeping those that
+    ask no value more often than it is held.
+    """
     giver, _, count = state.pending[0]
     counts = state.counts[giver]
     values = [v for v in range(3, 17) if counts[v]]
+    gives, make = _GIVES, Give
     out: list[Give] = []
-
-    def extend(start: int, chosen: list[int], left: int) -> None:
-        if left == 0:
-            out.append(Give(tuple(chosen)))
-            return
-        for i in range(start, len(values)):
-            v = values[i]
-            if chosen.count(v) < counts[v]:
-                chosen.append(v)
-                extend(i, chosen, left - 1)
-                chosen.pop()
-
-    extend(0, [], count)
+    for chosen in combinations_with_replacement(values, count):
+        if count > 1 and any(chosen.count(v) > counts[v] for v in set(chosen)):
+            continue
+        give = gives.get(chosen)
+        if give is None:
+            give = gives[chosen] = make(chosen)
+        out.append(give)
     return out
+
+
+#: Interned gifts (immutable; equal by value either way): building a frozen dataclass is slow,
+#: and every exchange lists dozens of them. A few thousand at most (14 values, gifts of up to 4 cards).
+_GIVES: dict[tuple[int, ...], Give] = {}
 
 
 def apply_gift(state: "PresidentState", give: Give) -> None:

@@ -53,11 +53,8 @@ class Layout:
 
     def counts(self, mask: int) -> list[int]:
         """Cards held per value, indexed by value (0..16)."""
-        out = [0] * 17
-        sh, sl = self.shift, self.slot
-        for v in _VALUES_WITH_JOKER:
-            out[v] = ((mask >> sh[v]) & sl).bit_count()
-        return out
+        sl = self.slot
+        return [0, 0, 0] + [((mask >> sh) & sl).bit_count() for sh in self.shift[3:]]
 
     def take(self, mask: int, value: int, n: int) -> int:
         """The mask of `n` cards of `value` from `mask`, lowest suits first (all of them if fewer)."""

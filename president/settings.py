@@ -10,6 +10,10 @@ import enum
 from dataclasses import dataclass, fields, replace
 
 
+MAX_ROUNDS = 100_000  # rounds of one match (as `--rounds`)
+MAX_TARGET = 100_000  # a target score (points a match is played to)
+
+
 class SettingsError(ValueError):
     """A setting name or value that does not exist; the message lists the valid ones."""
 
@@ -86,6 +90,9 @@ class Settings:
             raise SettingsError("a match needs rounds >= 1 or a target_score")
         if self.rounds < 0 or self.target_score < 0:
             raise SettingsError("rounds and target_score cannot be negative")
+        if self.rounds > MAX_ROUNDS or self.target_score > MAX_TARGET:
+            # a match of 10**20 rounds is a typo that would never end
+            raise SettingsError(f"rounds must be at most {MAX_ROUNDS:,} and target_score at most {MAX_TARGET:,}")
 
     @property
     def deck_size(self) -> int:

@@ -18,10 +18,12 @@ from recycle.kernel.protocol import TERMINAL, GameError, GameState, IllegalActio
 
 from .cards import JOKER, TWO, Card, Give, Play, parse_action
 from .exchange import apply_gift, legal_gifts, start_exchange
+from .inference import PassEvidence
 from .knowledge import Dealer
 from .layout import layout
 from .legality import check_play, is_legal, legal_plays
 from .observation import PresidentObservation, round_points
+from .playout import greedy_playout
 from .settings import EqualValue, FirstLeader, LaterLeader, Settings
 
 
@@ -279,6 +281,14 @@ class PresidentState(GameState):
                 self.apply(acts[int(rand() * len(acts))])
             steps += 1
         return steps
+
+    def policy_playout(self, rng: random.Random) -> int:
+        """Play to the end by the cheap greedy policy of `playout.py` (`rollout=greedy`)."""
+        return greedy_playout(self, rng)
+
+    def evidence(self, observer: int, q: float) -> PassEvidence:
+        """What the round's passes reveal to `observer`, for inference-aware determinization."""
+        return PassEvidence(self, observer, q)
 
     def _play(self, action: Play) -> None:
         """Play a legal `action` for the current player: the rules of a trick."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from personalities.view import ClimbingView, ExchangeView
+from recycle.kernel.arguments import UsageError
 
 from .cards import JOKER, Give, Play, play_of, PASS
 from .observation import NO_RANK, PresidentObservation
@@ -12,6 +13,10 @@ from .state import Phase
 
 _NORMAL = tuple(range(3, 16))
 _REVERSED = tuple(range(15, 2, -1))
+
+
+class PositionError(UsageError):
+    """A position given on the command line (`president decide`) that no game can reach."""
 
 
 def president_view(obs: PresidentObservation, legal_actions: Sequence[Play | Give]) -> ClimbingView | ExchangeView:
@@ -73,11 +78,11 @@ def hypothetical_view(settings: Settings, hand: list[int], upcards: list[int] | 
     shared as evenly as possible among the other players of the table.
     """
     if not hand:
-        raise ValueError("the hand is empty: name my cards with --hand")
+        raise PositionError("the hand is empty: name my cards with --hand")
     if not 1 <= rank <= NO_RANK:
-        raise ValueError(f"rank must be 1 (President) to 6 (none yet), not {rank}")
+        raise PositionError(f"rank must be 1 (President) to 6 (none yet), not {rank}")
     if not 0 <= higher_players < settings.players:
-        raise ValueError(f"higher players must be 0 to {settings.players - 1}, not {higher_players}")
+        raise PositionError(f"higher players must be 0 to {settings.players - 1}, not {higher_players}")
     counts = [0] * 17
     for v in hand:
         counts[v] += 1
@@ -87,21 +92,21 @@ def hypothetical_view(settings: Settings, hand: list[int], upcards: list[int] | 
     for v in range(3, 17):
         limit = settings.jokers if v == JOKER else 4 * settings.decks
         if counts[v] + played_counts[v] > limit:
-            raise ValueError(f"too many cards of value {v} in hand and played (the pack has {limit})")
+            raise PositionError(f"too many cards of value {v} in hand and played (the pack has {limit})")
     up = None
     if upcards:
         if len(set(upcards)) != 1:
-            raise ValueError("the upcards must all be of one value")
+            raise PositionError("the upcards must all be of one value")
         up = (upcards[0], len(upcards))
     unseen = _unseen(settings, counts, played_counts)
     if opponents is None:
         left, others = sum(unseen), settings.players - 1
         opponents = [left // others + (1 if i < left % others else 0) for i in range(others)]
     elif not 1 <= len(opponents) < settings.players or min(opponents) < 1:
-        raise ValueError(f"--opponents gives the card counts of the 1 to {settings.players - 1} opponents "
+        raise PositionError(f"--opponents gives the card counts of the 1 to {settings.players - 1} opponents "
                          f"still in the round, each 1 or more, not {','.join(map(str, opponents))}")
     elif sum(opponents) != sum(unseen):
-        raise ValueError(f"the opponents hold {sum(opponents)} cards but {sum(unseen)} are unseen")
+        raise PositionError(f"the opponents hold {sum(opponents)} cards but {sum(unseen)} are unseen")
     actions: dict = {}
     equal = settings.equal_value is not EqualValue.NO
     for v in range(3, 16):

@@ -4,35 +4,66 @@
     recycle run GAME --games N --seed S       agents play; a table per seat (JSON/CSV too)
     recycle trace GAME BOT --seed S           a personality's decisions in one game, as traces
     recycle corpus DIR --games N              every file parsed and played; pass/fail table
+    recycle games                             the shipped games, one line each
+    recycle analyze GAME|DIR --report OUT     heuristics and metrics with intervals; HTML report
     recycle replay TRANSCRIPT...              re-play transcripts, check they reproduce
+    recycle play GAME --players you,random    play a game yourself against bots (terminal)
+    recycle crosscheck-tides --deals N         native Tides of Time against RECYCLE TidesOfTime2
 """
 from __future__ import annotations
 
 import argparse
 import sys
 
-from recycle.commands import corpus, files, run, trace
-from recycle.kernel.cli_support import EXIT_FAILED, EXIT_USAGE, run_main
-from recycle.kernel.diagnostics import DiagnosticError
-from recycle.kernel.protocol import GameError
-from recycle.kernel.specs import AgentSpecError
+from recycle.kernel.arguments import ArgumentParser, UsageError, add_version
+from recycle.kernel.subcommands import Subcommand, add_subcommands, answer_without_subcommand, chosen
 
-#: Errors a user can cause; printed as a message, never as a traceback.
-USER_ERRORS = (AgentSpecError, DiagnosticError, GameError, OSError, ValueError)
+_C = "recycle.commands."
+#: Every subcommand, in the order `recycle --help` lists them, with the module that builds its
+#: parser: only the module of the subcommand being run is imported (see recycle.kernel.subcommands).
+#: A new subcommand gets a row here (tests/test_cli_help.py fails otherwise).
+COMMANDS = [
+    Subcommand("check", _C + "files", "report every error and warning in RECYCLE files (exit 3 on errors)"),
+    Subcommand("replay", _C + "files", "re-play transcripts and check every record reproduces"),
+    Subcommand("run", _C + "run", "agents play a game; a table of each seat's scores and ranks"),
+    Subcommand("trace", _C + "trace", "play one seeded game and print every decision of one bot as a trace"),
+    Subcommand("corpus", _C + "corpus", "parse and play every game of a folder; a pass/fail table"),
+    Subcommand("games", _C + "games", "list the shipped games (play one with recycle run NAME)"),
+    Subcommand("analyze", _C + "analyze", "heuristics (fairness, drama, ...) and game metrics with 95%% intervals"),
+    Subcommand("play", _C + "play", "play a game yourself against bots, in the terminal"),
+    Subcommand("crosscheck-tides", _C + "tides", "native Tides of Time and RECYCLE TidesOfTime2 on the same "
+                                                 "deals with the same agents: the same picks and scores?"),
+]
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="recycle", description="Read, play and test RECYCLE card games.")
+def user_errors() -> tuple[type[Exception], ...]:
+    """Errors a user can cause; printed as a message, never as a traceback. A bare ValueError is
+    not one of them: it is a bug, reported as such. (A function: imported only when a command runs.)"""
+    from recycle.kernel.diagnostics import DiagnosticError
+    from recycle.kernel.protocol import GameError
+    from recycle.kernel.specs import AgentSpecError
+
+    return (AgentSpecError, DiagnosticError, GameError, UsageError, OSError)
+
+
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The parser: every subcommand's when `argv` is None, else only the one `argv` runs."""
+    parser = ArgumentParser(prog="recycle", description="Read, play and test RECYCLE card games.")
+    add_version(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    files.add_parsers(sub)
-    run.add_parser(sub)
-    trace.add_parser(sub)
-    corpus.add_parser(sub)
+    add_subcommands(sub, COMMANDS, argv)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    return run_main(build_parser(), argv, USER_ERRORS,
+    argv = sys.argv[1:] if argv is None else argv
+    parser = build_parser(argv)
+    if chosen(argv, COMMANDS) is None:  # --help, --version: answered without importing any command
+        return answer_without_subcommand(parser, argv)
+    from recycle.kernel.cli_support import EXIT_FAILED, EXIT_USAGE, run_main
+    from recycle.kernel.protocol import GameError
+
+    return run_main(parser, argv, user_errors(),
                     lambda exc: EXIT_FAILED if isinstance(exc, GameError) else EXIT_USAGE)
 
 

@@ -18,3 +18,13 @@ def shared_dir() -> Path:
             pytest.fail(f"shared folder missing at {SHARED}: CI must have ../shared beside the clone")
         pytest.skip(f"shared folder not found at {SHARED}")
     return SHARED
+
+
+@pytest.fixture(autouse=True)
+def user_rules_folder(tmp_path_factory, monkeypatch) -> Path:
+    """A fresh per-user `.rul` folder for every test: never the real one of whoever runs the tests."""
+    from personalities.catalog import USER_FOLDER_ENV
+
+    folder = tmp_path_factory.mktemp("user-rules")
+    monkeypatch.setenv(USER_FOLDER_ENV, str(folder))
+    return folder

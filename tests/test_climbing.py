@@ -187,8 +187,10 @@ def test_a_game_without_metadata_gets_a_located_error():
         "    ^\n"
         "  expected: a header comment ';; climbing: hand=LOCATION table=LOCATION order=POINTMAP [value=POINTMAP] "
         "[rank=STORAGE] [reverse=STORAGE]'\n"
-        "  hint: add that line to the header comments, write it in Poker5.climbing next to the game, or pass "
-        "--climbing \"hand=... table=... order=...\"; this game has player locations: HAND; game locations: "
+        "  hint: probably --climbing \"hand=HAND table=DISCARD order=VALUE\" (guessed from where cards move and "
+        "which point maps compare them); add that line to the header comments, write it in Poker5.climbing next "
+        "to the game, or pass --climbing \"hand=... table=... order=...\"; this game has player locations: HAND; "
+        "game locations: "
         "DISCARD, STOCK; point maps: VALUE")
 
 

@@ -147,3 +147,15 @@ def test_a_tiny_evolution_on_a_local_cluster_equals_one_process(tmp_path, monkey
     assert main(["evolve", *tiny, "--journal", "a.jsonl", "--out", "a.rul"]) == 0
     assert main(["evolve", *tiny, "--journal", "b.jsonl", "--out", "b.rul", "--cluster", "local:2"]) == 0
     assert (tmp_path / "a.rul").read_text() == (tmp_path / "b.rul").read_text()
+
+
+@pytest.mark.slow
+def test_an_analysis_on_a_local_cluster_equals_one_process():
+    from recycle.analysis import Config, RecycleSubject, analyze
+    from recycle.games import game_path
+
+    subject = RecycleSubject(game_path("Poker5"))
+    config = Config(games=3, seed=5, rollouts=2, replicates=200)
+    here = analyze(subject, config, speed=False).to_json()
+    there = analyze(subject.with_text(), config, cluster=ClusterSpec(None, 2), speed=False).to_json()
+    assert there == here and here["games"] == 3

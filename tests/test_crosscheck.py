@@ -17,7 +17,7 @@ from recycle.kernel.diagnostics import DiagnosticError
 from recycle.kernel.protocol import RandomAgent
 from recycle.interp import RecycleRuntimeError, new_game
 from recycle.kernel.deal_file import parse_deal
-from recycle.interp.deal import short_name
+from recycle.interp.arrange import short_name
 from recycle.interp.transcript import play_and_record, replay, write
 from recycle.lang import load_game, parse_game
 

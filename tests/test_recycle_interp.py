@@ -186,10 +186,23 @@ def test_runtime_errors_are_game_errors_with_a_line():
     assert "nothing to move" in str(caught.value)
 
 
-def test_python_failures_inside_a_game_are_located_game_errors():
+def test_a_value_of_the_wrong_kind_is_a_located_game_error():
     g = game("(do ((let (top (game iloc STOCK)) 'X (set (game sto N) (size 'X)))))")
-    with pytest.raises(RecycleRuntimeError, match=r"t\.rcy:3:\d+: cannot run this: TypeError"):
+    with pytest.raises(RecycleRuntimeError, match=r"t\.rcy:3:\d+: \(size \.\.\.\) needs a collection"):
         new_game(g)
+
+
+def test_python_failures_of_the_interpreter_are_internal_errors_not_the_games(monkeypatch):
+    from recycle.interp import InternalError
+    from recycle.interp.evaluate import Evaluator
+
+    def broken(self, n, env, st):
+        return [][1]  # an interpreter bug: IndexError
+    monkeypatch.setattr(Evaluator, "_Tri", broken)
+    g = game("(do ((set (game sto N) (tri 3))))")
+    with pytest.raises(InternalError, match=r"internal error .* t\.rcy:3:\d+: IndexError") as caught:
+        new_game(g)
+    assert not isinstance(caught.value, GameError)
 
 
 # --- visibility, observation, determinize --------------------------------------------

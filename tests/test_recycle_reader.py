@@ -40,7 +40,7 @@ def cond(text: str, **kw) -> T.Node:
 
 
 def card(text: str, **kw) -> T.Node:
-    return action(f"(forget {text})", **kw).card
+    return action(f"(move {text} (top (game vloc SOMEWHERE)))", **kw).card
 
 
 def cards(text: str, **kw) -> T.Node:

@@ -215,7 +215,7 @@ def assert_only_rul_errors(text: str) -> None:
     except RulError as exc:
         diagnostics = exc.diagnostics
         assert exc.errors
-    lines = text.removeprefix("\ufeff").split("\n")
+    lines = re.split("\r\n|\r|\n", text.removeprefix("\ufeff"))  # LF, CRLF or a lone CR end a line
     for d in diagnostics:
         rendered = d.render()
         assert f"f.rul:{d.line}:{d.column}" in rendered and LOCATION.match(rendered)

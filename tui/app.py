@@ -11,7 +11,7 @@ from textual.binding import Binding
 from personalities.reader import RulError, load_personality
 
 from .options import MatchOptions
-from .session import Session
+from .session import Session, plural
 from .table import TableScreen
 
 SOURCE_POLL = 1.0  # seconds between looks at the seats' .rul files
@@ -51,7 +51,8 @@ class PresidentApp(App[None]):
                 personality = load_personality(path)
             except RulError as exc:
                 first = exc.errors[0].headline() if exc.errors else str(exc)
-                self.notify(f"{name} keeps the old rules: {path.name} has {len(exc.errors)} error(s): {first}",
+                errors = plural(len(exc.errors), "error")
+                self.notify(f"{name} keeps the old rules: {path.name} has {errors}: {first}",
                             severity="error", timeout=10)
                 continue
             except (OSError, UnicodeDecodeError) as exc:

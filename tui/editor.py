@@ -1,8 +1,10 @@
 """The personality editor: a .rul file with live diagnostics, save, and "use it now".
 
 Diagnostics are `check_text`'s, so they read exactly like `president check`.
-Shipped personalities are read-only: saving one writes a copy into the rules
-folder, and the editor then edits that copy. A file changed on disk by another
+Shipped personalities are read-only: saving one writes a copy into the
+per-user folder, the editor then edits that copy, and from then on every
+seat, command and list that names the personality uses the copy (see
+`personalities.catalog`): the seats playing it switch to it at once. A file changed on disk by another
 editor is reloaded (unless there are unsaved edits here).
 """
 from __future__ import annotations
@@ -19,13 +21,12 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Header, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
-from personalities.catalog import catalog, shipped_text
+from personalities.catalog import catalog, shipped_text, user_folder
 from personalities.player import RulePlayer
 from personalities.reader import RulError, check_text, parse_personality
 from recycle.kernel.diagnostics import Severity
 
-from .options import default_rules_dir
-from .session import Session, file_mtime
+from .session import Session, file_mtime, plural
 
 DEBOUNCE = 0.3  # seconds of quiet typing before the file is checked again
 POLL = 0.5  # seconds between looks at the file's modification time
@@ -56,7 +57,8 @@ def render_diagnostics(diagnostics: list) -> Group:
     if not diagnostics:
         head = Text("✔ no errors, no warnings", style="bold green")
     else:
-        head = Text(f"{errors} error(s), {warnings} warning(s)", style="bold red" if errors else "bold yellow")
+        head = Text(f"{plural(errors, 'error')}, {plural(warnings, 'warning')}",
+                    style="bold red" if errors else "bold yellow")
     body = [Text(d.render(), style="red" if d.severity is Severity.ERROR else "yellow") for d in diagnostics]
     return Group(head, *body)
 
@@ -77,8 +79,10 @@ class PickerScreen(ModalScreen["EditTarget | None"]):
                 self.targets.append((f"seat {p} · {session.names[p]} · {agent.name} ({where})",
                                      agent.name, source.path, p))
         for entry in catalog(session.options.rules_dirs):
-            path = None if entry.source == "shipped" else Path(entry.source) / f"{entry.name}.rul"
-            self.targets.append((f"file · {entry.name} ({entry.source})", entry.name, path, None))
+            if entry.replaced:  # the user's copy is listed (and edited) instead
+                continue
+            where = f"your copy, {entry.path}" if entry.edited else str(entry.path or entry.source)
+            self.targets.append((f"file · {entry.name} ({where})", entry.name, entry.path, None))
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="picker-box", classes="dialog"):
@@ -139,13 +143,14 @@ class EditorScreen(Screen[None]):
 
     def _describe(self) -> None:
         t = self.target
-        where = str(t.path) if t.path else "shipped, read-only: ctrl+s saves a copy in " + str(self._rules_dir())
+        where = str(t.path) if t.path else "shipped, read-only: ctrl+s saves your copy in " + str(self._rules_dir())
         seat = f" · seat {t.seat} ({self.session.names[t.seat]})" if t.seat is not None else ""
         self.sub_title = f"editing {t.filename}"
         self.query_one("#editor-info", Static).update(f"{t.filename} — {where}{seat}")
 
     def _rules_dir(self) -> Path:
-        return self.session.options.rules_dir or default_rules_dir()
+        """Where a copy of a shipped personality goes: the per-user folder, which every command reads."""
+        return user_folder()
 
     @property
     def text(self) -> str:
@@ -173,12 +178,17 @@ class EditorScreen(Screen[None]):
         except OSError as exc:
             self.notify(f"cannot save {path}: {exc}", severity="error")
             return
+        copied = t.path is None
         t.path, self.saved_text, self.disk_mtime = path, self.text, file_mtime(path)
         self.session.note_saved(path)
         self._describe()
         errors = sum(d.severity is Severity.ERROR for d in check_text(self.text, t.filename))
-        self.notify(f"saved {path}" + (f" with {errors} error(s): no bot can use it yet" if errors else ""),
+        self.notify(f"saved {path}" + (f" with {plural(errors, 'error')}: no bot can use it yet" if errors else ""),
                     severity="warning" if errors else "information")
+        if copied:  # the name now means this copy, here as in every command: the seats playing it follow
+            seats = self.session.adopt_copy(path)
+            if seats:
+                self.app.reload_changed_sources()  # type: ignore[attr-defined]
 
     def action_use_now(self) -> None:
         t = self.target
@@ -191,7 +201,7 @@ class EditorScreen(Screen[None]):
         try:
             personality = parse_personality(self.text, name=t.name, filename=t.filename)
         except RulError as exc:
-            self.notify(f"{t.filename} has {len(exc.errors)} error(s): the bot keeps its old rules",
+            self.notify(f"{t.filename} has {plural(len(exc.errors), 'error')}: the bot keeps its old rules",
                         severity="error")
             return
         unchanged = t.path is not None and self.text == self.saved_text

@@ -11,7 +11,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Select, Static
 
 from .options import opponent_choices
-from .session import BotJob, Session
+from .botjob import DecisionJob
+from .session import Session
 from .traceview import TraceView
 
 DEFAULT_ADVISER = "Classic"
@@ -64,7 +65,7 @@ class HintScreen(ModalScreen[None]):
         view.update(f"{spec} is thinking…")
         self.run_worker(partial(self._think, self.token, job), thread=True, exit_on_error=False, group="hint")
 
-    def _think(self, token: int, job: BotJob) -> None:
+    def _think(self, token: int, job: DecisionJob) -> None:
         try:
             self.post_message(HintReady(token, job.run()))
         except Exception as exc:

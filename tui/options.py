@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from president.settings import Settings
+from recycle.kernel.specs import fill_seats
 
 #: Four different shipped personalities, so a first match shows some variety.
 DEFAULT_OPPONENTS = ("Classic", "Cautious", "Aggressive", "Gambler")
@@ -28,19 +29,24 @@ class MatchOptions:
 
     @property
     def rules_dirs(self) -> tuple[Path, ...]:
-        return (self.rules_dir,) if self.rules_dir else ()
+        """Where names are looked up: `rules_dir`, then the per-user folder (the commands' rule too)."""
+        from personalities.catalog import search_dirs
+
+        return search_dirs(self.rules_dir)
 
     def seat_specs(self) -> list[str]:
         """One spec per opponent seat (seats 1..n-1)."""
         specs = [s.strip() for s in self.opponents if s.strip()] or list(DEFAULT_OPPONENTS)
-        return [specs[i % len(specs)] for i in range(self.settings.players - 1)]
+        seats = self.settings.players - 1
+        # The default four are cut to a smaller table; `president play` checks a user's list first.
+        return fill_seats(specs[:seats], seats, "opponents")
 
 
 def default_rules_dir() -> Path:
-    """The per-user folder of .rul files, created if missing."""
-    from platformdirs import user_data_dir
+    """The per-user folder of .rul files (`personalities.catalog.user_folder`), created if missing."""
+    from personalities.catalog import user_folder
 
-    folder = Path(user_data_dir("president-rul")) / "personalities"
+    folder = user_folder()
     folder.mkdir(parents=True, exist_ok=True)
     return folder
 
@@ -58,9 +64,15 @@ def opponent_choices(rules_dirs: tuple[Path, ...]) -> list[tuple[str, str]]:
 
     out: list[tuple[str, str]] = []
     for entry in catalog(rules_dirs):
-        if entry.source == "shipped":
-            out.append((f"{entry.name} (shipped)", entry.name))
-        else:  # a path, so a user file never resolves to a shipped one of the same name
-            out.append((f"{entry.name} ({entry.source})", str(Path(entry.source) / f"{entry.name}.rul")))
+        if entry.path is None:  # by name: the user's edited copy when there is one, as everywhere
+            out.append((f"{entry.name} ({'your edited copy' if entry.replaced else 'shipped'})", entry.name))
+        elif not entry.edited:  # a path, so a user file never resolves to another of the same name
+            out.append((f"{entry.name} ({entry.source})", str(entry.path)))
     out += [(f"{name} (agent)", name) for name in registered_agents()]
+    # The difficulty levels' bots that are not already listed (the expert's search), by level name.
+    from president.levels import LEVELS
+
+    listed = {spec for _, spec in out}
+    out += [(f"{spec} (level {lv.name})", spec) for lv in LEVELS.values()
+            for spec in dict.fromkeys(lv.opponents) if spec not in listed]
     return out

@@ -50,6 +50,33 @@ def simple_keys(app, passive: bool = False) -> list[str]:
     return [value_key(plays[0].value), "enter"]
 
 
+def give_keys(app) -> list[str]:
+    """Keys that give my lowest cards when I must choose what to give in the exchange."""
+    give = app.session.giving()
+    if not give:
+        return []
+    hand = app.table.query_one("#hand")
+    return ["escape", *(["left"] * hand.cursor), *(["space", "right"] * give[1]), "enter"]
+
+
+async def play_match(pilot: "Pilot", passive: bool = False, limit: int = 4000) -> None:
+    """Play a whole match by keys (`simple_keys`, lowest cards given in the exchange), through
+    every round result, until the final standings are shown."""
+    from .result import FinalScreen, RoundResultScreen
+
+    app = pilot.app
+    for _ in range(limit):
+        await settle(pilot)
+        if isinstance(app.screen, FinalScreen):
+            await pilot.pause()
+            return
+        if isinstance(app.screen, RoundResultScreen):
+            await pilot.press("enter")
+            continue
+        await pilot.press(*(give_keys(app) or simple_keys(app, passive)))
+    raise TimeoutError("the match never ended")
+
+
 async def play_round(pilot: "Pilot", passive: bool = False, limit: int = 400) -> None:
     """Play my turns with `simple_keys` until the round result is shown."""
     from .result import RoundResultScreen
@@ -58,6 +85,7 @@ async def play_round(pilot: "Pilot", passive: bool = False, limit: int = 400) ->
     for _ in range(limit):
         await settle(pilot)
         if isinstance(app.screen, RoundResultScreen):
+            await pilot.pause()  # drawn before the caller reads it
             return
         keys = simple_keys(app, passive)
         if not keys:

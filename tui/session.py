@@ -16,8 +16,9 @@ from president.cards import JOKER, Card, Give, Play, play_of
 from president.observation import NO_RANK, RANK_TITLES, rank_of_place, round_points
 from president.simulate import match_seed
 from president.state import Phase, PresidentState
-from recycle.kernel.protocol import ActionParseError, Decision, IllegalAction, decide
+from recycle.kernel.protocol import ActionParseError, IllegalAction
 
+from .botjob import DecisionJob, DecisionRecord
 from .options import MatchOptions
 
 HUMAN = 0
@@ -34,34 +35,22 @@ def ordinal(n: int) -> str:
     return f"{n}{'st' if n == 1 else 'nd' if n == 2 else 'rd' if n == 3 else 'th'}"
 
 
-@dataclass(frozen=True)
-class BotJob:
-    """Everything one decision needs, captured on the app thread; `run` is thread-safe."""
+def plural(n: int, word: str) -> str:
+    """`1 card`, `2 cards`."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
 
-    player: int
-    agent: Any
-    observation: Any
-    legal: Sequence[Any]
-    rng: random.Random
 
-    def run(self) -> Decision:
-        return decide(self.agent, self.observation, self.legal, self.rng, explain=True)
+def cards_label(cards: Sequence[Card]) -> str:
+    return " ".join(card_label(c) for c in cards)
 
 
 @dataclass(frozen=True)
-class DecisionRecord:
-    """A bot decision as the debug screen lists it."""
+class Turn:
+    """One turn of the trick on the table: who, the very cards played (suits included), or why none."""
 
-    round: int  # 1-based
-    number: int  # position in the match, 1-based
     player: int
-    name: str
-    action: Any
-    trace: Any
-
-    @property
-    def label(self) -> str:
-        return f"R{self.round} #{self.number:<3} {self.name}: {self.action}"
+    cards: tuple[Card, ...] = ()
+    note: str = ""  # "pass" or "skipped" when no cards
 
 
 @dataclass(frozen=True)
@@ -76,6 +65,16 @@ class RoundResult:
     @property
     def points(self) -> tuple[int, ...]:
         return round_points(self.places)
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One player's line in the final standings."""
+
+    player: int
+    points: int
+    places: tuple[int, ...]  # per round
+    presidencies: int  # rounds finished first
 
 
 @dataclass
@@ -110,9 +109,17 @@ class Session:
         self.hint_rng = random.Random(f"president-play/{options.seed}/hints")
         self.sources = [None] + [seat_source(spec, dirs) for spec in self.specs[1:]]
         self.state = PresidentState.new_match(self.settings, match_seed(options.seed, 0), deal=options.deal)
-        self.decisions: list[DecisionRecord] = []
+        self.decisions: list[DecisionRecord] = []  # the whole match's, for the debug screen
         self.results: list[RoundResult] = []
         self.texts: dict[int, str] = {}  # seat -> .rul text it plays from an editor buffer (maybe unsaved)
+        self.trick: list[Turn] = []  # the trick being played, in order
+        self.last_trick: list[Turn] = []  # the one before it, until the next round
+
+    def again(self) -> "Session":
+        """The same table and bots for another match, with the next seed (still reproducible)."""
+        from dataclasses import replace
+
+        return Session(replace(self.options, seed=self.options.seed + 1, deal=None))
 
     # ---- reading the table ------------------------------------------------
     @property
@@ -133,6 +140,13 @@ class Session:
     def personality_name(self, p: int) -> str:
         agent = self.agents[p]
         return "human" if agent is None else getattr(agent, "name", self.specs[p])
+
+    def your_copy(self, p: int) -> bool:
+        """Seat p plays the user's edited copy of a shipped personality."""
+        from personalities.catalog import is_edited_copy
+
+        source = self.sources[p]
+        return source is not None and is_edited_copy(source.path)
 
     def title(self, p: int) -> str:
         """Rank from the previous round: President ... Loser, or '-' in the first round."""
@@ -170,21 +184,36 @@ class Session:
         up = self.state.upcards
         return None if up is None else up.count
 
+    def received(self) -> list[Card]:
+        """Cards the human received in this round's exchange and still holds."""
+        if self.over:
+            return []
+        hand = list(self.state.hand(HUMAN))
+        kept = []
+        for _, receiver, cards in self.state.observation(HUMAN).exchanged:
+            for card in cards if receiver == HUMAN else ():
+                if card in hand:
+                    hand.remove(card)
+                    kept.append(card)
+        return kept
+
+    def standings(self) -> list[Standing]:
+        """Everyone by match points (best first; ties by better places), with places per round."""
+        n = self.settings.players
+        rows = [Standing(p, self.state.scores[p], tuple(r.places[p] for r in self.results),
+                         sum(r.places[p] == 1 for r in self.results)) for p in range(n)]
+        return sorted(rows, key=lambda s: (-s.points, sum(s.places), s.player))
+
     def my_exchange(self) -> list[str]:
         """This round's gifts the human took part in, as sentences."""
         lines = []
         for giver, receiver, cards in self.state.observation(HUMAN).exchanged:
-            text = " ".join(card_label(c) for c in cards)
+            text = cards_label(cards)
             if giver == HUMAN:
                 lines.append(f"you gave {text} to {self.names[receiver]} ({self.title(receiver)})")
             else:
                 lines.append(f"you received {text} from {self.names[giver]} ({self.title(giver)})")
         return lines
-
-    def round_decisions(self) -> list[DecisionRecord]:
-        """Bot decisions of this round and the one before (just finished rounds stay inspectable)."""
-        current = self.state.round_no + 1
-        return [d for d in self.decisions if d.round >= current - 1]
 
     # ---- the human's actions ----------------------------------------------
     def action_from_cards(self, cards: list[Card]) -> Play | Give:
@@ -193,7 +222,7 @@ class Session:
         if give:
             receiver, count = give
             if len(cards) != count:
-                raise IllegalAction(f"choose exactly {count} card(s) to give to {self.names[receiver]}, "
+                raise IllegalAction(f"choose exactly {plural(count, 'card')} to give to {self.names[receiver]}, "
                                     f"not {len(cards)}", "exchange-count")
             return Give(tuple(sorted(c.value for c in cards)))
         if not cards:
@@ -215,17 +244,17 @@ class Session:
         return Play.PASS
 
     # ---- bots -------------------------------------------------------------
-    def bot_job(self) -> BotJob | None:
+    def bot_job(self) -> DecisionJob | None:
         """The decision the bot to move must make, or None when it is the human's turn."""
         p = self.state.current_player()
         if self.over or p == HUMAN:
             return None
-        return BotJob(p, self.agents[p], self.state.observation(p), self.state.legal_actions(), self.rngs[p])
+        return DecisionJob(p, self.agents[p], self.state.observation(p), self.state.legal_actions(), self.rngs[p])
 
-    def hint_job(self, spec: str) -> BotJob:
+    def hint_job(self, spec: str) -> DecisionJob:
         """`spec` deciding in the human's place (its own rng: hints never change the bots' play)."""
         agent = make_bot(spec, self.options.rules_dirs)
-        return BotJob(HUMAN, agent, self.state.observation(HUMAN), self.state.legal_actions(), self.hint_rng)
+        return DecisionJob(HUMAN, agent, self.state.observation(HUMAN), self.state.legal_actions(), self.hint_rng)
 
     # ---- changing the state -------------------------------------------------
     def apply(self, player: int, action: Any, trace: Any = None) -> Outcome:
@@ -233,12 +262,13 @@ class Session:
         state = self.state
         if state.current_player() != player:
             raise IllegalAction(f"it is not {self.names[player]}'s turn", "turn")
-        round_before, seen = state.round_no, len(state.history)
+        round_before, seen, before = state.round_no, len(state.history), state.masks[player]
         state.apply(action)
         if player != HUMAN:
             self.decisions.append(DecisionRecord(round_before + 1, len(self.decisions) + 1, player,
                                                  self.names[player], action, trace))
         out = Outcome([self._describe(player, action)])
+        self._follow_trick(player, action, before, round_before, seen)
         if state.round_no != round_before:
             out.result = RoundResult(state.round_no, state.round_log[-1], tuple(state.scores), self.over)
             self.results.append(out.result)
@@ -254,14 +284,28 @@ class Session:
             out.lines.append(f"trick over: {self.says(state.current, 'leads', 'lead')}")
         return out
 
+    def _follow_trick(self, player: int, action: Any, before: int, round_before: int, seen: int) -> None:
+        """Keep `trick` (the turns since the lead, with the very cards) up to date after an action."""
+        state = self.state
+        if state.round_no != round_before:  # the round is over: a new table
+            self.trick, self.last_trick = [], []
+            return
+        if not isinstance(action, Play):
+            return
+        played = tuple(state.lay.card_list(before & ~state.masks[player]))
+        self.trick.append(Turn(player, played, "pass" if action.is_pass else ""))
+        self.trick += [Turn(p, (), "skipped") for p, gone in state.history[seen + 1:] if gone is None]
+        if state.phase is Phase.PLAY and state.upcards is None:  # the trick is over
+            self.trick, self.last_trick = [], self.trick
+
     def _describe(self, player: int, action: Any) -> str:
         who = self.names[player]
         if isinstance(action, Give):
             receiver = self.state.gifts[-1][1]
             to = "you" if receiver == HUMAN else self.names[receiver]
             if HUMAN in (player, receiver):
-                return f"{who} gave {' '.join(card_label(c) for c in self._last_gift())} to {to}"
-            return f"{who} gave {len(action.values)} card(s) to {to}"
+                return f"{who} gave {cards_label(self._last_gift())} to {to}"
+            return f"{who} gave {plural(len(action.values), 'card')} to {to}"
         return self.says(player, "passes", "pass") if action.is_pass else f"{self.says(player, 'plays', 'play')} {action}"
 
     def says(self, p: int, third: str, second: str) -> str:
@@ -294,6 +338,20 @@ class Session:
                 source.mtime = mtime
                 changed.append((p, source.path))
         return changed
+
+    def adopt_copy(self, path: Path) -> list[int]:
+        """The editor saved `path`, a copy of a shipped personality: seats whose spec now names it
+        (the one lookup rule, `locate`) take it as their source; the next look at the sources
+        reloads them. Returns those seats."""
+        from personalities.catalog import locate
+
+        seats = []
+        for p in range(1, self.settings.players):
+            source = self.sources[p]
+            if source is not None and source.path is None and locate(self.specs[p], self.options.rules_dirs) == path:
+                self.sources[p] = SeatSource(path, -1.0)  # differs from any mtime: reloaded next time
+                seats.append(p)
+        return seats
 
     def note_saved(self, path: Path) -> None:
         """Our own editor wrote `path`: not an outside change to reload from."""

@@ -1,10 +1,14 @@
-"""The table screen: the players around the table, my hand, the score and the log.
+"""The table screen: the opponents across the top, the trick on the felt, my hand, the score and the log.
 
 Keys select and play cards; the bots are driven by `BotTurns`. Other screens
-(debug, editor, hint, new match, round result) are opened from here, and the
-bots wait while one of them is shown.
+(debug, editor, hint, new match, round result, final standings) are opened
+from here, and the bots wait while one of them is shown. The layout follows
+the terminal: the scores and log are a sidebar when wide, else folded
+behind `l`; below `MIN_SIZE` only "terminal too small" is shown.
 """
 from __future__ import annotations
+
+from typing import Any
 
 from rich.text import Text
 from textual import events
@@ -14,21 +18,25 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Header, RichLog, Static
 
-from president.cards import JOKER, parse_value, value_text
+from president.cards import JOKER, Give, parse_value, value_text
 from president.state import Phase
 from recycle.kernel.protocol import IllegalAction
 
-from .debug import DebugScreen
+from .botworker import BotTurns
+from .cards import HandRow
+from .debug import debug_screen
 from .editor import EditorScreen, PickerScreen
 from .hint import HintScreen
 from .newmatch import NewMatchScreen
-from .result import RoundResultScreen
-from .session import HUMAN, RoundResult, Session, card_label
-from .turns import BotTurns
-from .widgets import Felt, HandView, Panel, ScoreBoard, SeatPanel
+from .result import FinalScreen, RoundResultScreen
+from .session import HUMAN, Outcome, RoundResult, Session, cards_label, plural
+from .toosmall import TooSmall
+from .widgets import Felt, HandView, MyLine, Panel, ScoreBoard, SeatPanel
 
-KEYS_HELP = "←/→ move · space select · 3-9 T J Q K A 2 pick a value · enter play · p pass · esc clear"
+KEYS_HELP = "←/→ space: pick cards · 3-9 T J Q K A 2 x: a value · enter: play · p: pass · esc: clear"
 VALUE_KEYS = "3456789tjqka2x"
+MIN_SIZE = (70, 22)  # the smallest terminal the table is drawn in (80x24 is the usual default)
+GAME_ACTIONS = {"move", "toggle", "play", "pass_turn", "clear", "hint"}  # ignored while too small
 
 
 def value_of_key(character: str | None) -> int | None:
@@ -38,15 +46,11 @@ def value_of_key(character: str | None) -> int | None:
     return JOKER if character.lower() == "x" else parse_value(character)
 
 
-def seat_layout(players: int) -> tuple[list[int], list[int], list[int]]:
-    """Opponents clockwise from my left: (left column, top row, right column)."""
-    opponents = list(range(1, players))
-    return opponents[:1], opponents[1:-1], opponents[-1:] if players > 2 else []
-
-
 class TableScreen(BotTurns, Screen):
     """Where the game is played."""
 
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
     BINDINGS = [
         Binding("left", "move(-1)", "Left", show=False),
         Binding("right", "move(1)", "Right", show=False),
@@ -54,31 +58,29 @@ class TableScreen(BotTurns, Screen):
         Binding("enter", "play", "Play"),
         Binding("p", "pass_turn", "Pass"),
         Binding("escape", "clear", "Clear", show=False),
-        Binding("n", "new_match", "New match"),
+        Binding("h", "hint", "Hint"),
+        Binding("l", "toggle_side", "Scores/log"),
         Binding("d", "debug", "AI debug"),
         Binding("e", "editor", "Editor"),
-        Binding("h", "hint", "Hint"),
+        Binding("n", "new_match", "New match"),
     ]
 
     def __init__(self, session: Session) -> None:
         super().__init__()
         self.session = session
+        self.bot_delay = session.options.delay
+        self.result_due: RoundResult | None = None  # shown when the table is next on screen
+        self.note: tuple[str, bool] | None = None  # what the last key said (error?), until the game moves
 
     def compose(self) -> ComposeResult:
-        left, top, right = seat_layout(self.session.settings.players)
         yield Header()
         with Horizontal(id="main"):
             with Vertical(id="table"):
-                with Horizontal(id="top"):
-                    for p in top:
+                with Horizontal(id="opponents"):
+                    for p in range(1, self.session.settings.players):
                         yield SeatPanel(p, id=f"seat-{p}", classes="seat")
-                with Horizontal(id="middle"):
-                    for p in left:
-                        yield SeatPanel(p, id=f"seat-{p}", classes="seat side")
-                    yield Felt(id="felt")
-                    for p in right:
-                        yield SeatPanel(p, id=f"seat-{p}", classes="seat side")
-                yield SeatPanel(HUMAN, id="seat-0", classes="seat")
+                yield Felt(id="felt")
+                yield MyLine(id="seat-0")
                 yield Panel(id="exchange")
                 yield Panel(id="message")
                 yield HandView(id="hand")
@@ -86,18 +88,28 @@ class TableScreen(BotTurns, Screen):
             with Vertical(id="side"):
                 yield ScoreBoard(id="score")
                 yield RichLog(id="log", wrap=True, markup=False)
-        yield Footer()
+        yield TooSmall(*MIN_SIZE, id="too-small")
+        yield Footer(show_command_palette=False)
 
     def on_mount(self) -> None:
         log = self.query_one("#log", RichLog)
         log.can_focus = False  # keys belong to the hand, never to the log
         log.border_title = "log"
+        self.query_one(TooSmall).check(self.app.size)
         self.refresh_table()
         self.drive()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.query_one(TooSmall).check(event.size)
 
     def on_screen_resume(self) -> None:
         self.refresh_table()
         self.drive()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in GAME_ACTIONS and self.query_one(TooSmall).active:
+            return False  # nothing is seen: no card is played blind
+        return True
 
     # ---- drawing -----------------------------------------------------------
     def refresh_table(self) -> None:
@@ -105,12 +117,15 @@ class TableScreen(BotTurns, Screen):
         self.sub_title = f"{s.round_text()} · seed {s.options.seed}"
         for panel in self.query(SeatPanel):
             panel.show(s, thinking=self.thinking == panel.seat)
-        self.query_one(Felt).show(s)
+        self.query_one(Felt).show(s, self.thinking)
+        self.query_one(MyLine).show(s)
         self.query_one(ScoreBoard).show(s)
-        self.query_one(HandView).set_cards(s.state.hand(HUMAN))
-        exchange = s.my_exchange()
-        self.query_one("#exchange", Panel).show_parts([Text("exchange: " + "; ".join(exchange))] if exchange else [],
-                                                      layout=True)
+        self.query_one(HandView).set_cards(s.state.hand(HUMAN), s.received())
+        exchange = s.my_exchange() if s.state.phase is not Phase.OVER else []
+        self.query_one("#exchange", Panel).show_parts(
+            [Text("exchange: " + "; ".join(exchange), overflow="ellipsis", no_wrap=True)] if exchange else [],
+            layout=True)
+        self.show_status()
 
     def log_lines(self, lines: list[str]) -> None:
         log = self.query_one("#log", RichLog)
@@ -118,28 +133,97 @@ class TableScreen(BotTurns, Screen):
             log.write(line)
 
     def say(self, text: str, error: bool = False) -> None:
+        """A message about the last key; it stays until the game moves on."""
+        self.note = (text, error)
+        self.show_status()
+
+    def show_status(self) -> None:
+        """The message line: what the last key said, else what the game expects now (never stale)."""
+        text, error = self.note or (self.status_text(), False)
         message = self.query_one("#message", Panel)
         message.show_parts([Text(text)])
         message.set_class(error, "error")
 
-    def human_prompt(self) -> None:
+    def status_text(self) -> str:
+        """What the game expects now, from the state alone; with the selection when it is my turn."""
         s = self.session
         if s.over:
-            self.say("The match is over: press n for a new match.")
-            return
+            return "The match is over: n for a new match, ctrl+q to quit."
+        if not s.human_turn():
+            p = s.state.current_player()
+            skipped = s.trick and s.trick[-1].player == HUMAN and s.trick[-1].note == "skipped"
+            head = "You are skipped (equal value). " if skipped else ""
+            return head + f"Waiting for {s.names[p]}" + (" (thinking…)" if self.thinking == p else "") + "."
+        hand = self.query_one(HandView)
+        selected = hand.selected_cards()
+        if selected:
+            return self.selection_text(selected)
         give = s.giving()
         if give:
             receiver, count = give
-            self.say(f"You are {s.title(HUMAN)}: choose {count} card(s) to give to {s.names[receiver]} "
-                     f"({s.title(receiver)}), then press enter.")
-        elif s.state.upcards is None:
-            self.say("Your lead: select one value (any number of its cards) and press enter.")
-        else:
-            up = s.state.upcards
-            self.say(f"Your turn: beat {up} with {up.count} card(s) of a higher value, or p to pass.")
+            return (f"You are {s.title(HUMAN)}: choose {plural(count, 'card')} to give to {s.names[receiver]} "
+                    f"({s.title(receiver)}), then enter.")
+        up = s.state.upcards
+        if up is None:
+            return "Your lead: pick one value (3-9 T J Q K A 2 or space), any number of its cards, then enter."
+        return f"Your turn: beat {up} with {plural(up.count, 'card')} of a higher value, or p to pass."
 
-    def show_round_result(self, result: RoundResult) -> None:
-        self.app.push_screen(RoundResultScreen(self.session, result))
+    def selection_text(self, cards: list) -> str:
+        """Whether the selected cards can be played, and if not why."""
+        s = self.session
+        text = cards_label(cards)
+        try:
+            action = s.action_from_cards(cards)
+        except IllegalAction as exc:
+            return f"selected {text}: {exc}"
+        if isinstance(action, Give):
+            receiver, _ = s.giving()
+            return f"selected {text}: enter gives them to {s.names[receiver]}"
+        return f"selected {text}: enter plays them"
+
+    def human_prompt(self) -> None:
+        self.show_status()
+
+    # ---- bots ----------------------------------------------------------------
+    def before_bot_turn(self) -> bool:
+        if self.result_due is None:
+            return False
+        result, self.result_due = self.result_due, None
+        self.app.push_screen(RoundResultScreen(self.session, result), self._round_result_closed)
+        return True
+
+    def _round_result_closed(self, _: Any = None) -> None:
+        if self.session.over:
+            self.app.push_screen(FinalScreen(self.session), self._final_choice)
+
+    def _final_choice(self, choice: str | None) -> None:
+        if choice == "again":
+            self.app.call_later(self.app.start_match, self.session.again())  # type: ignore[attr-defined]
+        elif choice == "new":
+            self.action_new_match()
+        elif choice == "quit":
+            self.app.exit()
+
+    def next_bot_job(self):
+        return self.session.bot_job()
+
+    def apply_bot_decision(self, player: int, decision: Any) -> None:
+        self.after_action(self.session.apply(player, decision.action, decision.trace))
+
+    def bot_failed(self, player: int, error: BaseException) -> None:
+        name = self.session.names[player]
+        self.notify(f"{name}'s bot failed: {error}; it plays its first legal action", severity="error", timeout=8)
+        self.after_action(self.session.apply(player, self.session.state.legal_actions()[0]))
+
+    def after_action(self, outcome: Outcome) -> None:
+        """Every change of the state, the human's or a bot's, ends here."""
+        self.note = None
+        self.log_lines(outcome.lines)
+        if outcome.result is not None:
+            self.result_due = outcome.result
+            self.query_one(HandView).clear()  # a new round: nothing stays selected
+        self.refresh_table()
+        self.drive()
 
     # ---- my hand -----------------------------------------------------------
     def action_move(self, delta: int) -> None:
@@ -149,35 +233,25 @@ class TableScreen(BotTurns, Screen):
         self.query_one(HandView).toggle()
 
     def action_clear(self) -> None:
+        self.note = None
         self.query_one(HandView).clear()
+        self.show_status()
 
     def on_key(self, event: events.Key) -> None:
         value = value_of_key(event.character)
-        if value is not None:
-            event.stop()
-            hand = self.query_one(HandView)
-            if not any(card.value == value for card in hand.cards):
-                self.say(f"You hold no {value_text(value)}.", error=True)
-                return
-            hand.select_value(value, self.session.wanted_count())
+        if value is None or self.query_one(TooSmall).active:
+            return
+        event.stop()
+        hand = self.query_one(HandView)
+        if not any(card.value == value for card in hand.cards):
+            self.say(f"You hold no {value_text(value)}.", error=True)
+            return
+        hand.select_value(value, self.session.wanted_count())
 
-    def on_hand_view_changed(self, message: HandView.Changed) -> None:
+    def on_hand_row_changed(self, message: HandRow.Changed) -> None:
         """Say at once whether the selection can be played, and if not why."""
-        s = self.session
-        if not message.cards:
-            if s.human_turn():
-                self.human_prompt()
-            return
-        text = " ".join(card_label(c) for c in message.cards)
-        if not s.human_turn() or self.thinking is not None:
-            self.say(f"selected {text}")
-            return
-        try:
-            action = s.action_from_cards(message.cards)
-        except IllegalAction as exc:
-            self.say(f"selected {text}: {exc}", error=True)
-            return
-        self.say(f"selected {text}: enter {'gives' if s.giving() else 'plays'} {action}")
+        self.note = None
+        self.show_status()
 
     def _act(self, make_action) -> None:
         s = self.session
@@ -205,6 +279,10 @@ class TableScreen(BotTurns, Screen):
         self._act(self.session.check_pass)
 
     # ---- other screens -------------------------------------------------------
+    def action_toggle_side(self) -> None:
+        """The scores and log: shown over the table when narrow, hidden or shown when wide."""
+        self.toggle_class("-side-toggled")
+
     def action_new_match(self) -> None:
         self.app.push_screen(NewMatchScreen(self.session.options), self._new_match_chosen)
 
@@ -213,7 +291,7 @@ class TableScreen(BotTurns, Screen):
             self.app.call_later(self.app.start_match, session)  # type: ignore[attr-defined]
 
     def action_debug(self) -> None:
-        self.app.push_screen(DebugScreen(self.session))
+        self.app.push_screen(debug_screen(self.session))
 
     def action_editor(self) -> None:
         def chosen(target) -> None:
@@ -224,4 +302,3 @@ class TableScreen(BotTurns, Screen):
 
     def action_hint(self) -> None:
         self.app.push_screen(HintScreen(self.session))
-

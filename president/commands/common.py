@@ -4,6 +4,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from recycle.kernel.arguments import UsageError
+from recycle.kernel.protocol import ActionParseError
 from recycle.kernel.specs import AgentSpecError
 # Re-exported: what the subcommands share.
 from recycle.kernel.cli_support import add_seed_option, console, err_console, seed_of  # noqa: F401
@@ -11,8 +13,9 @@ from recycle.kernel.diagnostics import DiagnosticError
 
 from ..settings import Settings, SettingsError, parse_assignments, preset
 
-#: Errors a user can cause; printed as a message, never as a traceback.
-USER_ERRORS = (AgentSpecError, SettingsError, DiagnosticError, OSError, ValueError)
+#: Errors a user can cause; printed as a message, never as a traceback. A bare ValueError is
+#: not one of them: it is a bug, reported as such.
+USER_ERRORS = (AgentSpecError, SettingsError, DiagnosticError, UsageError, ActionParseError, OSError)
 
 
 def add_table_options(parser: argparse.ArgumentParser) -> None:
@@ -27,5 +30,7 @@ def table_settings(args: argparse.Namespace, **fixed) -> Settings:
 
 
 def rules_dirs(args: argparse.Namespace) -> tuple[Path, ...]:
-    folder = getattr(args, "rules_dir", None)
-    return (Path(folder),) if folder else ()
+    """`--rules-dir`, then the per-user folder: the one lookup rule (`personalities.catalog.search_dirs`)."""
+    from personalities.catalog import search_dirs
+
+    return search_dirs(getattr(args, "rules_dir", None))

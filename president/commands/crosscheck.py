@@ -2,7 +2,7 @@
 
 For each of N deals drawn from the seed, the same five personalities play the
 deal twice: on the native engine and on our RECYCLE President
-(`recycle/games/President5.gdl`, dealt through `recycle.interp.deal`). The
+(`recycle/games/President5.gdl`, dealt through `recycle.interp.arrange`). The
 plays must be the same turn by turn, as (player, value, count) or a pass, and
 so must the finishing order. Where President5 differs from `classic` (its
 header), the native table is set to match: one round, hence no card exchange;
@@ -30,7 +30,9 @@ from typing import Any
 
 from rich.markup import escape
 
-from recycle.kernel.cli_support import EXIT_FAILED, fail
+from recycle.kernel.arguments import GAMES, SEED, UsageError, is_stdout, output_file
+from recycle.kernel.cli_support import EXIT_FAILED, err_console, fail
+from recycle.kernel.specs import split_specs
 from recycle.kernel.protocol import GameError, play_game, trace_json
 from recycle.kernel.output import progress_bar, write_json
 
@@ -58,14 +60,15 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                        description="Play N deals on the native engine and on RECYCLE President5 with the same "
                                    "personalities; report the first turn where the plays or the finishing order "
                                    "differ, with both rule traces. Exit 1 on a divergence.")
-    p.add_argument("--deals", type=int, default=100, help="how many deals (default 100)")
-    p.add_argument("--seed", type=int, default=0, help="the deals and the players' generators derive from it "
+    p.add_argument("--deals", type=GAMES, default=100, help=f"how many deals ({GAMES.text}, default 100)")
+    p.add_argument("--seed", type=SEED, default=0, help="the deals and the players' generators derive from it "
                                                         "(default 0)")
     p.add_argument("--bots", default=None, metavar="A,B,C,D,E",
                    help="the five seats' personalities (default: the first five shipped ones)")
     add_table_options(p)
     p.add_argument("--rules-dir", default=None, help="a folder of .rul files to find personalities in")
-    p.add_argument("--json", metavar="FILE", help="also write the outcome as JSON")
+    p.add_argument("--json", metavar="FILE", type=output_file, help="also write the outcome as JSON ('-': "
+                                                                     "standard output, instead of the summary)")
     p.set_defaults(run=run)
 
 
@@ -110,14 +113,14 @@ class Crosscheck:
 
         self.game = load_game(game_path(game))  # another President game file: for tests that must fail
         if settings.players != 5:
-            raise ValueError(f"{GAME} is a 5-player game: the native table cannot have {settings.players}")
+            raise UsageError(f"{GAME} is a 5-player game: the native table cannot have {settings.players}")
         if len(bots) != 5:
-            raise ValueError(f"--bots names the five seats' personalities, not {len(bots)}")
+            raise UsageError(f"--bots names the five seats' personalities, not {len(bots)}")
         from personalities.catalog import find_personality
 
         for spec in bots:  # another agent's choice depends on how each engine lists its options
             if find_personality(spec, tuple(rules_dirs)) is None:
-                raise ValueError(f"{spec!r} is not a personality: crosscheck compares rule personalities")
+                raise UsageError(f"{spec!r} is not a personality: crosscheck compares rule personalities")
         self.settings, self.bots, self.seed = settings, bots, seed
         self.native_agents, _ = make_bots(bots, 5, rules_dirs)
         self.recycle_agents, _ = make_climbing_bots(bots, self.game, 5, rules_dirs=rules_dirs)
@@ -172,7 +175,7 @@ class Crosscheck:
     @staticmethod
     def _left(state, before: list[int], after: list[int]) -> str:
         """The play, from the cards that left the hand (by their RANK): `7 7`, or `pass`."""
-        from recycle.interp.deal import short_name
+        from recycle.interp.arrange import short_name
 
         gone = list((Counter(before) - Counter(after)).elements())
         if not gone:
@@ -259,9 +262,7 @@ def crosscheck(check: Crosscheck, deals: int, progress=lambda done: None) -> tup
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.deals < 1:
-        raise ValueError("--deals must be at least 1")
-    bots = [b.strip() for b in args.bots.split(",") if b.strip()] if args.bots else default_bots()
+    bots = split_specs(args.bots) if args.bots else default_bots()
     settings = table_settings(args, **MATCHING)
     check = Crosscheck(settings, bots, args.seed, rules_dirs(args))
     started = time.perf_counter()
@@ -271,10 +272,10 @@ def run(args: argparse.Namespace) -> int:
     except GameError as exc:
         return fail(str(exc), EXIT_FAILED)
     seconds = time.perf_counter() - started
-    if found:
+    if found and not is_stdout(args.json):
         found[0].print()
     colour = "red" if found else "green"
-    console.print(f"[bold {colour}]{args.deals} deal(s), seed {args.seed}: {len(found)} divergence(s)[/] "
+    (err_console if is_stdout(args.json) else console).print(f"[bold {colour}]{args.deals} deal(s), seed {args.seed}: {len(found)} divergence(s)[/] "
                   f"· {turns:,} plays compared · bots {', '.join(bots)} · {seconds:.1f} s")
     if args.json:
         write_json(args.json, {"game": GAME, "deals": args.deals, "seed": args.seed, "bots": bots,

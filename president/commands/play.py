@@ -2,12 +2,18 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
+from recycle.kernel.arguments import FloatRange, UsageError
+from recycle.kernel.specs import fill_seats, split_specs
 from tui.options import DEFAULT_DELAY, DEFAULT_OPPONENTS, MatchOptions, default_rules_dir
 
 from ..deals import read_deal_file
+from ..levels import LEVELS, level
 from .common import add_seed_option, add_table_options, seed_of, table_settings
+
+DELAY = FloatRange(0.0, 60.0)  # seconds; nan or inf would freeze the table
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -17,26 +23,45 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                                    "n new match, ctrl+q quits.")
     add_seed_option(p)
     add_table_options(p)
-    p.add_argument("--opponents", default=",".join(DEFAULT_OPPONENTS), metavar="A,B,C,D",
-                   help="the opponents' bots, clockwise from your left; fewer are repeated in rotation "
+    p.add_argument("--opponents", default=None, metavar="A,B,C,D",
+                   help="the opponents' bots, clockwise from your left, comma-separated (a comma before key= "
+                        "continues a spec's parameters); fewer are repeated in rotation "
                         f"(default {','.join(DEFAULT_OPPONENTS)})")
-    p.add_argument("--delay", type=float, default=DEFAULT_DELAY, metavar="SECONDS",
-                   help=f"how long a bot waits before playing, so you can follow (default {DEFAULT_DELAY})")
+    p.add_argument("--level", choices=list(LEVELS), default=None,
+                   help="opponents by difficulty instead of --opponents: "
+                        + "; ".join(f"{lv.name}: {', '.join(lv.opponents)}" for lv in LEVELS.values()))
+    p.add_argument("--delay", type=DELAY, default=DEFAULT_DELAY, metavar="SECONDS",
+                   help=f"how long a bot waits before playing, so you can follow ({DELAY.text}, "
+                        f"default {DEFAULT_DELAY})")
     p.add_argument("--rules-dir", default=None, metavar="DIR",
                    help="your folder of .rul files (default: a per-user data folder, created if missing)")
     p.add_argument("--deal", metavar="FILE", help="the first round starts from this deal file (you are p0)")
     p.set_defaults(run=run)
 
 
+def has_terminal() -> bool:
+    """stdin and stdout are both a terminal."""
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
 def run(args: argparse.Namespace) -> int:
-    if args.delay < 0:
-        raise ValueError("--delay cannot be negative")
     settings = table_settings(args)
+    if args.level is not None:
+        if args.opponents is not None:
+            raise UsageError("give --level or --opponents, not both")
+        opponents = level(args.level).opponents
+    elif args.opponents is None:
+        opponents = DEFAULT_OPPONENTS
+    else:  # a user's list must fit the table (the default four are cut to a smaller one)
+        opponents = tuple(split_specs(args.opponents))
+        fill_seats(opponents, settings.players - 1, "opponents")
     rules_dir = Path(args.rules_dir) if args.rules_dir else default_rules_dir()
     rules_dir.mkdir(parents=True, exist_ok=True)
-    opponents = tuple(s.strip() for s in args.opponents.split(",") if s.strip())
     deal = read_deal_file(args.deal, settings).hands if args.deal else None
     options = MatchOptions(settings, seed_of(args), opponents, rules_dir, args.delay, deal)
+    if not has_terminal():  # Textual would draw into a pipe, or wait for keys that never come
+        raise UsageError("president play needs a terminal: stdin and stdout must both be a TTY "
+                         "(for games without one, use president simulate or president tournament)")
     from tui.app import PresidentApp  # Textual is imported only when the app is really started
 
     PresidentApp(options).run()

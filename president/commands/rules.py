@@ -18,8 +18,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("files", nargs="+", metavar="FILE")
     p.add_argument("--json", action="store_true", help="print the diagnostics as JSON")
     p.set_defaults(run=run_check)
-    p = sub.add_parser("personalities", help="list the shipped personalities with their descriptions")
-    p.add_argument("--rules-dir", default=None, help="also list the .rul files of this folder")
+    p = sub.add_parser("personalities", help="list the personalities (shipped, and your .rul files) with their descriptions")
+    p.add_argument("--rules-dir", default=None, help="also list the .rul files of this folder (your per-user folder "
+                                                     "is always listed: copies saved by the editor are marked edited)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=run_personalities)
 
@@ -31,14 +32,19 @@ def run_check(args: argparse.Namespace) -> int:
 def run_personalities(args: argparse.Namespace) -> int:
     entries = catalog(rules_dirs(args))
     if args.json:
-        print(json.dumps([{"name": e.name, "description": e.description, "source": e.source} for e in entries],
-                         indent=2))
+        print(json.dumps([{"name": e.name, "description": e.description, "source": e.source,
+                           "path": str(e.path) if e.path else None, "edited": e.edited, "replaced": e.replaced}
+                          for e in entries], indent=2))
         return 0
     table = Table(title="personalities")
     table.add_column("name", no_wrap=True, style="bold")
     table.add_column("description")
     table.add_column("from", style="dim")
     for e in entries:
-        table.add_row(e.name, e.description, e.source)
+        if e.replaced:
+            where = "shipped (replaced by your edited copy)"
+        else:
+            where = f"{e.path} (edited)" if e.edited else str(e.path or e.source)
+        table.add_row(e.name, e.description, where)
     console.print(table)
     return 0

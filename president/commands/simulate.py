@@ -6,7 +6,9 @@ import math
 
 from rich.table import Table
 
+from recycle.kernel.arguments import GAMES, ROUNDS, check_stdout_once, is_stdout, output_file
 from recycle.kernel.output import progress_bar, write_csv, write_json
+from recycle.kernel.specs import split_specs
 
 from ..bots import make_bots
 from ..deals import read_deal_file
@@ -19,30 +21,35 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("simulate", help="bots play matches; print finishing positions and points",
                        description="Play matches between bots and print each seat's finishing-position "
                                    "distribution and mean points per round.")
-    p.add_argument("--players", default="random",
-                   help="comma-separated bots, one per seat; fewer are repeated in rotation (default random)")
-    p.add_argument("--rounds", type=int, default=None, help="rounds per match (default: the preset's)")
-    p.add_argument("--matches", type=int, default=10, help="how many matches (default 10)")
+    p.add_argument("--players", default="random", metavar="SPECS",
+                   help="bots, one per seat, comma-separated (a comma before key= continues a spec's "
+                        "parameters: ismcts:time=1,rollout=Classic,random); fewer are repeated in rotation "
+                        "(default random)")
+    p.add_argument("--rounds", type=ROUNDS, default=None,
+                   help=f"rounds per match ({ROUNDS.text}, default: the preset's)")
+    p.add_argument("--matches", type=GAMES, default=10, help=f"how many matches ({GAMES.text}, default 10)")
     add_seed_option(p)
     add_table_options(p)
     p.add_argument("--rules-dir", default=None, help="a folder of .rul files to find personalities in")
     p.add_argument("--deal", metavar="FILE", help="every match's first round starts from this deal file")
-    p.add_argument("--json", metavar="FILE", help="also write the results as JSON")
-    p.add_argument("--csv", metavar="FILE", help="also write the results as CSV")
+    p.add_argument("--json", metavar="FILE", type=output_file,
+                   help="also write the results as JSON ('-': standard output, instead of the table)")
+    p.add_argument("--csv", metavar="FILE", type=output_file,
+                   help="also write the results as CSV ('-': standard output, instead of the table)")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     settings = table_settings(args, rounds=args.rounds)
-    if args.matches < 1:
-        raise ValueError("--matches must be at least 1")
-    specs = [s for s in args.players.split(",") if s.strip()]
+    check_stdout_once(args, "json", "csv")
+    specs = split_specs(args.players)
     agents, names = make_bots(specs, settings.players, rules_dirs(args))
     seed = seed_of(args)
     deal = read_deal_file(args.deal, settings) if args.deal else None
     with progress_bar(console, args.matches, "simulating", "matches") as advance:
         result = simulate(settings, agents, names, args.matches, seed, advance, deal)
-    console.print(result_table(result))
+    if not (is_stdout(args.json) or is_stdout(args.csv)):
+        console.print(result_table(result))
     if args.json:
         write_json(args.json, result.to_json())
     if args.csv:

@@ -17,11 +17,16 @@ import os
 from pathlib import Path
 from typing import Any
 
-from recycle.kernel.specs import AgentSpecError
+from recycle.kernel.arguments import (GAMES, ROUNDS, SEED, FloatRange, IntRange, UsageError, check_stdout_once,
+                                      is_stdout, output_file)
+from recycle.kernel.schema import ListOf, Maybe, Obj, Str
+from recycle.kernel.specs import AgentSpecError, split_specs
 from recycle.kernel.output import progress_bar, write_csv, write_json
 from recycle.tournament import (INTERRUPTED, SPRT, Journal, JournalError, Schedule, SprtPair, Tally,
                                 config_differences, read_header, records, repair, run_tournament)
 from recycle.tournament import report
+from recycle.tournament.cluster import cluster_argument
+from recycle.kernel import uploads
 
 from ..settings import Settings
 from recycle.climbing.match import RecycleMatch
@@ -35,6 +40,17 @@ EXIT_INTERRUPTED = 130
 #: Options that make up the configuration; omitted ones are taken from a resumed file.
 CONFIG_OPTIONS = ("bots", "matches", "rounds", "seed", "preset", "overrides", "rules_dir", "sprt",
                   "sprt_p0", "sprt_p1", "sprt_alpha", "sprt_beta", "recycle_game", "climbing", "fallback")
+JOBS = IntRange(1, 256)
+SHARE = FloatRange(0.0, 1.0, open_low=True, open_high=True)  # --sprt-p0, --sprt-p1
+ERROR_RATE = FloatRange(0.0, 0.5, open_low=True, open_high=True)  # --sprt-alpha, --sprt-beta
+#: What a resumed file's configuration must be: the options' own types and ranges.
+CONFIG_SHAPE = Obj({"bots": ListOf(Str(4096), 0, 1000), "matches": Maybe(GAMES.shape), "rounds": Maybe(ROUNDS.shape),
+                    "seed": Maybe(SEED.shape), "preset": Maybe(Str(100)), "overrides": Maybe(ListOf(Str(1000), 0, 100)),
+                    "rules_dir": Maybe(Str(4096)), "sprt": Maybe(ListOf(Str(4096), 2, 2)),
+                    "sprt_p0": Maybe(SHARE.shape), "sprt_p1": Maybe(SHARE.shape),
+                    "sprt_alpha": Maybe(ERROR_RATE.shape), "sprt_beta": Maybe(ERROR_RATE.shape),
+                    "recycle_game": Maybe(Str(4096)), "climbing": Maybe(Str(4096)), "fallback": Maybe(Str(4096))},
+                   optional=frozenset(CONFIG_OPTIONS))
 DEFAULTS = {"matches": 10, "preset": "classic", "overrides": [], "sprt_p0": 0.45, "sprt_p1": 0.55,
             "sprt_alpha": 0.05, "sprt_beta": 0.05}
 
@@ -46,13 +62,17 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                                    "intervals, head-to-head shares and OpenSkill ratings. Every finished match is "
                                    "saved at once; --resume continues an interrupted tournament.")
     p.add_argument("bots", nargs="*", metavar="BOT",
-                   help="random, a shipped personality, a .rul file or an agent spec (name:key=value,...)")
-    p.add_argument("--matches", type=int, help="deals to play (default 10); each is played once per seat "
-                                               "rotation, so MATCHES x players matches in all")
-    p.add_argument("--rounds", type=int, help="rounds per match (default: the preset's)")
-    p.add_argument("--seed", type=int, help="random seed (printed when omitted)")
-    p.add_argument("-j", "--jobs", type=int, default=None,
+                   help="random, a shipped personality, a .rul file or an agent spec (name:key=value,...); "
+                        "one argument may also list several, comma-separated as for simulate --players")
+    p.add_argument("--matches", type=GAMES, help=f"deals to play ({GAMES.text}, default 10); each is played once "
+                                                 "per seat rotation, so MATCHES x players matches in all")
+    p.add_argument("--rounds", type=ROUNDS, help=f"rounds per match ({ROUNDS.text}, default: the preset's)")
+    p.add_argument("--seed", type=SEED, help="random seed (printed when omitted)")
+    p.add_argument("-j", "--jobs", type=JOBS, default=None,
                    help="processes playing games (default: all cores): this one and JOBS - 1 workers")
+    p.add_argument("--cluster", metavar="ADDRESS", type=cluster_argument,
+                   help="play on a Dask cluster instead: a scheduler's tcp://HOST:8786, or local[:N] for N "
+                        "worker processes here (pip install 'president-rul[cluster]')")
     add_table_options(p)
     p.set_defaults(preset=None, overrides=None)  # None = not given, so --resume can fill it in
     p.add_argument("--rules-dir", default=None, help="a folder of .rul files to find personalities in")
@@ -65,25 +85,33 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                                                       "that are not plays or passes (default random)")
     p.add_argument("--sprt", nargs=2, metavar=("A", "B"),
                    help="stop as soon as a sequential test decides whether A finishes above B more often")
-    p.add_argument("--sprt-p0", type=float, help="H0: A finishes above B in this share of shared rounds (0.45)")
-    p.add_argument("--sprt-p1", type=float, help="H1: the share when A is better (0.55)")
-    p.add_argument("--sprt-alpha", type=float, help="chance of wrongly accepting H1 (0.05)")
-    p.add_argument("--sprt-beta", type=float, help="chance of wrongly accepting H0 (0.05)")
-    p.add_argument("--out", metavar="FILE", help="results file, one line per match (default tournament-SEED.jsonl)")
+    p.add_argument("--sprt-p0", type=SHARE, help="H0: A finishes above B in this share of shared rounds (0.45)")
+    p.add_argument("--sprt-p1", type=SHARE, help="H1: the share when A is better (0.55)")
+    p.add_argument("--sprt-alpha", type=ERROR_RATE, help="chance of wrongly accepting H1 (0.05)")
+    p.add_argument("--sprt-beta", type=ERROR_RATE, help="chance of wrongly accepting H0 (0.05)")
+    p.add_argument("--out", metavar="FILE", type=output_file,
+                   help="results file, one line per match (default tournament-SEED.jsonl)")
     p.add_argument("--resume", metavar="FILE", help="continue the tournament saved in FILE; options left out "
                                                      "are taken from it, options given must match it")
-    p.add_argument("--json", metavar="FILE", help="also write the results as JSON")
-    p.add_argument("--csv", metavar="FILE", help="also write the per-bot table as CSV")
-    p.add_argument("--plot", metavar="FILE.png", help="draw each bot's finishing-position distribution")
+    p.add_argument("--json", metavar="FILE", type=output_file,
+                   help="also write the results as JSON ('-': standard output, instead of the tables)")
+    p.add_argument("--csv", metavar="FILE", type=output_file,
+                   help="also write the per-bot table as CSV ('-': standard output, instead of the tables)")
+    p.add_argument("--plot", metavar="FILE.png", type=output_file,
+                   help="draw each bot's finishing-position distribution")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     stored = None
+    check_stdout_once(args, "json", "csv")
+    if is_stdout(args.plot):
+        raise UsageError("--plot draws a picture into a file: name one (FILE.png)")
+    args.bots = [spec for text in args.bots for spec in split_specs(text)]
     if args.resume:
         if args.out:
-            raise ValueError("--out and --resume exclude each other: results go on in the resumed file")
-        stored = read_header(args.resume)
+            raise UsageError("--out and --resume exclude each other: results go on in the resumed file")
+        stored = read_header(args.resume, CONFIG_SHAPE)
         for key in CONFIG_OPTIONS:  # what the command line leaves out comes from the file
             if getattr(args, key) in (None, []) and key in stored:
                 setattr(args, key, stored[key])
@@ -92,17 +120,14 @@ def run(args: argparse.Namespace) -> int:
             setattr(args, key, value)
     if len(args.bots) < 2:
         raise AgentSpecError("name at least two bots (or --resume a results file)")
-    if args.matches < 1:
-        raise ValueError("--matches must be at least 1")
-    if args.jobs is not None and args.jobs < 1:
-        raise ValueError("-j must be at least 1")
     if args.plot and importlib.util.find_spec("matplotlib") is None:  # say so now, not after the games
-        raise ValueError("--plot needs matplotlib: pip install 'president-rul[plot]'")
+        raise UsageError("--plot needs matplotlib: pip install 'president-rul[plot]'")
     settings = table_settings(args, rounds=args.rounds)
     folders = rules_dirs(args)
     play = (RecycleMatch.of(args.recycle_game, args.climbing, args.fallback, folders) if args.recycle_game
             else PresidentMatch(settings, folders))
-    labels, fingerprints = _check_bots(args.bots, play.bot)  # every bot, before any game starts
+    with uploads.recording() as recorded:  # what the bots read is what a cluster's workers get
+        labels, fingerprints = _check_bots(args.bots, play.bot)  # every bot, before any game starts
     sprt = _sprt_pair(args, labels)
     args.seed = seed_of(args)
     config = _config(args, settings, labels, fingerprints)
@@ -118,19 +143,21 @@ def run(args: argparse.Namespace) -> int:
     path = Path(args.resume or args.out or f"tournament-{args.seed}.jsonl")
     if stored is not None:
         repair(path)  # a line cut short by a kill is dropped and played again
-        journal, replay = Journal.reopen(path), records(path)
+        journal, replay = Journal.reopen(path), records(path, schedule)
     else:
         journal, replay = Journal.create(path, config), ()
     jobs = min(args.jobs or os.cpu_count() or 1, schedule.total_games)
     what = _rounds_text(settings) if args.recycle_game is None else Path(play.game).name
+    where = f"on the Dask cluster {args.cluster}" if args.cluster else f"{jobs} process(es)"
     err_console.print(f"{len(labels)} bots, {args.matches} deals x {n} seat rotations = {schedule.total_games} "
-                      f"matches of {what}, seed {args.seed}, {jobs} process(es); "
+                      f"matches of {what}, seed {args.seed}, {where}; "
                       f"results in {path}", highlight=False)
     with journal, progress_bar(console, schedule.total_games, "tournament", "games") as advance:
         outcome = run_tournament(schedule, args.bots, play, tally, journal,
-                                 jobs, replay, advance)
+                                 jobs, replay, advance, cluster=args.cluster, files=recorded())
     summary = tally.summary()
-    _show(summary, n, args.seed, outcome.status, schedule.total_games)
+    if not (is_stdout(args.json) or is_stdout(args.csv)):
+        _show(summary, n, args.seed, outcome.status, schedule.total_games)
     data = {"config": config, "status": outcome.status, **summary}
     if args.json:
         write_json(args.json, data)
@@ -174,7 +201,11 @@ def _sprt_pair(args: argparse.Namespace, labels: list[str]) -> SprtPair | None:
         found.append(index[name.lower()])
     if found[0] == found[1]:
         raise AgentSpecError("--sprt needs two different bots")
-    return SprtPair(found[0], found[1], SPRT(args.sprt_p0, args.sprt_p1, args.sprt_alpha, args.sprt_beta))
+    try:
+        test = SPRT(args.sprt_p0, args.sprt_p1, args.sprt_alpha, args.sprt_beta)
+    except ValueError as exc:  # p0 >= p1: each is in range, the pair is not
+        raise UsageError(f"--sprt-p0/--sprt-p1/--sprt-alpha/--sprt-beta: {exc}") from None
+    return SprtPair(found[0], found[1], test)
 
 
 def _config(args: argparse.Namespace, settings: Settings, labels: list[str],

@@ -38,8 +38,8 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from personalities.player import RulePlayer
-from personalities.view import JOKER, NO_RANK, ClimbingView
-from recycle.kernel.specs import AgentSpecError
+from personalities.view import JOKER, NO_RANK, TWO, ClimbingView
+from recycle.kernel.specs import AgentSpecError, fill_seats
 from recycle.players import AGENT_FACTORIES, make_agent
 from recycle.kernel.protocol import Agent, GameError
 from recycle.interp.effects import Move
@@ -69,27 +69,43 @@ class ClimbingAdapter:
         self.table_key = ("g", 0, names.game_locations[meta.table], meta.table)
         self._packs: dict[tuple, tuple] = {}  # (id(table), id(value map)) -> (table, map, values, pack)
         self._orders: dict[tuple, tuple] = {}  # (id(pack), id(order map)) -> (pack, map, order)
+        self._named_ranks: tuple | None = None  # (table, every card's RANK a standard rank name)
+
+    @property
+    def _where(self) -> str:
+        """Where the metadata was read (`file:line`), for run-time errors about what it names."""
+        return self.meta.source or self.game.filename
 
     # ---- what does not change often: card values, pack, order ---------------
     def _point_map(self, st, name: str, chooser: int):
         found = st.gvars.get(name[1:]) if name.startswith("'") else st.points.get(("g", 0, name))
         if found is None:
-            raise ClimbingError(f"{Path(self.game.filename).name}: the point map {name} named by the climbing "
-                                f"metadata ({self.meta.source}) is not set when p{chooser} chooses")
+            raise ClimbingError(f"{self._where}: the point map {name} named by the climbing "
+                                f"metadata is not set when p{chooser} chooses")
         return found
+
+    def _value_map_name(self, table) -> str | None:
+        """The point map giving values: `value=`, else the order map when some card's RANK is
+        not a standard rank name (a rank map from 0 or 1, ranks named otherwise), else None."""
+        if self.meta.value:
+            return self.meta.value
+        if self._named_ranks is None or self._named_ranks[0] is not table:
+            self._named_ranks = (table, all(a.get("RANK") in RANK_VALUES for a in table.attrs))
+        return None if self._named_ranks[1] else self.meta.order
 
     def _pack(self, table, st, chooser: int) -> tuple[list[int], tuple[int, ...]]:
         """Each card's value (0: none) and how many cards of each value the pack has."""
-        value_map = self._point_map(st, self.meta.value, chooser) if self.meta.value else None
+        name = self._value_map_name(table)
+        value_map = self._point_map(st, name, chooser) if name else None
         key = (id(table), id(value_map))
         got = self._packs.get(key)
         if got is None or got[0] is not table or got[1] is not value_map:
-            values = [self._value(table, c, value_map) for c in range(len(table.attrs))]
+            values = self._values(table, value_map, name)
             pack = [0] * 17
             for v in values:
                 pack[v] += 1
             if not any(pack[3:]):
-                raise ClimbingError(f"{Path(self.game.filename).name}: no card has a RANK from TWO to ACE or "
+                raise ClimbingError(f"{self._where}: no card has a RANK from TWO to ACE or "
                                     f"JOKER; name a point map giving .rul values (3..16) with value=")
             pack[0] = 0
             if len(self._packs) >= _CACHED:
@@ -97,14 +113,23 @@ class ClimbingAdapter:
             got = self._packs[key] = (table, value_map, values, tuple(pack))
         return got[2], got[3]
 
-    def _value(self, table, card: int, value_map) -> int:
+    def _values(self, table, value_map, name: str | None) -> list[int]:
+        """Each card's .rul value: its RANK's, or its score in `value_map` — as it is when every
+        score is a .rul value (3..14, 15 a two, 16 a joker; 0: not a climbing card), else the
+        scores in order mapped onto 3, 4, ... (a rank map from 0 or 1, a watch card at 0)."""
         if value_map is None:
-            return RANK_VALUES.get(table.attrs[card].get("RANK", ""), 0)
-        v = value_map.score(card, table.attrs)
-        if not 3 <= v <= JOKER:
-            raise ClimbingError(f"the point map {self.meta.value} gives {table.text[card]} the value {v}: "
-                                f".rul values are 3..14, 15 for a two, 16 for a joker")
-        return v
+            return [RANK_VALUES.get(a.get("RANK", ""), 0) for a in table.attrs]
+        scores = [value_map.score(c, table.attrs) for c in range(len(table.attrs))]
+        if all(v == 0 or 3 <= v <= JOKER for v in scores):
+            return scores
+        distinct = sorted(set(scores))
+        if len(distinct) > TWO - 2:
+            raise ClimbingError(f"{self._where}: the point map {name} gives the cards {len(distinct)} "
+                                f"different values ({distinct[0]}..{distinct[-1]}); a climbing view tells at most "
+                                f"{TWO - 2} apart (.rul values 3..15): name a point map giving one value per rank "
+                                f"with value=")
+        scale = {v: 3 + i for i, v in enumerate(distinct)}
+        return [scale[v] for v in scores]
 
     def _order(self, table, st, pack: tuple[int, ...], values: list[int], chooser: int) -> tuple[int, ...]:
         """Values present in the pack (jokers aside), weakest first: a value is as strong as its weakest card."""
@@ -191,7 +216,7 @@ class ClimbingAdapter:
 
 def _top_run(cards: Sequence[int], values: list[int]) -> tuple[int, int] | None:
     """(value, count) of the equal values on top of the table (the top card is last), or None if empty."""
-    if not cards:
+    if not cards or not values[cards[-1]]:  # nothing, or a card of no climbing value, on top
         return None
     top = values[cards[-1]]
     count = 0
@@ -276,12 +301,7 @@ def make_climbing_bot(spec: str, game, **options) -> Agent:
 def make_climbing_bots(specs: Sequence[str], game, players: int, **options) -> tuple[list[Agent], list[str]]:
     """One agent per seat (fewer specs are repeated in rotation), each its own object; and the seat names.
     `options`: fallback, rules_dirs, meta (as `climbing_bot`)."""
-    specs = list(specs)
-    if not specs:
-        raise AgentSpecError("name at least one bot")
-    if len(specs) > players:
-        raise AgentSpecError(f"{len(specs)} bots for a table of {players} players")
-    seats = [specs[i % len(specs)] for i in range(players)]
+    seats = fill_seats(specs, players)
     # Fresh objects per seat: stateful agents (search players) never share memory.
     return [make_climbing_bot(s, game, **options) for s in seats], seats
 

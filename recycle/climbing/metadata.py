@@ -155,7 +155,7 @@ def read_meta(game: T.Game, explicit: str | None = None) -> ClimbingMeta:
     else:
         line = _sidecar(Path(game.filename)) or _header(game.filename)
         if line is None:
-            raise _missing(game.filename, names)
+            raise _missing(game, names)
     return _check(_parse(line), line, names)
 
 
@@ -192,18 +192,79 @@ def _header(filename: str) -> _Line | None:
     return None
 
 
-def _missing(filename: str, names: GameNames) -> ClimbingMetaError:
+def _missing(game: T.Game, names: GameNames) -> ClimbingMetaError:
+    filename = game.filename
     source = ""
     if Path(filename).is_file():
         text, _ = read_user_file(filename, MAX_CHARS, "a RECYCLE game")
         source = (text or "").split("\n", 1)[0]
     stem = Path(filename).stem
+    likely = suggest(game, names)
+    guess = (f"probably --climbing \"{likely}\" (guessed from where cards move and which point maps "
+             f"compare them); " if likely else "")
     return ClimbingMetaError([Diagnostic(
         filename, 1, 1, "this game has no climbing metadata (which location is the hand, the table, "
                         "which point map orders values)", source,
         expected=f"a header comment ';; climbing: {USAGE}'",
-        hint=f"add that line to the header comments, write it in {stem}{SIDECAR_SUFFIX} next to the game, "
-             f"or pass --climbing \"hand=... table=... order=...\"; this game has {names.summary()}")])
+        hint=f"{guess}add that line to the header comments, write it in {stem}{SIDECAR_SUFFIX} next to the "
+             f"game, or pass --climbing \"hand=... table=... order=...\"; this game has {names.summary()}")])
+
+
+#: Names that usually mean the role (a tie-break between equally likely candidates).
+_USUAL = {"hand": ("HAND",), "table": ("TABLE", "PILE", "PLAY", "SEQUENCE", "TRICK", "CENTER"),
+          "order": ("VALUE", "ORDER", "PRECEDENCE", "RANK", "RANKS", "POWER")}
+
+
+def suggest(game: T.Game, names: GameNames | None = None) -> str:
+    """The likely metadata line of a climbing game, from its tree: the hand is the private
+    player location cards leave most, the table the game location they go to most, the order
+    the point map most compared with (`using`); '' when the game lacks one of them."""
+    names = names or game_names(game)
+    left: dict[str, int] = {}
+    went: dict[str, int] = {}
+    used: dict[str, int] = {}
+    stack: list = [game]
+    while stack:  # a walk of the game's finite tree
+        node = stack.pop()
+        if isinstance(node, tuple):
+            stack.extend(node)
+            continue
+        if not isinstance(node, T.Node):
+            continue
+        if type(node) is T.Move:
+            src, dst = _named(node.card), _named(node.to)
+            if src is not None and src[0] == "player":
+                left[src[1]] = left.get(src[1], 0) + 1
+            if dst is not None and dst[0] == "game" and (src is None or src[0] != "game"):
+                went[dst[1]] = went.get(dst[1], 0) + 1  # a play: from a hand (or a card chosen), not a sweep
+        pm = getattr(node, "using", None)
+        if isinstance(pm, T.PointStorage) and isinstance(pm.name, T.Name):
+            used[pm.name.value] = used.get(pm.name.value, 0) + 1
+        elif isinstance(pm, T.Var):
+            used["'" + pm.name] = used.get("'" + pm.name, 0) + 1
+        stack.extend(getattr(node, f) for f in node.__dataclass_fields__ if f not in ("line", "column"))
+    hands = {n: 2 * left.get(n, 0) + (v == "iloc") for n, v in names.player_locations.items()}
+    tables = {n: 2 * went.get(n, 0) + (v == "vloc") for n, v in names.game_locations.items()}
+    orders = {n: used.get(n, 0) for n in names.point_maps}
+    picked = [_best(hands, "hand"), _best(tables, "table"), _best(orders, "order")]
+    if None in picked:
+        return ""
+    return " ".join(f"{key}={name}" for key, name in zip(("hand", "table", "order"), picked))
+
+
+def _named(end) -> tuple[str, str] | None:
+    """(owner kind, name) of a move's `(top|bottom (OWNER vloc NAME))`, None for a card by value."""
+    loc = getattr(end, "cards", None)
+    if type(loc) is T.Location and isinstance(loc.name, T.Name):
+        return _owner_kind(loc.owner), loc.name.value
+    return None
+
+
+def _best(scores: dict[str, int], key: str) -> str | None:
+    if not scores:
+        return None
+    usual = _USUAL[key]
+    return max(sorted(scores), key=lambda n: (scores[n], n.lstrip("'") in usual))
 
 
 def _parse(line: _Line) -> dict[str, tuple[str, int]]:

@@ -10,7 +10,8 @@ from pathlib import Path
 from rich.markup import escape
 from rich.table import Table
 
-from recycle.commands.options import add_limit_options, limits_of
+from recycle.commands.options import add_compat_option, add_limit_options, limits_of
+from recycle.kernel.arguments import SEED, IntRange, UsageError, is_stdout, output_file
 from recycle.kernel.cli_support import EXIT_FAILED, console
 from recycle.kernel.diagnostics import DiagnosticError
 from recycle.kernel.output import mean_or_zero as _mean
@@ -18,16 +19,20 @@ from recycle.kernel.output import progress_bar, write_json
 from recycle.kernel.protocol import GameError, play_game
 
 SUFFIXES = (".rcy", ".gdl")
+MAX_ENTRIES = 200_000
+PER_FILE = IntRange(1, 10_000)
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("corpus", help="parse and play every game of a folder; a pass/fail table")
     p.add_argument("dir", metavar="DIR")
-    p.add_argument("--games", type=int, default=2, help="random games per file (default 2)")
-    p.add_argument("--seed", type=int, default=None, help="first seed (default 0)")
+    p.add_argument("--games", type=PER_FILE, default=2, help=f"random games per file ({PER_FILE.text}, default 2)")
+    p.add_argument("--seed", type=SEED, default=None, help="first seed (default 0)")
     p.add_argument("--failures-only", action="store_true", help="list only the files that fail")
-    p.add_argument("--json", metavar="FILE", help="also write the outcomes as JSON")
+    p.add_argument("--json", metavar="FILE", type=output_file,
+                   help="also write the outcomes as JSON ('-': standard output, instead of the table)")
     add_limit_options(p)
+    add_compat_option(p)
     p.set_defaults(run=run_corpus)
 
 
@@ -71,13 +76,27 @@ def play_file(path: Path, games: int, seed: int, limits: dict) -> Outcome:
     return outcome
 
 
+def game_files(root: Path) -> list[Path]:
+    """The game files under `root`, sorted; a folder holding more than `MAX_FILES` entries is refused
+    (the walk is bounded: `recycle corpus /` must not run for hours)."""
+    files, seen = [], 0
+    for path in root.rglob("*"):
+        seen += 1
+        if seen > MAX_ENTRIES:
+            raise UsageError(f"{root} holds more than {MAX_ENTRIES:,} files and folders: "
+                             f"name a folder of game files")
+        if path.suffix in SUFFIXES:
+            files.append(path)
+    return sorted(files)
+
+
 def run_corpus(args: argparse.Namespace) -> int:
     root = Path(args.dir)
     if not root.is_dir():
-        raise ValueError(f"{root} is not a folder")
-    files = sorted(p for p in root.rglob("*") if p.suffix in SUFFIXES)
+        raise UsageError(f"{root} is not a folder")
+    files = game_files(root)
     if not files:
-        raise ValueError(f"no {'/'.join(SUFFIXES)} files under {root}")
+        raise UsageError(f"no {'/'.join(SUFFIXES)} files under {root}")
     seed = 0 if args.seed is None else args.seed
     outcomes, limits = [], limits_of(args)
     with progress_bar(console, len(files), "playing", "files") as advance:
@@ -96,7 +115,8 @@ def run_corpus(args: argparse.Namespace) -> int:
         table.add_row(str(Path(o.file).relative_to(root)), "[green]pass[/]" if o.ok else "[red]FAIL[/]",
                       f"{o.choices:.0f}" if o.ok else "", str(o.called) if o.ok else "", f"{o.seconds:.2f}s",
                       escape(o.reason))
-    console.print(table)
+    if not is_stdout(args.json):
+        console.print(table)
     if args.json:
         write_json(args.json, {"dir": str(root), "games": args.games, "seed": seed, "passed": passed,
                                "files": [o.__dict__ for o in outcomes]})

@@ -25,11 +25,12 @@ def run_check(args: argparse.Namespace) -> int:
 
 
 def run_replay(args: argparse.Namespace) -> int:
+    from recycle.games import game_path
     from recycle.interp.transcript import replay
 
     bad = 0
     for path in args.files:
-        report = replay(path)
+        report = replay(path, game_path)
         if report.warning:
             err_console.print(f"[yellow]warning:[/] {escape(report.warning)}")
         if report.ok:

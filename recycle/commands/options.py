@@ -4,18 +4,31 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from recycle.kernel.arguments import CHOICES
 from recycle.kernel.deal_file import DealSpec
 
 
 def add_limit_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--max-choices", type=int, default=500,
-                   help="choices after which a game is called and scored as it stands (default 500)")
+    p.add_argument("--max-choices", type=CHOICES, default=500,
+                   help=f"choices after which a game is called and scored as it stands ({CHOICES.text}, "
+                        "default 500)")
     p.add_argument("--strict", action="store_true", help="a game reaching --max-choices is an error instead")
 
 
+def add_compat_option(p: argparse.ArgumentParser) -> None:
+    """`--compat cardstock`: play as the reference engine where its quirks move statistics."""
+    from recycle.interp.compat import COMPAT_MODES
+
+    p.add_argument("--compat", choices=COMPAT_MODES, default=None,
+                   help="cardstock: as the reference engine (CardStock) plays: ties of max/min walked with "
+                        "coin flips, one option per physical card, games called after the 501st choice, "
+                        "variables after vloc/iloc/... read as literal names (default: our reading)")
+
+
 def limits_of(args: argparse.Namespace, deal: DealSpec | None = None) -> dict:
-    """Keyword arguments of `recycle.interp.new_game` from the options above."""
-    return {"max_choices": args.max_choices, "strict": args.strict, "deal": deal}
+    """Keyword arguments of `recycle.interp.new_game` from the options above (and `--compat`)."""
+    return {"max_choices": args.max_choices, "strict": args.strict, "deal": deal,
+            "compat": getattr(args, "compat", None)}
 
 
 def add_bot_options(p: argparse.ArgumentParser) -> None:

@@ -12,11 +12,13 @@ the options of a choice; its actions and the exploration of options compiled
 to Python source by `runners` and `explorers`), `flow` (stages and choices as
 a resumable machine), `knowledge` (what players saw go into hidden places;
 determinization), `game` (`RecycleState`, `new_game`; `observation`),
-`transcript` (JSON Lines transcripts and replay). Errors are `errors.RecycleRuntimeError` (a
-`GameError`) located at a line of the game file.
+`transcript` (JSON Lines transcripts and replay), `invariants` (card conservation, checked
+in debug mode). Errors of a game are `errors.RecycleRuntimeError` (a `GameError`) located
+at a line of the game file; a failure of the interpreter itself is an `errors.InternalError`.
 """
-from recycle.interp.errors import LimitError, NoOptionsError, RecycleRuntimeError
+from recycle.interp.errors import InternalError, LimitError, NoOptionsError, RecycleRuntimeError
 from recycle.interp.game import MAX_CHOICES, RecycleAction, RecycleObservation, RecycleState, new_game
+from recycle.interp.invariants import CardConservationError, check_cards
 
 __all__ = ["new_game", "RecycleState", "RecycleAction", "RecycleObservation", "RecycleRuntimeError",
-           "NoOptionsError", "LimitError", "MAX_CHOICES"]
+           "NoOptionsError", "LimitError", "InternalError", "CardConservationError", "check_cards", "MAX_CHOICES"]

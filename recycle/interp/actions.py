@@ -23,7 +23,7 @@ from .explorers import ExplorersMixin
 from .undo import undo_to
 from .knowledge import move_changes, reorder_changes
 from .runners import RunnersMixin
-from .state import Store, Table
+from .state import Store, Table, loc_text
 
 
 class Executor(ExplorersMixin, RunnersMixin, Evaluator):
@@ -64,7 +64,7 @@ class Executor(ExplorersMixin, RunnersMixin, Evaluator):
         self.run(n.action, self.bind(env, n.var, self.ev(n.value, env, st)), st)
 
     def _do_Repeat(self, n, env, st):
-        for _ in range(self.ev(n.times, env, st)):
+        for _ in range(self._int(n.times, env, st)):
             self.run(n.action, env, st)
 
     def _do_RepeatAll(self, n, env, st):
@@ -99,10 +99,24 @@ class Executor(ExplorersMixin, RunnersMixin, Evaluator):
 
     def target(self, n, env, st) -> tuple:
         """(key, position word or N) of where a card goes: `(top|bottom|N LOCATION)`."""
-        if type(n) is not T.CardAt or type(n.cards) is not T.Location:
+        if type(n) is not T.CardAt:
             raise self.error(n, "cards go to a position of a location: (top|bottom (OWNER vloc NAME))")
         pos = n.position if isinstance(n.position, str) else self.ev(n.position, env, st)
-        return self.loc_key(n.cards, env, st), pos
+        if type(n.cards) is T.Location:
+            return self.loc_key(n.cards, env, st), pos
+        return self._bound_location(n.cards, env, st), pos
+
+    def _bound_location(self, n, env, st) -> tuple:
+        """The key of a location held by a variable (`let`, or `any`/`all` over `(indexed ...)`):
+        a location's value is its live list of cards, so it is found by identity."""
+        cards = self.ev(n, env, st)
+        if type(cards) is list:
+            for key, pile in st.locs.items():
+                if pile is cards:
+                    return key
+        raise self.error(n, "cards go to a position of a location, and this names none here",
+                         hint="write (top|bottom (OWNER vloc NAME)), or bind 'V to a location "
+                              "that holds or has held cards")
 
     @staticmethod
     def _insert_at(pos, size: int) -> int:
@@ -114,6 +128,8 @@ class Executor(ExplorersMixin, RunnersMixin, Evaluator):
 
     def _real(self, n, card: int, st) -> tuple:
         """(key, index) of where a card really is."""
+        if type(card) is not int or not 0 <= card < len(st.where):
+            raise self.error(n, f"expected a card, found {card!r}")
         key = st.where[card]
         if key is None:
             raise self.error(n, f"{self.table.text[card]} is in no location")
@@ -145,15 +161,26 @@ class Executor(ExplorersMixin, RunnersMixin, Evaluator):
         if card is None:
             raise self.error(n, "nothing to remember: the collection is empty")
         dst, pos = self.target(n.to, env, st)
+        if dst[2] != "mem":  # a copy in a real location would be a second real card
+            raise self.error(n.to, f"(remember ...) copies a card into a mem location, not into {dst[2]} "
+                                   f"{loc_text(dst)}", hint="a real card goes to a location with (move CARD CARD)")
         st.do(Remember(card, dst, self._insert_at(pos, len(st.locs.get(dst) or ()))))
 
     def _do_Forget(self, n, env, st):
         key, i, card = self.card_ref(n.card, env, st)
         if card is None:
             raise self.error(n, "nothing to forget: the collection is empty")
-        if key is None:
-            raise self.error(n, "(forget ...) needs a card of a mem location: (top (OWNER mem NAME))")
+        if key is None or key[2] != "mem":  # forgetting a real card would destroy it
+            raise self.error(n, "(forget ...) needs a card of a mem location: (top (OWNER mem NAME))",
+                             hint="a real card leaves a location with (move CARD CARD)")
         st.do(Forget(card, key, i))
+
+    def _real_and_mem(self, n, a: tuple, b: tuple) -> None:
+        """A located error when exactly one of two locations is `mem`: exchanging their contents
+        would put copies among the real cards and real cards out of play."""
+        if (a[2] == "mem") != (b[2] == "mem"):
+            raise self.error(n, f"cannot exchange cards between a mem location and a real one "
+                                f"({loc_text(a)}, {loc_text(b)})", hint="mem locations hold copies of real cards")
 
     def _location(self, n, env, st) -> tuple:
         if type(n) is not T.Location:
@@ -172,6 +199,7 @@ class Executor(ExplorersMixin, RunnersMixin, Evaluator):
 
     def _do_FaroShuffle(self, n, env, st):
         a, b = self._location(n.first, env, st), self._location(n.second, env, st)
+        self._real_and_mem(n, a, b)
         ca, cb = list(st.locs.get(a) or ()), list(st.locs.get(b) or ())
         mixed = [c for pair in zip(ca, cb) for c in pair] + ca[len(cb):] + cb[len(ca):]
         self._reorder(st, b, cb, [], "faro")
@@ -179,6 +207,7 @@ class Executor(ExplorersMixin, RunnersMixin, Evaluator):
 
     def _do_SwapLocations(self, n, env, st):
         a, b = self._location(n.first, env, st), self._location(n.second, env, st)
+        self._real_and_mem(n, a, b)
         ca, cb = list(st.locs.get(a) or ()), list(st.locs.get(b) or ())
         self._reorder(st, a, ca, cb, "swap")
         self._reorder(st, b, cb, ca, "swap")
@@ -208,15 +237,15 @@ class Executor(ExplorersMixin, RunnersMixin, Evaluator):
         return value
 
     def _do_SetInt(self, n, env, st):
-        self._write(st, "ints", self.storage_key(n.storage, env, st), self._int(n.value, env, st))
+        self._write(st, "ints", self.storage_key(n.storage, env, st), self.bounded(n, self._int(n.value, env, st)))
 
     def _do_Inc(self, n, env, st):
         key = self.storage_key(n.storage, env, st)
-        self._write(st, "ints", key, st.ints.get(key, 0) + self._int(n.amount, env, st))
+        self._write(st, "ints", key, self.bounded(n, st.ints.get(key, 0) + self._int(n.amount, env, st)))
 
     def _do_Dec(self, n, env, st):
         key = self.storage_key(n.storage, env, st)
-        self._write(st, "ints", key, st.ints.get(key, 0) - self._int(n.amount, env, st))
+        self._write(st, "ints", key, self.bounded(n, st.ints.get(key, 0) - self._int(n.amount, env, st)))
 
     def _do_SetStr(self, n, env, st):
         self._write(st, "strs", self.storage_key(n.storage, env, st), str(self.ev(n.value, env, st)))
@@ -289,6 +318,8 @@ class Executor(ExplorersMixin, RunnersMixin, Evaluator):
             elif kind is T.AnyDo or kind is T.Choice:
                 branches = ([(node.action, self.bind(env, node.var, x)) for x in self.iterate(node.collection, env, st)]
                             if kind is T.AnyDo else [(o, env) for o in node.options])
+                if not branches:  # an `any` over nothing does nothing; the rest of the work goes on
+                    continue
                 for action, benv in branches:
                     mark = len(st.journal)
                     self._explore((action, benv, work), st, out)

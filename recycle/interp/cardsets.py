@@ -7,6 +7,7 @@ collections of collections are lists of such lists.
 from __future__ import annotations
 
 from itertools import combinations
+from math import comb
 
 from .errors import LimitError
 from .state import PointMap
@@ -15,6 +16,14 @@ from .state import PointMap
 MAX_POINT_MAPS = 1_000
 #: Most cards `(subsets ...)` accepts (2**16 subsets).
 MAX_SUBSET_CARDS = 16
+#: Most elements a made collection may have: `(tuples ...)` sets, `(range ...)` integers
+#: (over 52 equal cards `(tuples 5 ...)` would be 2.6 million sets).
+MAX_MADE = 2**16
+
+
+def tuple_count(groups, k: int) -> int:
+    """How many sets of `k` cards `(tuples ...)` makes from `groups` (lists of equal-scoring cards)."""
+    return sum(comb(len(g), k) for g in groups) if k > 0 else 0
 
 _COMPARE = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
             ">": lambda a, b: a > b, "<=": lambda a, b: a <= b, ">=": lambda a, b: a >= b}
@@ -128,7 +137,17 @@ class CollectionsMixin:
         groups: dict[int, list[int]] = {}
         for c in self.ev(n.cards, env, st):
             groups.setdefault(pm.score(c, self.attrs), []).append(c)
+        self.check_tuples(n, groups.values(), k)
         return [list(t) for s in sorted(groups) for t in combinations(groups[s], k)] if k > 0 else []
+
+    def check_tuples(self, n, groups, k) -> None:
+        """A located error when `(tuples ...)` would make more than `MAX_MADE` sets."""
+        if type(k) is not int:
+            raise self.error(n, f"(tuples N ...) needs an integer N, found {k!r}")
+        count = tuple_count(groups, k)
+        if count > MAX_MADE:
+            raise self.error(n, f"(tuples {k} ...) makes {count:,} sets (at most {MAX_MADE:,})", LimitError,
+                             hint="tuples of equal-scoring cards: is the point map the one meant?")
 
     def _AllCollections(self, n, env, st):
         return [self.ev(n.cards, self.bind(env, n.var, x), st) for x in self.iterate(n.collection, env, st)]
@@ -155,6 +174,10 @@ class CollectionsMixin:
 
     def _Range(self, n, env, st):
         low, high = self.ev(n.low, env, st), self.ev(n.high, env, st)
+        if type(low) is not int or type(high) is not int:
+            raise self.error(n, f"(range LOW..HIGH) needs integers, found {low!r}..{high!r}")
+        if high - low > MAX_MADE:
+            raise self.error(n, f"(range {low}..{high}) has more than {MAX_MADE:,} numbers", LimitError)
         return list(range(low, high + 1 if n.inclusive else high))
 
     def _StringList(self, n, env, st):
@@ -165,13 +188,19 @@ class CollectionsMixin:
             (tuple((str(self.ev(c.key, env, st)), str(self.ev(c.value, env, st))) for c in a.conditions),
              self.ev(a.points, env, st))
             for a in n.awards)
-        return self.point_map_of(awards)
+        return self.point_map_of(awards, n)
 
-    def point_map_of(self, awards: tuple) -> PointMap:
+    def point_map_of(self, awards: tuple, n=None) -> PointMap:
         """The map with these awards: the same awards give the same (immutable) map, so its
-        scores stay known from game to game."""
-        known = self._point_maps.get(awards)
+        scores stay known from game to game. (`n`: the point map node, where a bad award is.)"""
+        try:
+            known = self._point_maps.get(awards)
+        except TypeError:  # unhashable: points that are not an integer (refused below)
+            known = None
         if known is None:
+            for _, points in awards:  # once per new map
+                if type(points) is not int:
+                    raise self.error(n, f"an award's points are an integer, not {points!r}")
             if len(self._point_maps) >= MAX_POINT_MAPS:
                 self._point_maps.clear()
             known = self._point_maps[awards] = PointMap(awards)

@@ -19,7 +19,7 @@ from recycle.lang import tree as T
 from .cardsets import _COMPARE, CollectionsMixin
 from .codegen import ExprSource
 from .fast import FastMixin
-from .errors import RecycleRuntimeError, located
+from .errors import LimitError, RecycleRuntimeError, located
 from .state import GAME, PointMap, Store, Table
 
 
@@ -27,6 +27,12 @@ def _trunc_div(a: int, b: int) -> int:
     """Integer division as the reference engine (C#) does it: towards zero."""
     q = abs(a) // abs(b)
     return q if (a >= 0) == (b >= 0) else -q
+
+
+#: Integers beyond 128 bits are an error of the game, and a bound on work: `(^ 10 100000000)`
+#: would otherwise compute for minutes, and a score must become a float. (The reference engine's
+#: are 64-bit; our shipped Poker5 ranks hands as (* CATEGORY (^ 2 70)), so 64 is too few.)
+MIN_INT, MAX_INT = -2**127, 2**127 - 1
 
 
 def _arith(op: str, a: int, b: int) -> int:
@@ -40,7 +46,11 @@ def _arith(op: str, a: int, b: int) -> int:
         return _trunc_div(a, b)
     if op == "%":
         return a - b * _trunc_div(a, b)
-    return a ** b if b >= 0 else 0  # ^
+    if b < 0:  # ^ with a negative exponent: 0, as integer division would make it
+        return 0
+    if b > 128 and a not in (-1, 0, 1):  # |a| >= 2: beyond the bound, known without computing it
+        return MAX_INT + 1
+    return a ** b
 
 
 class Evaluator(ExprSource, FastMixin, CollectionsMixin):
@@ -217,23 +227,41 @@ class Evaluator(ExprSource, FastMixin, CollectionsMixin):
 
     def _Arithmetic(self, n, env, st):
         values = [self.ev(x, env, st) for x in n.operands]
+        for v in values:
+            if type(v) is not int:
+                raise self.error(n, f"({n.op} ...) needs integers, found {v!r}")
         total = values[0]
         try:
             for v in values[1:]:
                 total = _arith(n.op, total, v)
+                if not MIN_INT <= total <= MAX_INT:
+                    raise self.error(n, f"({n.op} ...) gives a number beyond 128 bits (-2**127..2**127-1)",
+                                     LimitError, hint="RECYCLE integers are at most 128-bit")
         except ZeroDivisionError:
             raise self.error(n, f"({n.op} ...) divides by zero") from None
         return total
 
+    def bounded(self, n, value: int) -> int:
+        """`value`, or a located error when it is beyond 128 bits (see `MAX_INT`)."""
+        if not MIN_INT <= value <= MAX_INT:
+            raise self.error(n, "a number beyond 128 bits (-2**127..2**127-1)", LimitError,
+                             hint="RECYCLE integers are at most 128-bit")
+        return value
+
     def _Tri(self, n, env, st):
         k = self.ev(n.n, env, st)
-        return k * (k + 1) // 2
+        if type(k) is not int:
+            raise self.error(n, f"(tri ...) needs an integer, found {k!r}")
+        return self.bounded(n, k * (k + 1) // 2)
 
     def _Fib(self, n, env, st):
+        k = self.ev(n.n, env, st)
+        if type(k) is not int:
+            raise self.error(n, f"(fib ...) needs an integer, found {k!r}")
         a, b = 0, 1
-        for _ in range(max(0, min(self.ev(n.n, env, st), 10_000))):
+        for _ in range(max(0, min(k, 200))):  # fib(200) is beyond 2**127: the bound says so below
             a, b = b, a + b
-        return a
+        return self.bounded(n, a)
 
     def _Random(self, n, env, st):
         low = 0 if n.low is None else self.ev(n.low, env, st)
@@ -246,6 +274,8 @@ class Evaluator(ExprSource, FastMixin, CollectionsMixin):
         value = self.ev(n.collection, env, st)
         if isinstance(value, tuple) and value and value[0] == "t":
             return len(self.table.team_members[value[1]])
+        if not isinstance(value, (list, tuple, str)):
+            raise self.error(n, f"(size ...) needs a collection, found {value!r}")
         return len(value)
 
     def _points(self, n, env, st) -> PointMap:
@@ -306,7 +336,7 @@ class Evaluator(ExprSource, FastMixin, CollectionsMixin):
     # --- cards --------------------------------------------------------------
 
     def _CardAtt(self, n, env, st):
-        card = self.ev(n.card, env, st)
+        card = self.card_of(n.card, self.ev(n.card, env, st))
         return "" if card is None else self.attrs[card].get(self.ev(n.key, env, st), "")
 
     def position(self, n, env, st, size: int) -> int | None:
@@ -319,8 +349,18 @@ class Evaluator(ExprSource, FastMixin, CollectionsMixin):
         elif pos == "bottom":
             i = 0
         else:
-            i = size - 1 - self.ev(pos, env, st)
+            k = self.ev(pos, env, st)
+            if type(k) is not int:
+                raise self.error(pos, f"a card's place is an integer, not {k!r}")
+            i = size - 1 - k
         return i if 0 <= i < size else None
+
+    def card_of(self, n, card) -> int | None:
+        """`card` if it is a card (or None: no card), else a located error (a variable may
+        hold a collection, a player...)."""
+        if card is not None and (type(card) is not int or not 0 <= card < len(self.attrs)):
+            raise self.error(n, f"expected a card, found {card!r}")
+        return card
 
     def _CardAt(self, n, env, st):
         cards = self.ev(n.cards, env, st)
@@ -332,10 +372,15 @@ class Evaluator(ExprSource, FastMixin, CollectionsMixin):
         i = self.position(n, env, st, len(cards))
         return None if i is None else cards[i]
 
+    #: Ties of max/min walked as the reference engine does (see `compat`); set per game.
+    cardstock = False
+
     def _extreme_card(self, n, env, st, sign: int):
         pm, cards = self._points(n.using, env, st), self.ev(n.cards, env, st)
         if not cards:
             raise self.error(n, "the max or min of an empty collection")
+        if self.cardstock:
+            return self._walked_extreme(pm, cards, st, sign)
         cache, attrs, best, tied = pm._cache, self.attrs, None, None
         for c in cards:
             s = cache.get(c)
@@ -349,6 +394,16 @@ class Evaluator(ExprSource, FastMixin, CollectionsMixin):
                 tied = tied or [first]
                 tied.append(c)
         return first if tied is None else tied[st.rng.below(len(tied))]  # ties: at random
+
+    def _walked_extreme(self, pm, cards, st, sign: int):
+        """The reference engine's max/min: walk the cards in order, a better card replaces the
+        best, a tied one replaces it with probability 1/2 (later cards win ties more often)."""
+        attrs, best, chosen = self.attrs, None, None
+        for c in cards:
+            s = sign * pm.score(c, attrs)
+            if best is None or s > best or (s == best and st.rng.below(2)):
+                best, chosen = s, c
+        return chosen
 
     def _MaxCard(self, n, env, st):
         return self._extreme_card(n, env, st, 1)

@@ -96,11 +96,16 @@ class ExplorersMixin:
             items, ikind, fresh = self.items(src, n.collection, env, bound, indent)
             if not fresh:
                 items = f"list({items})"  # a copy: the branches move cards
-            x, mark, body = src.temp(), src.temp(), n.action
+            x, mark, body, each = src.temp(), src.temp(), n.action, src.temp()
+            # An `any` over nothing does nothing: the option goes on with the rest of its work
+            # (as the reference engine, which keeps every option holding an action).
+            src.emit(indent, f"{each} = {items}")
+            src.emit(indent, f"if not {each}:")
+            self._finish(src, indent + 1)
             if type(body) is T.Conditional and self.flat(body) is not None:
-                self._any_if(src, body, items, x, mark, n.var.name, ikind, env, bound, indent, loops)
+                self._any_if(src, body, each, x, mark, n.var.name, ikind, env, bound, indent, loops)
                 return
-            src.emit(indent, f"for {x} in {items}:")
+            src.emit(indent, f"for {x} in {each}:")
             inner, ibound = src.bind(indent + 1, env, bound, n.var.name, ikind, x)
             src.emit(indent + 1, f"{mark} = len(_j)")
             self.xstmt(src, body, inner, ibound, indent + 1, loops + 1)

@@ -14,7 +14,7 @@ from operator import attrgetter
 
 from recycle.lang import tree as T
 
-from .cardsets import _COMPARE
+from .cardsets import _COMPARE, MAX_MADE, tuple_count
 from .state import GAME, PointMap
 
 #: Answers of a `(tuples ...)` kept per node (see `_make_Tuples`).
@@ -121,7 +121,10 @@ class FastMixin:
 
         def cardatt(env, st):
             c = card(env, st)
-            return "" if c is None else attrs[c].get(key, "")
+            if type(c) is int:
+                return attrs[c].get(key, "") if 0 <= c < len(attrs) else slow(n, env, st)
+            return "" if c is None else slow(n, env, st)  # (slow: the located error)
+        slow = self._CardAtt
         return cardatt
 
     def _make_CardAt(self, n):
@@ -207,7 +210,7 @@ class FastMixin:
                                           for k, v in conds), points(env, st) if callable(points) else points)
 
         awards, interned = [award(a) for a in n.awards], self.point_map_of
-        return lambda env, st: interned(tuple(a(env, st) if callable(a) else a for a in awards))
+        return lambda env, st: interned(tuple(a(env, st) if callable(a) else a for a in awards), n)
 
     def _make_Tuples(self, n):
         points, size, cards, sets = self._points_fn(n.using), self.fn(n.size), self.fn(n.cards), self.tuple_sets(n)
@@ -227,7 +230,9 @@ class FastMixin:
 
         def sets(pm, k, cs):
             if type(pm) is not PointMap:
-                raise TypeError("not a point map")  # the closure raises the located error
+                raise self.error(n.using, f"expected a point map, found {pm!r}")
+            if type(cs) is not list:
+                raise self.error(n.cards, f"(tuples ...) needs cards, found {cs!r}")
             key = None
             if pm is not last[0]:
                 known.clear()
@@ -250,6 +255,8 @@ class FastMixin:
                         pm.score(c, attrs)
                     ordered = sorted(cs, key=score)
                 last[:] = pm, list(cs), ordered, None
+            if type(k) is not int:
+                self.check_tuples(n, (), k)  # raises the located error
             if not k > 0:
                 return []
             if k == 1:
@@ -257,6 +264,8 @@ class FastMixin:
             else:
                 if last[3] is None:  # the cards that share their score, by score
                     last[3] = [g for g in (list(g) for _, g in groupby(ordered, score)) if len(g) > 1]
+                if len(cs) > 16 and tuple_count(last[3], k) > MAX_MADE:  # (16 cards: at most 12,870)
+                    self.check_tuples(n, last[3], k)
                 out = []
                 for group in last[3]:
                     if len(group) >= k:
@@ -316,9 +325,14 @@ class FastMixin:
         if n.op not in ("+", "-") or len(n.operands) != 2:
             return lambda env, st: slow(n, env, st)
         a, b = self.fn(n.operands[0]), self.fn(n.operands[1])
-        if n.op == "+":
-            return lambda env, st: a(env, st) + b(env, st)
-        return lambda env, st: a(env, st) - b(env, st)
+        plus = n.op == "+"
+
+        def arith(env, st):
+            x, y = a(env, st), b(env, st)
+            if type(x) is int and type(y) is int:
+                return x + y if plus else x - y
+            return slow(n, env, st)  # raises the located error
+        return arith
 
     def _make_Size(self, n):
         coll, slow = self.fn(n.collection), self._Size

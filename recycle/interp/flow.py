@@ -172,10 +172,12 @@ class Machine:
         if len(found) > MAX_OPTIONS:
             raise self.ex.error(node, f"a choice with {len(found):,} options (at most {MAX_OPTIONS:,})", LimitError)
         options, chosen, seen = [], [], set()
+        merge = not s.rules.cardstock  # the reference offers one option per physical card
         for effects in found:
             text = option_text(effects, table, st, player)
             if text not in seen:  # identical texts are the same decision (identical cards)
-                seen.add(text)
+                if merge:
+                    seen.add(text)
                 options.append(action(len(chosen), text))
                 chosen.append(effects)
         if not options:

@@ -27,8 +27,10 @@ from recycle.lang import tree as T
 from .actions import Executor
 from .effects import RecycleAction
 from .errors import LimitError, RecycleRuntimeError, guard, located
+from .compat import cardstock_game, check_mode, is_cardstock
 from .flow import SEQ, Machine
 from .undo import OptionEffects, apply_all
+from .invariants import check_cards, checking_by_default
 from .knowledge import redeal
 from .observation import RecycleObservation
 from .state import Rng, Store, Table, loc_text
@@ -42,8 +44,12 @@ MAX_CARDS = 10_000
 class Rules:
     """Everything shared by the states of one game: table, executor, machine, limits."""
 
-    def __init__(self, table: Table, max_choices: int, max_steps: int, strict: bool = False) -> None:
+    cardstock = False  # options of identical cards kept apart, as the reference engine (see `compat`)
+
+    def __init__(self, table: Table, max_choices: int, max_steps: int, strict: bool = False,
+                 check: bool = False) -> None:
         self.table = table
+        self.check = check  # card conservation checked after every step (see `invariants`)
         self.ex = Executor(table, max_steps)
         self.machine = Machine(self.ex, table.game)
         self.max_choices = max_choices
@@ -117,6 +123,8 @@ class RecycleState(GameState):
         if self.over and self.st.log is not None:
             r = self.results()
             self.st.log.append({"t": "end", "scores": list(r.scores), "ranks": list(r.ranks)})
+        if self.rules.check:
+            check_cards(self, f"after {self.choices} choice(s)")
 
     def clone(self) -> "RecycleState":
         c = RecycleState.__new__(RecycleState)
@@ -142,7 +150,10 @@ class RecycleState(GameState):
         for p in range(self.num_players):
             st.pcycles.append((p, -1))
             try:
-                scores.append(ex.ev(scoring.score, self.rules.base_env, st))
+                score = ex.ev(scoring.score, self.rules.base_env, st)
+                if not isinstance(score, int):
+                    raise located(scoring.score, self.table.filename, f"a score must be an integer, not {score!r}")
+                scores.append(ex.bounded(scoring.score, score))
             finally:
                 st.pcycles.pop()
         sign = -1 if scoring.goal == "max" else 1
@@ -169,6 +180,8 @@ class RecycleState(GameState):
         if not c.over and c.pending is not None and slots:
             with c.rules.guard():
                 c.rules.machine.offer(c)
+        if c.rules.check:
+            check_cards(c, f"in a determinization for player {player}")
         return c
 
     def hidden_is_determined(self, player: int) -> bool:
@@ -186,27 +199,38 @@ class RecycleState(GameState):
         return option
 
 
-def _cards_of(deck: T.Deck, env: dict) -> list[dict]:
-    """Every card of a `(deck ...)`: one per combination of its attributes' values."""
-    def attribute(attr: T.Attribute) -> list[dict]:
+def _cards_of(deck: T.Deck, env: dict, limit: int = MAX_CARDS) -> list[dict] | None:
+    """Every card of a `(deck ...)`: one per combination of its attributes' values; None as
+    soon as there would be more than `limit` (counted before each product is made: a few
+    lines of values can multiply into billions)."""
+    def attribute(attr: T.Attribute) -> list[dict] | None:
         out = []
         for group in attr.groups:
             values = env[group.values.name] if isinstance(group.values, T.Var) else group.values
             subs = [{}]
             for sub in group.attributes:
-                subs = [{**a, **b} for a, b in product(subs, attribute(sub))]
+                more = attribute(sub)
+                if more is None or len(subs) * len(more) > limit:
+                    return None
+                subs = [{**a, **b} for a, b in product(subs, more)]
+            if len(out) + len(values) * len(subs) > limit:
+                return None
             out += [{attr.key: v, **s} for v in values for s in subs]
         return out
 
     cards = [{}]
     for attr in deck.attributes:
-        cards = [{**a, **b} for a, b in product(cards, attribute(attr))]
+        more = attribute(attr)
+        if more is None or len(cards) * len(more) > limit:
+            return None
+        cards = [{**a, **b} for a, b in product(cards, more)]
     return cards
 
 
 def new_game(game: "T.Game | str | Path", seed: int = 0, *, max_choices: int = MAX_CHOICES,
              max_steps: int = MAX_STEPS, max_cards: int = MAX_CARDS, strict: bool = False,
-             transcript: bool = False, deal=None, shuffler=None) -> RecycleState:
+             transcript: bool = False, deal=None, shuffler=None, check: bool | None = None,
+             compat: str | None = None) -> RecycleState:
     """A RECYCLE game (a `Game` or a file path) set up and run to its first choice.
 
     A game still going after `max_choices` choices is *called* (ended and scored as it
@@ -215,15 +239,25 @@ def new_game(game: "T.Game | str | Path", seed: int = 0, *, max_choices: int = M
     than `max_cards` cards, always raise `LimitError` naming the game's line.
     `transcript=True` keeps JSON-ready records in `state.st.log` (see `transcript`).
     `deal` ({place: cards} or a deal file's `DealSpec`) fixes who gets which cards, see
-    `deal`; it works through `shuffler`, which replaces the game's generator before the flow."""
+    `deal`; it works through `shuffler`, which replaces the game's generator before the flow.
+    `check=True` (default: the environment variable `RECYCLE_CHECK=1`) verifies card
+    conservation after the setup, every choice and every determinization (`invariants`).
+    `compat="cardstock"` plays as the reference engine does where its quirks move statistics
+    (ties of max/min, one option per physical card, the choice limit, literal location names;
+    see `compat`)."""
+    if check_mode(compat) == "cardstock":  # the reference engine's quirks, see `compat`
+        game = cardstock_game(game if isinstance(game, T.Game) else load_game(game))
+        max_choices += 1  # it calls a game after its 501st choice, not its 500th
+    if check is None:
+        check = checking_by_default()
     if deal is not None:
-        from .deal import dealt_game
+        from .arrange import dealt_game
 
         return dealt_game(game, seed, deal, max_choices=max_choices, max_steps=max_steps,
-                          max_cards=max_cards, strict=strict, transcript=transcript)
+                          max_cards=max_cards, strict=strict, transcript=transcript, check=check)
     if not isinstance(game, T.Game):
         game = load_game(game)
-    key = (id(game), max_choices, max_steps, max_cards, strict)
+    key = (id(game), max_choices, max_steps, max_cards, strict, check)
     cached = _SETUPS.get(key)
     if cached is not None and cached[0] is game:  # the same setup again: reuse the rules
         _, rules, env, where, locs, decks = cached
@@ -231,7 +265,7 @@ def new_game(game: "T.Game | str | Path", seed: int = 0, *, max_choices: int = M
         st.where, st.locs = where[:], {k: v[:] for k, v in locs.items()}
         if transcript:
             st.log = [{"t": "game", "file": game.filename, "seed": seed, "players": rules.table.num_players,
-                       "max_choices": max_choices, "strict": strict}] + decks
+                       **_limits_text(game, max_choices, strict)}] + decks
         return _start(rules, env, st, shuffler)
     # Declarations and the player count come first; evaluating them needs a table.
     probe = Executor(Table(game, game.filename, 0, (), ()), max_steps)
@@ -246,7 +280,7 @@ _SETUPS_KEPT = 16
 
 def _setup(game: T.Game, seed: int, probe: Executor, key: tuple, max_cards: int, transcript: bool,
            shuffler=None) -> RecycleState:
-    _, max_choices, max_steps, _, strict = key
+    _, max_choices, max_steps, _, strict, check = key
     filename = game.filename
     st = Store(seed=seed)
     st.log = [{"t": "game", "file": filename, "seed": seed}]
@@ -265,14 +299,16 @@ def _setup(game: T.Game, seed: int, probe: Executor, key: tuple, max_cards: int,
         for p in members:
             team_of[p] = t
     table = Table(game, filename, n, teams, tuple(team_of))
-    rules = Rules(table, max_choices, max_steps, strict)
+    rules = Rules(table, max_choices, max_steps, strict, check)
     rules.base_env = env
+    if is_cardstock(game):
+        rules.cardstock = rules.ex.cardstock = True
     for item in setup.decks:
         rules.ex.at = probe.at = item
         times, deck = (rules.ex.ev(item.times, env, st), item.action) if isinstance(item, T.Repeat) else (1, item)
         for _ in range(times):
             _create_deck(rules.ex, deck, env, st, max_cards)
-    st.log[0].update(players=n, max_choices=max_choices, strict=strict)
+    st.log[0].update(players=n, **_limits_text(game, max_choices, strict))
     if st.rng.s == Store(seed=seed).rng.s and not st.fresh:  # the setup used no randomness
         while len(_SETUPS) >= _SETUPS_KEPT:
             del _SETUPS[next(iter(_SETUPS))]
@@ -280,6 +316,14 @@ def _setup(game: T.Game, seed: int, probe: Executor, key: tuple, max_cards: int,
     if not transcript:
         st.log = None
     return _start(rules, env, st, shuffler)
+
+
+def _limits_text(game: T.Game, max_choices: int, strict: bool) -> dict:
+    """The limits as a transcript's header records them: as the user gave them (`replay`
+    passes them to `new_game` again), with the compatibility mode if any."""
+    if is_cardstock(game):
+        return {"max_choices": max_choices - 1, "strict": strict, "compat": "cardstock"}
+    return {"max_choices": max_choices, "strict": strict}
 
 
 def _start(rules: Rules, env: dict, st: Store, shuffler=None) -> RecycleState:
@@ -316,9 +360,11 @@ def _create_deck(ex: Executor, deck: T.CreateDeck, env: dict, st: Store, max_car
     key = ex.loc_key(deck.location, env, st) if isinstance(deck.location, T.Location) else None
     if key is None:
         raise located(deck, table.filename, "a deck is created in a location (OWNER iloc NAME)")
+    if key[2] == "mem":  # the reader refuses a written one; a computed one is refused here
+        raise located(deck, table.filename, "a deck's cards are real cards: they cannot be created in a mem location")
     name = "DEFAULT" if deck.name is None else str(ex.ev(deck.name, env, st))
-    cards = _cards_of(deck.deck, env)
-    if len(table.attrs) + len(cards) > max_cards:
+    cards = _cards_of(deck.deck, env, max_cards - len(table.attrs))
+    if cards is None or len(table.attrs) + len(cards) > max_cards:
         raise located(deck, table.filename, f"more than {max_cards:,} cards", LimitError)
     pile = st.loc(key)
     for attrs in cards:

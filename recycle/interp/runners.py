@@ -29,6 +29,7 @@ from recycle.lang import tree as T
 from .codegen import Source
 from .effects import MISSING, CycleSet, Move, SetValue
 from .errors import LimitError
+from .evaluate import MAX_INT, MIN_INT
 from .undo import CYCLE, INTS, MOVE, STRS
 from .knowledge import apply_changes, move_changes
 
@@ -224,7 +225,13 @@ class RunnersMixin:
     _stmt_AnyDo = _stmt_AllDo  # outside a choice: every element (see actions.Executor)
 
     def _stmt_Repeat(self, src, n, env, bound, indent, counted, loops):
-        times, _ = self.value(src, n.times, env, bound, indent)
+        times, kind = self.value(src, n.times, env, bound, indent)
+        if kind != "int":  # a variable may hold anything (evaluated once: it may draw at random)
+            t = src.temp()
+            src.emit(indent, f"{t} = {times}")
+            src.emit(indent, f"if type({t}) is not int:")
+            src.emit(indent + 1, f"raise _not_int({src.const(n.times)}, {t})")
+            times = t
         src.emit(indent, f"for _ in range({times}):")
         self._block(src, n.action, env, bound, indent + 1, counted, loops + 1)
 
@@ -274,9 +281,13 @@ class RunnersMixin:
             e(f"_s, _i = _real({src.const(card)}, _c, st)", 1)
             e("_p = st.locs[_s]", 1)
         else:  # a card by value: where it really is
-            e(f"_c = {self.value(src, card, env, bound, indent)[0]}")
+            value, kind = self.value(src, card, env, bound, indent)
+            e(f"_c = {value}")
             e("if _c is None:")
             e(f"raise _err({src.const(card)}, {NOTHING_TO_MOVE!r})", 1)
+            if kind != "card":  # a variable may hold cards, a player...: Executor._real says so
+                e("if type(_c) is not int:")
+                e(f"_real({src.const(card)}, _c, st)", 1)
             e("_s = st.where[_c]")  # as Executor._real
             e("if _s is None:")
             e(f"raise _err({src.const(card)}, _table.text[_c] + ' is in no location')", 1)
@@ -317,6 +328,9 @@ class RunnersMixin:
             e(f"_k = {k}")
             k = "_k"
         v, kind = self.value(src, amount, env, bound, indent)
+        # a literal amount needs no bound check: adding it at every step of every choice a game
+        # may make (10**8 steps) stays far from 2**127; any other value is checked
+        checked = not v.isdigit()
         if not (v.isidentifier() or v.isdigit()):
             e(f"_v = {v}")
             v = "_v"
@@ -327,6 +341,9 @@ class RunnersMixin:
         if new is not None:
             e(f"_n = {new.format(v)}")
             v = "_n"
+        if checked:  # stored integers stay within 128 bits (see `evaluate.MAX_INT`)
+            e(f"if not {MIN_INT} <= {v} <= {MAX_INT}:")
+            e(f"_ex.bounded({src.const(n)}, {v})", 1)
         self._record(src, indent, f"({INTS}, {k}, _o, {v})", f"_SetValue('ints', {k}, _o, {v})", [f"st.ints[{k}] = {v}"])
 
     def _stmt_SetStr(self, src, n, env, bound, indent, counted, loops):

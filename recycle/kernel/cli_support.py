@@ -17,6 +17,7 @@ from typing import Callable, Iterable
 from rich.console import Console
 from rich.markup import escape
 
+from recycle.kernel.arguments import SEED
 from recycle.kernel.diagnostics import Diagnostic, DiagnosticError, Severity
 
 console = Console(width=None if sys.stdout.isatty() else 120)
@@ -34,7 +35,7 @@ def fail(message: str, code: int = EXIT_USAGE) -> int:
 
 
 def add_seed_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--seed", type=int, default=None, help="random seed (printed when omitted)")
+    parser.add_argument("--seed", type=SEED, default=None, help="random seed (printed when omitted)")
 
 
 def seed_of(args: argparse.Namespace) -> int:

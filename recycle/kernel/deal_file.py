@@ -7,7 +7,7 @@
 
 This module is the file format only (reading with located errors, writing);
 `president.deals` checks a deal against a President table and
-`recycle.interp.deal` arranges a RECYCLE game's first shuffle to produce it.
+`recycle.interp.arrange` arranges a RECYCLE game's first shuffle to produce it.
 """
 from __future__ import annotations
 

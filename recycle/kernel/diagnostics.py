@@ -15,7 +15,11 @@ module, so every file a user writes fails the same readable way.
 from __future__ import annotations
 
 import enum
+import os
+import stat
 from dataclasses import dataclass, field
+
+from recycle.kernel import uploads
 
 
 class Severity(enum.Enum):
@@ -106,6 +110,23 @@ class DiagnosticError(Exception):
         return self.render()
 
 
+def not_a_regular_file(path) -> str | None:
+    """Why `path` must not be opened as a user's file (a folder, a FIFO, a device), or None.
+
+    Asked before opening: opening a FIFO blocks until someone writes to it, and
+    a device such as /dev/zero never ends. A path that does not exist is None
+    here (opening it then says so)."""
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):  # ValueError: a NUL in the path
+        return None
+    if stat.S_ISDIR(mode):
+        return "it is a folder"
+    if not stat.S_ISREG(mode):
+        return "not a regular file (a FIFO, device or socket is refused)"
+    return None
+
+
 def read_user_file(path, max_bytes: int, kind: str) -> tuple[str | None, list[Diagnostic]]:
     """A user's text file, or None and located diagnostics saying why it cannot be read.
 
@@ -114,6 +135,23 @@ def read_user_file(path, max_bytes: int, kind: str) -> tuple[str | None, list[Di
     ("a .rul file", "a RECYCLE game").
     """
     filename = str(path)
+    files = uploads.served()
+    if files is not None:  # a task on a cluster worker: the driver's copy, never this machine's disk
+        text = files.text(filename)
+        if text is None:
+            return None, [Diagnostic(filename, 1, 1, "cannot read file: it was not sent with this task")]
+        return text, []
+    text, problems = _read_from_disk(path, max_bytes, kind)
+    if text is not None:
+        uploads.note(path, text)
+    return text, problems
+
+
+def _read_from_disk(path, max_bytes: int, kind: str) -> tuple[str | None, list[Diagnostic]]:
+    filename = str(path)
+    refused = not_a_regular_file(path)
+    if refused:
+        return None, [Diagnostic(filename, 1, 1, f"cannot read file: {refused}")]
     try:
         with open(path, "rb") as handle:
             data = handle.read(max_bytes + 1)

@@ -9,7 +9,8 @@ import statistics
 
 import csv
 import json
-from contextlib import contextmanager
+import sys
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Iterator, Sequence
 
@@ -45,11 +46,18 @@ def progress_bar(console: Console, total: int, label: str, unit: str = "games") 
 
 
 def write_json(path: str | Path, data: object) -> None:
-    Path(path).write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    """`data` as indented JSON into `path`, or onto standard output for `-`."""
+    text = json.dumps(data, indent=2) + "\n"
+    if str(path) == "-":
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    else:
+        Path(path).write_text(text, encoding="utf-8")
 
 
 def write_csv(path: str | Path, header: Sequence[str], rows: Sequence[Sequence[object]]) -> None:
-    with open(path, "w", newline="", encoding="utf-8") as fh:
+    """A CSV file (or standard output for `-`): the header line, then the rows."""
+    with (nullcontext(sys.stdout) if str(path) == "-" else open(path, "w", newline="", encoding="utf-8")) as fh:
         writer = csv.writer(fh)
         writer.writerow(header)
         writer.writerows(rows)

@@ -240,7 +240,10 @@ class RandomAgent:
     name = "random"
 
     def choose(self, observation: Any, legal_actions: Sequence[Any], rng: random.Random) -> Any:
-        return legal_actions[rng.randrange(len(legal_actions))]
+        n = len(legal_actions)
+        if n:  # `randrange(n)` is `_randbelow(n)` after argument checks: the same draw, a third cheaper
+            return legal_actions[rng._randbelow(n)]
+        return legal_actions[rng.randrange(n)]  # raises, as it always did
 
     def explain(self, observation: Any, legal_actions: Sequence[Any], rng: random.Random) -> Decision:
         action = self.choose(observation, legal_actions, rng)
@@ -254,11 +257,23 @@ DecisionHook = Callable[[GameState, int, Decision], None]
 def play_game(state: GameState, agents: Sequence[Agent], rng: random.Random,
               on_decision: DecisionHook | None = None, explain: bool = False) -> Results:
     """Play `state` to the end with one agent per seat; returns the results."""
+    if on_decision is None:  # the hot path of simulations: no Decision objects, methods looked up once
+        is_terminal, current_player, observation = state.is_terminal, state.current_player, state.observation
+        legal_actions, apply, apply_legal = state.legal_actions, state.apply, state.apply_legal
+        choosers = [agent.choose for agent in agents]
+        while not is_terminal():
+            player = current_player()
+            legal = legal_actions()
+            action = choosers[player](observation(player), legal, rng)
+            for candidate in legal:  # the very object `legal_actions()` gave: known legal, not checked again
+                if candidate is action:
+                    apply_legal(action)
+                    break
+            else:  # anything else (an equal copy, a parsed action, a bug) goes through the checking apply
+                apply(action)
+        return state.results()
     while not state.is_terminal():
         player = state.current_player()
-        if on_decision is None:  # the hot path of simulations: no Decision objects
-            state.apply(agents[player].choose(state.observation(player), state.legal_actions(), rng))
-            continue
         decision = decide(agents[player], state.observation(player), state.legal_actions(), rng, explain)
         on_decision(state, player, decision)
         state.apply(decision.action)

@@ -77,13 +77,23 @@ class ActionBuilder(ValueBuilder):
 
     def _move(self, sx: SList) -> T.Node:
         word = sx.items[0].text
-        cards = self.each(self.args(sx, 2, f"({word} CARD CARD)"), self.card)
+        forms = self.args(sx, 2, f"({word} CARD CARD)")
+        cards = self.each(forms, self.card)
+        if word == "remember" and _visibility(cards[1]) not in (None, "mem"):
+            self.fail(forms[1], f"(remember ...) copies a card into a mem location, not into (OWNER "
+                                f"{_visibility(cards[1])} NAME), a location of real cards",
+                      "(remember CARD (top (OWNER mem NAME)))", "a real card goes to a location with (move CARD CARD)")
         cls = T.Move if word == "move" else T.Remember
         return cls(*cards, line=sx.line, column=sx.column)
 
     def _forget(self, sx: SList) -> T.Node:
-        (card,) = self.args(sx, 1, "(forget CARD)")
-        return T.Forget(self.card(card), line=sx.line, column=sx.column)
+        (form,) = self.args(sx, 1, "(forget CARD)")
+        card = self.card(form)
+        if _visibility(card) not in (None, "mem"):
+            self.fail(form, f"(forget ...) removes a remembered copy from a mem location, not a real card "
+                            f"of (OWNER {_visibility(card)} NAME)", "(forget (top (OWNER mem NAME)))",
+                      "a real card leaves a location with (move CARD CARD)")
+        return T.Forget(card, line=sx.line, column=sx.column)
 
     def _shuffle(self, sx: SList) -> T.Node:
         rest = sx.items[1:]
@@ -237,6 +247,10 @@ class ActionBuilder(ValueBuilder):
             self.note("deck-name", rest[0])
             name = self.str_(rest[0])
         location, deck = self.all_of((self.cards, rest[-2]), (self.deck, rest[-1]))
+        if type(location) is T.Location and location.visibility == "mem":
+            self.fail(rest[-2], "a deck's cards are real cards: they cannot be created in a mem location",
+                      "(create deck (OWNER iloc|vloc|hloc|oloc NAME) (deck ...))",
+                      "mem locations hold remembered copies of real cards")
         return T.CreateDeck(name, location, deck, line=sx.line, column=sx.column)
 
     def deck(self, sx) -> T.Deck:
@@ -276,3 +290,11 @@ _ACTIONS = {
     "do": ActionBuilder.block, "all": ActionBuilder.aggregate, "any": ActionBuilder.aggregate,
     "let": ActionBuilder.let,
 }
+
+
+def _visibility(card) -> str | None:
+    """The visibility of the location a card expression names (`(top (OWNER vloc NAME))`), or
+    None when it names none (a variable, a filter...: checked when the game runs)."""
+    if type(card) is T.CardAt and type(card.cards) is T.Location:
+        return card.cards.visibility
+    return None

@@ -29,8 +29,13 @@ MAX_INT_DIGITS = 18
 # operators before one. A lone `;` takes its line along (reported once, not
 # read as code). The final `.` makes every non-space character a token, so
 # nothing is skipped silently.
+# A variable is a quote and upper-case letters, so a keyword glued to it is a token of its own
+# (`('OPvloc DISCARD)` reads as `('OP vloc DISCARD)`, as in the reference engine); any other
+# tail stays in the token and is reported as a bad variable name.
+_GLUED = "|".join(sorted(KEYWORDS, key=len, reverse=True))
 _TOKEN = pp.Regex(
-    r";;[^\n]*|;[^\n]*|[()]|['\u2018\u2019][A-Za-z0-9_]*|[A-Za-z0-9_]+|\.\.|==|!=|>=|<=|//|[<>+*%^:,-]|."
+    r";;[^\n]*|;[^\n]*|[()]|'[A-Z]+(?=(?:" + _GLUED + r")(?![A-Za-z0-9_]))"
+    r"|['\u2018\u2019][A-Za-z0-9_]*|[A-Za-z0-9_]+|\.\.|==|!=|>=|<=|//|[<>+*%^:,-]|."
 ).set_name("RECYCLE token")
 _TOKEN.set_whitespace_chars(" \t\r\n\f\v", copy_defaults=False)
 _TOKEN.parse_with_tabs()  # keep offsets exact: pyparsing would expand tabs

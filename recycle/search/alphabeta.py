@@ -172,7 +172,7 @@ def endgame_decision(agent: SearchAgent, observation: Any, root: GameState, lega
     player = root.current_player()
     if not endgame_solvable(root, player):
         return None, ""
-    deadline = meter.start + meter.limit * share if meter.kind == "time" else None
+    deadline = meter.deadline(share)
     if meter.kind == "calls":
         max_nodes = min(max_nodes, max(1, int(meter.limit * share)))
     solver = Solver(player, max_nodes, meter, deadline)

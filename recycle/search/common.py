@@ -48,31 +48,40 @@ class Budget:
     rollout moves, solver moves); clones and determinizations are not counted.
     A search always completes at least one iteration, and checks the budget
     between iterations, so `calls` and `time` may overshoot by one iteration.
+
+    `cap` (seconds, 0 = none) bounds the wall clock of an `iterations` or
+    `calls` budget too: the search stops at whichever comes first, so a player
+    at the table never keeps a person waiting longer than `cap` (plus one
+    iteration) even on a loaded machine, while its strength on an idle one is
+    that of its iteration budget.
     """
 
     kind: str
     amount: float
+    cap: float = 0.0
 
     def meter(self) -> "Meter":
         return Meter(self)
 
     def __str__(self) -> str:
-        return f"{self.kind}={self.amount:g}"
+        return f"{self.kind}={self.amount:g}" + (f",cap={self.cap:g}" if self.cap else "")
 
 
 class Meter:
     """Counts one search's iterations and forward-model calls against its budget."""
 
-    __slots__ = ("kind", "limit", "iterations", "calls", "determinizations", "start")
+    __slots__ = ("kind", "limit", "cap", "iterations", "calls", "determinizations", "start")
 
     def __init__(self, budget: Budget) -> None:
-        self.kind, self.limit = budget.kind, budget.amount
+        self.kind, self.limit, self.cap = budget.kind, budget.amount, budget.cap
         self.iterations = self.calls = self.determinizations = 0
         self.start = time.perf_counter()
 
     def more(self) -> bool:
         if self.iterations == 0:
             return True
+        if self.cap and time.perf_counter() - self.start >= self.cap:
+            return False
         if self.kind == "iterations":
             return self.iterations < self.limit
         if self.kind == "calls":
@@ -81,6 +90,11 @@ class Meter:
 
     def seconds(self) -> float:
         return time.perf_counter() - self.start
+
+    def deadline(self, share: float) -> float | None:
+        """When `share` of the wall-clock limit (a `time` budget, or the `cap`) runs out; None without one."""
+        seconds = self.limit if self.kind == "time" else self.cap
+        return self.start + seconds * share if seconds else None
 
 
 # ---- root states ----------------------------------------------------------
@@ -344,13 +358,20 @@ class SpecReader:
                 raise AgentSpecError(f"{self.agent}: time must be more than 0 seconds")
             return Budget("time", seconds)
         kind = "calls" if key == "calls" or unit == "nodes" else "iterations"
-        return Budget(kind, self._wrap(int_param, key, default, 1))
+        amount = self._wrap(int_param, key, default, 1)
+        self.accepted.append("cap")
+        cap = self._wrap(float_param, "cap", 0.0, 0.0, MAX_SECONDS)  # seconds; 0 = no cap
+        return Budget(kind, amount, cap)
 
     def rollout(self) -> Rollout:
         self.accepted.append("rollout")
         spec = self.params.pop("rollout", "random") or "random"
         if spec.lower() == "random":
             return Rollout(None, "random")
+        if spec.lower() == "greedy":  # the game's own cheap playout policy
+            from .policy import PolicyRollout
+
+            return PolicyRollout()
         try:
             return Rollout(self.resolve(spec), spec)
         except AgentSpecError as err:

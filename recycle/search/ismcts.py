@@ -21,10 +21,12 @@ import random
 from typing import Any
 
 from recycle.kernel.protocol import Decision
+from recycle.kernel.specs import AgentSpecError
 
-from . import uct
+from . import parallel, uct
 from .alphabeta import NODES, open_search
-from .common import Budget, Rollout, SearchAgent, SpecReader, sampler
+from .common import Budget, Rollout, SearchAgent, SpecReader
+from .inference import TRIES
 
 
 class ISMCTSAgent(SearchAgent):
@@ -33,18 +35,23 @@ class ISMCTSAgent(SearchAgent):
     method = "ISMCTS (single observer)"
 
     def __init__(self, name: str, budget: Budget, rollout: Rollout, c: float = 0.7, endgame: bool = True,
-                 max_nodes: int = NODES) -> None:
+                 max_nodes: int = NODES, infer: float = 0.0, tries: int = TRIES, trees: int = 1,
+                 jobs: int = 1) -> None:
         self.name, self.budget, self.rollout, self.c = name, budget, rollout, c
         self.endgame, self.max_nodes = endgame, max_nodes
+        self.infer, self.tries = infer, tries  # inference-aware determinization: off at 0
+        self.trees, self.jobs = trees, jobs  # root parallelism: see parallel.py
 
     def search(self, observation: Any, legal: list, rng: random.Random) -> Decision:
         meter, root, solved, note = open_search(self, observation, legal, rng, self.endgame, self.max_nodes)
         if solved is not None:
             return solved
         player = root.current_player()
-        redeal = sampler(root, player)
-        node = uct.run(lambda: redeal(rng), root.num_players, meter, rng, self.c,
-                        self.rollout, fresh_samples=True)
+        if self.trees > 1:
+            node = parallel.run_trees(root, player, meter, rng, self.budget, self.trees, self.jobs, self.c,
+                                      self.rollout, self.infer, self.tries)
+        else:
+            node = parallel.grow(root, player, meter, rng, self.c, self.rollout, self.infer, self.tries)
         action, candidates = uct.most_visited(node, legal, player)
         return Decision(action, self.trace(observation, action, candidates, meter, note=note))
 
@@ -56,5 +63,13 @@ def from_spec(params: dict[str, str], resolve) -> ISMCTSAgent:
     c = spec.float("c", 0.7)
     endgame = spec.flag("endgame", True)
     max_nodes = spec.int("nodes", NODES)
+    infer = spec.float("infer", 0.0)
+    if infer >= 1.0:
+        raise AgentSpecError("ismcts: infer is the chance of a revealing pass, below 1 (0 = off)")
+    tries = spec.int("tries", TRIES)
+    trees = spec.int("trees", 1)
+    jobs = spec.int("jobs", 1)
+    if trees > 64 or jobs > 64:
+        raise AgentSpecError("ismcts: trees and jobs are at most 64")
     spec.done()
-    return ISMCTSAgent(spec.name, budget, rollout, c, endgame, max_nodes)
+    return ISMCTSAgent(spec.name, budget, rollout, c, endgame, max_nodes, infer, tries, trees, jobs)

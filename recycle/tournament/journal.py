@@ -5,19 +5,36 @@ is one finished game. Lines are appended (and flushed to the OS) the moment a
 game finishes, in completion order, so a `kill -9` loses at most the games
 still being played. A last line cut short by the kill is ignored and the file
 is truncated before it, so the game is played again and written whole.
+
+Reading back checks every line's shape (`recycle.kernel.schema`: an error
+names the file, the line and the field) and, given the schedule, that each
+game line is the game the tournament plays under its number: an edited line
+cannot change the results.
 """
 from __future__ import annotations
 
 import json
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
+from recycle.kernel.arguments import UsageError
+from recycle.kernel.diagnostics import DiagnosticError
+from recycle.kernel.schema import (MAX_LINE_BYTES, AnyJson, Float, Int, ListOf, MapOf, Obj, Shape, describe,
+                                   json_lines, open_checked, parse_line, raw_lines)
+
+from .schedule import Schedule
+
 FORMAT = "recycle-tournament"
 VERSION = 1
+KIND = "a tournament results file"
+MAX_JOURNAL_BYTES = 1 << 32  # a million matches of many rounds fit; anything larger is not ours
+MAX_SEATS = 64
+MAX_ROUNDS = 100_000  # rounds of one match
 
 
-class JournalError(ValueError):
+class JournalError(UsageError):
     """A results file that cannot be resumed; the message says why."""
 
 
@@ -88,39 +105,49 @@ class Journal:
         self.close()
 
 
-def read_header(path: str | Path) -> dict[str, Any]:
-    """The configuration stored in a results file's first line."""
+def read_header(path: str | Path, config: Shape = MapOf(AnyJson(), 200)) -> dict[str, Any]:
+    """The configuration stored in a results file's first line, checked against `config`.
+
+    Special files are refused before opening; a header of the wrong shape is
+    a located error naming the field (`t.jsonl:1:1: error: field 'config.matches': ...`).
+    """
     path = Path(path)
-    try:
-        with open(path, encoding="utf-8") as fh:
-            first = fh.readline()
-    except FileNotFoundError:
-        raise JournalError(f"no such results file: {path}") from None
-    try:
-        header = json.loads(first)
-    except json.JSONDecodeError:
-        header = None
-    if not isinstance(header, dict) or header.get("format") != FORMAT:
+    if not path.exists():
+        raise JournalError(f"no such results file: {path}")
+    with closing(raw_lines(path, MAX_JOURNAL_BYTES, KIND)) as lines:
+        first = next(lines, None)
+    header = None
+    if first is not None and first.text.strip():
+        try:
+            header = parse_line(first)
+        except DiagnosticError:
+            header = None
+    if first is None or not isinstance(header, dict) or header.get("format") != FORMAT:
         raise JournalError(f"{path} is not a tournament results file (its first line is not the header)")
     if header.get("version") != VERSION:
-        raise JournalError(f"{path} has format version {header.get('version')}, this program reads {VERSION}")
-    return header["config"]
+        raise JournalError(f"{path} has format version {describe(header.get('version'))}, "
+                           f"this program reads {VERSION}")
+    return first.check(header, Obj({"config": config}))["config"]
 
 
 def repair(path: str | Path) -> int:
-    """Drop a cut-off last line (the trace of a kill); returns how many bytes were dropped.
+    """Drop a cut-off last line (the trace of a kill) and blank lines at the end; returns the bytes dropped.
 
-    A damaged line anywhere else is not a kill's doing, so it is an error.
+    Blank lines are ignored anywhere (an editor may add some); any other
+    damaged line before the end is not a kill's doing, so it is an error.
     """
     path = Path(path)
-    good_end = 0
+    good_end = offset = 0
     bad_line = None
-    with open(path, "rb") as fh:
-        for number, line in enumerate(fh, start=1):
+    with open_checked(path, KIND) as fh:
+        for number, line in enumerate(iter(lambda: fh.readline(MAX_LINE_BYTES + 1), b""), start=1):
+            offset += len(line)
+            if not line.strip():
+                continue
             if bad_line is not None:
                 raise JournalError(f"{path}:{bad_line}: damaged line in the middle of the file")
             if line.endswith(b"\n") and _parses(line):
-                good_end += len(line)
+                good_end = offset
             else:
                 bad_line = number
         size = fh.tell()
@@ -133,18 +160,58 @@ def repair(path: str | Path) -> int:
 def _parses(line: bytes) -> bool:
     try:
         json.loads(line)
-    except ValueError:
+    except (ValueError, RecursionError):
         return False
     return True
 
 
-def records(path: str | Path) -> Iterator[GameRecord]:
-    """Every game in the file, in file order, streamed (never all in memory)."""
-    path = Path(path)
-    with open(path, encoding="utf-8") as fh:
-        fh.readline()  # the header
-        for number, line in enumerate(fh, start=2):
-            try:
-                yield GameRecord.from_json(json.loads(line))
-            except (ValueError, KeyError, TypeError) as exc:
-                raise JournalError(f"{path}:{number}: not a game record ({exc})") from None
+def record_shape(schedule: Schedule | None = None) -> Obj:
+    """What a game line must be; with a schedule, every number within the tournament's bounds."""
+    if schedule is None:
+        n, bots, deals, total = None, None, None, None
+    else:
+        n, bots, deals, total = schedule.seats, schedule.bots, schedule.deals, schedule.total_games
+    last = (lambda k: None if k is None else k - 1)
+    row = (lambda item: ListOf(item, n or 1, n or MAX_SEATS))
+    return Obj({"game": Int(0, last(total)), "deal": Int(0, last(deals)), "rot": Int(0, last(n)),
+                "seats": row(Int(0, last(bots))),
+                "places": ListOf(row(Int(1, n or MAX_SEATS)), 1, MAX_ROUNDS),
+                "points": ListOf(row(Float()), 1, MAX_ROUNDS)})
+
+
+class _Seating:
+    """The schedule's seats of game i, computed as far as the journal asks (streamed, never all at once)."""
+
+    def __init__(self, schedule: Schedule) -> None:
+        self._games, self._seats = schedule.games(), []
+
+    def __getitem__(self, index: int) -> tuple[int, ...]:
+        while len(self._seats) <= index:
+            self._seats.append(next(self._games).seats)
+        return self._seats[index]
+
+
+def records(path: str | Path, schedule: Schedule | None = None) -> Iterator[GameRecord]:
+    """Every game in the file, in file order, streamed (never all in memory); blank lines are skipped.
+
+    Each line is checked before use: its shape (a located error naming the
+    field) and, given the `schedule`, that its deal, rotation and seats are
+    the ones the tournament plays as that game, so an edited line cannot
+    change the results.
+    """
+    shape = record_shape(schedule)
+    seating = _Seating(schedule) if schedule is not None else None
+    for line, data in json_lines(path, MAX_JOURNAL_BYTES, KIND, start=2):
+        data = line.check(data, shape, hint="a line of this file is one finished game, as the program wrote it")
+        record = GameRecord.from_json(data)
+        if len(record.places) != len(record.points):
+            raise line.error(f"game {record.index}: {len(record.places)} rounds of places "
+                             f"but {len(record.points)} of points")
+        if seating is not None:
+            n = schedule.seats
+            want = (record.index // n, record.index % n, seating[record.index])
+            if (record.deal, record.rotation, record.seats) != want:
+                raise line.error(f"game {record.index} is not the game this tournament plays as game "
+                                 f"{record.index} (deal {want[0]}, rotation {want[1]}, seats {list(want[2])})",
+                                 hint="the line was edited, or belongs to another tournament")
+        yield record

@@ -21,7 +21,10 @@ from typing import Callable, Iterable, Sequence
 from .journal import GameRecord, Journal, JournalError
 from .schedule import Schedule
 from .tally import Tally
-from .workers import InlineWorker, PlayMatch, SharedWorkers
+from recycle.kernel.uploads import FileSet
+
+from .cluster import ClusterSpec, open_pool
+from .workers import PlayMatch, match_runner
 
 COMPLETE, DECIDED, INTERRUPTED = "complete", "decided", "interrupted"
 
@@ -56,16 +59,20 @@ class _Feeder:
 
 def run_tournament(schedule: Schedule, specs: Sequence[str], play: PlayMatch, tally: Tally, journal: Journal,
                    jobs: int = 1, replay: Iterable[GameRecord] = (),
-                   progress: Callable[[int], None] | None = None) -> RunOutcome:
+                   progress: Callable[[int], None] | None = None,
+                   cluster: ClusterSpec | None = None, files: FileSet = FileSet()) -> RunOutcome:
     """Play every game of `schedule` not already in `replay` (a resumed journal's records).
 
     Returns when all games are counted, the tally's SPRT has decided, or on
-    Ctrl-C; in every case the tally holds a consistent prefix of the games.
+    Ctrl-C; in every case the tally holds a consistent prefix of the games. With
+    `cluster`, the games are played on a Dask cluster, with `files` (the user files
+    the caller read while checking the bots) sent along.
     """
     feeder = _Feeder(tally, journal, progress)
     replayed = played = 0
-    window = 16 * jobs + 8
-    workers = SharedWorkers(jobs, play, specs) if jobs > 1 else InlineWorker(play, specs)
+    run = match_runner(play, specs)
+    workers = open_pool(jobs, run, cluster, files)
+    window = 16 * (workers.threads if cluster else jobs) + 8
     games = schedule.games()
     upcoming = next(games, None)
     status = COMPLETE

@@ -7,6 +7,11 @@ parent spends is taken from a worker. Here each worker has one pipe; the
 parent's main thread sends a game (a small frozen dataclass) down it and waits
 on all pipes at once. Workers are `spawn`ed and rebuild their agents from the
 spec strings, so nothing but strings and seeds crosses a process boundary.
+
+The pool runs any *work unit*: a picklable `run(unit)` callable, where a unit
+and its result both have an `index` (a tournament's `run` is
+`match_runner(play, specs)`, playing a scheduled `Game` into a `GameRecord`;
+`recycle.analysis` plays one game of one experiment set into a `GameLog`).
 """
 from __future__ import annotations
 
@@ -18,13 +23,15 @@ import traceback
 from collections import deque
 from contextlib import contextmanager
 from multiprocessing.connection import Connection, wait
-from typing import Callable, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from .journal import GameRecord
 from .schedule import Game
 
 #: (agent spec per seat, deal seed, game seed) -> per round: (place per seat, points per seat)
 PlayMatch = Callable[[tuple[str, ...], int, int], Sequence[tuple[Sequence[int], Sequence[float]]]]
+#: One work unit (anything with an `index`) -> its result (anything with the same `index`); picklable.
+RunUnit = Callable[[Any], Any]
 
 
 class WorkerError(RuntimeError):
@@ -39,12 +46,17 @@ def play_one(play: PlayMatch, specs: Sequence[str], game: Game) -> GameRecord:
                       tuple(tuple(points) for _, points in rounds))
 
 
+def match_runner(play: PlayMatch, specs: Sequence[str]) -> RunUnit:
+    """A tournament's work: a scheduled `Game` -> its `GameRecord` (picklable)."""
+    return functools.partial(play_one, play, tuple(specs))
+
+
 class InlineWorker:
     """-j1: plays each game in this process when its result is asked for."""
 
-    def __init__(self, play: PlayMatch, specs: Sequence[str]) -> None:
-        self._run = functools.partial(play_one, play, tuple(specs))
-        self._queue: deque[Game] = deque()
+    def __init__(self, run: RunUnit) -> None:
+        self._run = run
+        self._queue: deque = deque()
 
     def has_room(self) -> bool:
         return not self._queue
@@ -76,9 +88,8 @@ class InlineWorker:
         self._queue.clear()
 
 
-def _worker_main(conn: Connection, play: PlayMatch, specs: tuple[str, ...]) -> None:
+def _worker_main(conn: Connection, run: RunUnit) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # already inherited; kept for other start methods
-    run = functools.partial(play_one, play, specs)
     while True:
         try:
             game = conn.recv()
@@ -116,8 +127,8 @@ def children_ignore_ctrl_c() -> Iterator[None]:
 class ProcessWorkers:
     """`jobs` spawned processes, each with `depth` games queued so none waits for the parent."""
 
-    def __init__(self, jobs: int, play: PlayMatch, specs: Sequence[str], depth: int = 2) -> None:
-        self.jobs, self.depth, self._args = jobs, depth, (play, tuple(specs))
+    def __init__(self, jobs: int, run: RunUnit, depth: int = 2) -> None:
+        self.jobs, self.depth, self._args = jobs, depth, (run,)
         self._sent: dict[Connection, deque[int]] = {}
         self._procs: list = []
         self._dead: set[Connection] = set()
@@ -224,9 +235,9 @@ class SharedWorkers:
     when they are full, and collects their results between its games.
     """
 
-    def __init__(self, jobs: int, play: PlayMatch, specs: Sequence[str], depth: int = 3) -> None:
-        self.pool = ProcessWorkers(jobs - 1, play, specs, depth)
-        self.own = InlineWorker(play, specs)
+    def __init__(self, jobs: int, run: RunUnit, depth: int = 3) -> None:
+        self.pool = ProcessWorkers(jobs - 1, run, depth)
+        self.own = InlineWorker(run)
         self.failure: str | None = None
 
     def has_room(self) -> bool:

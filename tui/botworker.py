@@ -1,21 +1,30 @@
-"""Bot turns: a short delay, the decision in a thread worker, the result back on the app thread.
+"""Bot turns for any game's table: a short delay, the decision in a thread worker, the result
+back on the app thread.
 
 `decide` is CPU-bound (search players can think for seconds), so it never runs
-on the event loop. The worker only computes; it posts a message and the state
+on the event loop. The worker only computes; it posts a message and the game
 is changed by the message handler, on the app thread. A token makes a
-decision that arrives late (its screen moved on) harmless.
+decision that arrives late (its screen moved on, a new game started) harmless.
+
+    class MyTable(BotTurns, Screen):
+        def next_bot_job(self): ...          # a DecisionJob for the bot to move, or None
+        def apply_bot_decision(self, player, decision): ...   # may raise: then bot_failed
+        def bot_failed(self, player, error): ...              # report, play a fallback
+        def human_prompt(self): ...          # no bot to move: say what the person may do
+        def refresh_table(self): ...         # draw (the `thinking` seat is marked)
+    ...
+    self.drive()                             # after every change of the game
+
+The API of this module is shared by both tables: keep it stable.
 """
 from __future__ import annotations
 
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from textual.message import Message
 
-from .session import BotJob, Outcome, RoundResult
-
-if TYPE_CHECKING:
-    from .session import Session
+from .botjob import DecisionJob
 
 
 class BotDecided(Message):
@@ -35,37 +44,38 @@ class BotFailed(Message):
 
 
 class BotTurns:
-    """Mixin for the table screen: drives the bots while the table is the screen shown.
+    """Mixin for a table `Screen`: drives the bots while that screen is the one shown.
 
-    The host provides `session`, `refresh_table()`, `log_lines()`,
-    `show_round_result()` and `human_prompt()`.
+    Bots wait while another screen (debug, editor, a dialog) is on top; call `drive()`
+    again when the table is back (`on_screen_resume`) and after every change of the game.
     """
 
-    session: "Session"
     thinking: int | None = None  # the seat whose decision is being waited for
     token: int = 0
-    result_due: RoundResult | None = None  # shown when the table is next on screen
+    bot_delay: float = 0.0  # seconds before a bot decides, so a person can follow
 
     def drive(self) -> None:
-        """Start whatever comes next: the round result, a bot's turn, or wait for the human."""
+        """Start whatever comes next: `before_bot_turn` (a result to show), a bot's turn, or the human's."""
         if not self.is_current or self.thinking is not None:  # type: ignore[attr-defined]
-            return  # bots wait while another screen (debug, editor...) is open
-        if self.result_due is not None:
-            result, self.result_due = self.result_due, None
-            self.show_round_result(result)
             return
-        job = self.session.bot_job()
+        if self.before_bot_turn():
+            return
+        job = self.next_bot_job()
         if job is None:
             self.human_prompt()
             return
         self.token += 1
         self.thinking = job.player
         self.refresh_table()
-        delay = self.session.options.delay
-        if delay > 0:
-            self.set_timer(delay, partial(self._start_worker, self.token))  # type: ignore[attr-defined]
+        if self.bot_delay > 0:
+            self.set_timer(self.bot_delay, partial(self._start_worker, self.token))  # type: ignore[attr-defined]
         else:
             self._start_worker(self.token)
+
+    def cancel_bots(self) -> None:
+        """Forget any decision in flight (a new game): its result will be ignored."""
+        self.token += 1
+        self.thinking = None
 
     def _start_worker(self, token: int) -> None:
         if token != self.token:
@@ -73,14 +83,14 @@ class BotTurns:
         if not self.is_current:  # type: ignore[attr-defined]
             self.thinking = None  # another screen opened during the delay: resume on return
             return
-        job = self.session.bot_job()  # taken now, on the app thread, from the current state
+        job = self.next_bot_job()  # taken now, on the app thread, from the current state
         if job is None:
             self.thinking = None
             return
         self.run_worker(partial(self._think, token, job), thread=True, group="bots",  # type: ignore[attr-defined]
                         exit_on_error=False, description=f"seat {job.player} decides")
 
-    def _think(self, token: int, job: BotJob) -> None:
+    def _think(self, token: int, job: DecisionJob) -> None:
         """Runs in a worker thread: only computes, then posts (post_message is thread-safe)."""
         try:
             decision = job.run()
@@ -93,41 +103,33 @@ class BotTurns:
         if message.token != self.token:
             return
         self.thinking = None
-        decision = message.decision
         try:
-            outcome = self.session.apply(message.player, decision.action, decision.trace)
+            self.apply_bot_decision(message.player, message.decision)
         except Exception as exc:  # an illegal action from a bot: report, then play for it
-            self.on_bot_failed(BotFailed(message.token, message.player, exc))
-            return
-        self.after_action(outcome)
+            self.bot_failed(message.player, exc)
 
     def on_bot_failed(self, message: BotFailed) -> None:
         if message.token != self.token:
             return
         self.thinking = None
-        name = self.session.names[message.player]
-        self.notify(f"{name}'s bot failed: {message.error}; it plays its first legal action",  # type: ignore
-                    severity="error", timeout=8)
-        fallback = self.session.state.legal_actions()[0]
-        self.after_action(self.session.apply(message.player, fallback))
-
-    def after_action(self, outcome: Outcome) -> None:
-        """Every change of the state, the human's or a bot's, ends here."""
-        self.log_lines(outcome.lines)
-        if outcome.result is not None:
-            self.result_due = outcome.result
-        self.refresh_table()
-        self.drive()
+        self.bot_failed(message.player, message.error)
 
     # ---- provided by the host screen ------------------------------------------
-    def refresh_table(self) -> None:  # pragma: no cover - abstract
+    def before_bot_turn(self) -> bool:
+        """Something to show before the next turn (a round result)? Show it and return True."""
+        return False
+
+    def next_bot_job(self) -> DecisionJob | None:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def log_lines(self, lines: list[str]) -> None:  # pragma: no cover - abstract
+    def apply_bot_decision(self, player: int, decision: Any) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def show_round_result(self, result: RoundResult) -> None:  # pragma: no cover - abstract
+    def bot_failed(self, player: int, error: BaseException) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
 
     def human_prompt(self) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def refresh_table(self) -> None:  # pragma: no cover - abstract
         raise NotImplementedError

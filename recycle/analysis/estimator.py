@@ -1,0 +1,126 @@
+"""The estimating AI: an agent that plays *and* says what each of its options is worth.
+
+`CardStockEstimator` is CardStock's PIPMC player: for every legal option, K
+random rollouts, each from a fresh determinization of what the mover may not
+see; an option's estimate is the mean of its rollouts' `Results.utilities()`
+(`((np - 1) - mean finishing position) / (np - 1)`, ANALYSIS.md's `wrs`),
+and the best option is played (ties: the first). Forced moves (one option)
+are estimated too, as CardStock does, so they count with spread 0.
+
+Any agent whose `explain` trace lists candidates with values (the search
+players' `SearchTrace`) can replace it: `estimates(agent, ...)` reads the
+values of its candidates (mean utility, the same 0..1 scale). Rollouts and
+searches cover the current episode (`truncated()`), like every search player.
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from recycle.kernel.protocol import Agent, Decision, GameState, IllegalAction
+from recycle.kernel.specs import AgentSpecError, int_param, parse_spec
+from recycle.search.common import Rollout, sample_root, sampler
+
+#: CardStock's NUMTESTS: rollouts per option.
+DEFAULT_ROLLOUTS = 10
+CARDSTOCK = "cardstock"
+
+
+@dataclass(frozen=True)
+class Estimates:
+    """An estimator's account of one decision: each option's value for the mover, every player's for the choice."""
+
+    values: tuple[float, ...]
+    view: tuple[float, ...] | None = None
+
+    def to_json(self) -> dict:
+        return {"values": [round(v, 4) for v in self.values],
+                "view": None if self.view is None else [round(v, 4) for v in self.view]}
+
+
+class CardStockEstimator:
+    """CardStock's estimating AI (PIPMC): K random rollouts per option, each from a fresh determinization."""
+
+    def __init__(self, rollouts: int = DEFAULT_ROLLOUTS) -> None:
+        if rollouts < 1:
+            raise AgentSpecError("rollouts must be at least 1")
+        self.rollouts = rollouts
+        self.name = f"{CARDSTOCK}:rollouts={rollouts}"
+        self._random = Rollout(None)
+
+    def choose(self, observation: Any, legal_actions: Sequence[Any], rng: random.Random) -> Any:
+        return self.explain(observation, legal_actions, rng).action
+
+    def explain(self, observation: Any, legal_actions: Sequence[Any], rng: random.Random) -> Decision:
+        own = random.Random(rng.getrandbits(64))  # one draw from the caller's stream, whatever K is
+        root = sample_root(observation, own)
+        player = root.current_player()
+        redeal = sampler(root, player)
+        n = root.num_players
+        totals = [[0.0] * n for _ in legal_actions]
+        done = [0] * len(legal_actions)  # rollouts made (an option may not apply in a determinization)
+        for m, action in enumerate(legal_actions):
+            row = totals[m]
+            for _ in range(self.rollouts):
+                world = redeal(own)
+                if not _apply(world, action, m):
+                    continue
+                rewards, _ = self._random.run(world, own)
+                done[m] += 1
+                for p in range(n):
+                    row[p] += rewards[p]
+        values = tuple(row[player] / k if k else 0.0 for row, k in zip(totals, done))
+        best = max(range(len(values)), key=lambda i: (values[i], -i))
+        view = tuple(v / max(1, done[best]) for v in totals[best])
+        return Decision(legal_actions[best], Estimates(values, view))
+
+
+def _apply(world: GameState, action: Any, index: int) -> bool:
+    """Play the mover's option in a determinization: by identity, by text, else by position."""
+    try:
+        world.apply(action)
+        return True
+    except IllegalAction:
+        legal = world.legal_actions()  # an option naming hidden cards reads differently here
+        if index < len(legal):
+            world.apply(legal[index])
+            return True
+        return False
+
+
+def estimates(decision: Decision, legal: Sequence[Any]) -> Estimates | None:
+    """The option values an estimating agent reported with its decision, in `legal` order, or None.
+
+    CardStock's estimator reports `Estimates`; a search player's `SearchTrace`
+    lists candidates (by action text) with mean values; candidates it never
+    tried (or a lone legal action) carry no value and are left out.
+    """
+    trace = decision.trace
+    if isinstance(trace, Estimates):
+        return trace
+    candidates = getattr(trace, "candidates", None)
+    if not candidates:
+        return None
+    by_text = {c.action: c.value for c in candidates if getattr(c, "value", None) is not None}
+    values = tuple(by_text[str(a)] for a in legal if str(a) in by_text)
+    return Estimates(values) if values else None
+
+
+def make_estimator(spec: str, rollouts: int = DEFAULT_ROLLOUTS, fallback=None) -> Agent:
+    """The estimating agent a spec names: `cardstock[:rollouts=K]` or any agent that explains with values."""
+    name, params = parse_spec(spec)
+    if name.lower() == CARDSTOCK:
+        k = int_param(dict(params), "rollouts", rollouts, 1)
+        unknown = set(params) - {"rollouts"}
+        if unknown:
+            raise AgentSpecError(f"cardstock takes rollouts=K, not {', '.join(sorted(unknown))}")
+        return CardStockEstimator(k)
+    from recycle.players import make_agent
+
+    agent = make_agent(spec, fallback)
+    if not hasattr(agent, "explain"):
+        raise AgentSpecError(f"{spec} cannot be an estimator: it does not report what its options are worth "
+                             "(use cardstock or a search player such as ismcts or pimc)")
+    return agent

@@ -1,0 +1,193 @@
+"""CardStock's three experiment sets, as work units for the tournament's worker pool.
+
+A *subject* is the game under analysis, behind a few duck-typed methods
+(picklable, so workers rebuild it): `name`, `players`, `new_state(seed)`,
+`episode(state)` (which episode a decision belongs to), `places(state)`
+(per episode, each player's place, 1 the best), `rounds(state)` (None when the
+game has no rounds) and `describe(state, player)` (state size, share of cards
+hidden from `player`). `RecycleSubject` serves every RECYCLE game;
+`president.analysis.PresidentSubject` serves native President.
+
+A work unit is one game of one set, seeded from (master seed, set, index)
+alone, so the same seed gives the same logs whichever process plays which
+unit, and `-j` changes nothing but the time (future cluster runs can ship
+the same units).
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from recycle.kernel.protocol import GameError, decide
+
+from .estimator import DEFAULT_ROLLOUTS, estimates, make_estimator
+from .records import ALL_AI, ONE_AI, RANDOM, SETS, DecisionRecord, GameLog
+
+#: A game's decisions are bounded by its own rules (RECYCLE's choice limit); this is the last resort.
+MAX_DECISIONS = 200_000
+
+
+def unit_seed(seed: int, set_name: str, index: int) -> int:
+    """The seed of one game of one set, the same in every process."""
+    return random.Random(f"analysis/{seed}/{set_name}/{index}").getrandbits(63)
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One game to play: its global index, its set, and its seed."""
+
+    index: int
+    set: str
+    seed: int
+
+
+def units(games: int, seed: int, sets: Sequence[str] = SETS) -> list[Unit]:
+    """Every game of every set: set k's game i has index k * games + i."""
+    return [Unit(k * games + i, s, unit_seed(seed, s, i)) for k, s in enumerate(sets) for i in range(games)]
+
+
+_LOADED: dict[tuple, Any] = {}
+
+
+@dataclass(frozen=True)
+class RecycleSubject:
+    """A RECYCLE game file under analysis (the game is read once per process).
+
+    With `text` (the file's content, see `with_text`) a worker parses that
+    instead of opening `path`: what a machine without the file needs.
+    """
+
+    path: str
+    max_choices: int = 500
+    compat: str | None = None
+    text: str | None = None
+
+    def with_text(self) -> "RecycleSubject":
+        """The same subject carrying its file's content, for workers that cannot read the file."""
+        from dataclasses import replace
+
+        return replace(self, text=Path(self.path).read_text(encoding="utf-8"))
+
+    def _game(self):
+        from recycle.lang import load_game
+        from recycle.lang.reader import parse_game
+
+        key = (self.path, None if self.text is None else hash(self.text))
+        if key not in _LOADED:
+            while len(_LOADED) >= 16:  # a folder run reads many games: keep the last few
+                del _LOADED[next(iter(_LOADED))]
+            _LOADED[key] = load_game(self.path) if self.text is None else parse_game(self.text, self.path)
+        return _LOADED[key]
+
+    @property
+    def name(self) -> str:
+        return Path(self.path).stem
+
+    @property
+    def players(self) -> int:
+        return self.new_state(0).num_players
+
+    def new_state(self, seed: int):
+        from recycle.interp import new_game
+
+        extra = {"compat": self.compat} if self.compat else {}
+        return new_game(self._game(), seed, max_choices=self.max_choices, **extra)
+
+    def episode(self, state) -> int:
+        return 0
+
+    def places(self, state) -> tuple[tuple[int, ...], ...]:
+        return (state.results().ranks,)
+
+    def rounds(self, state) -> int | None:
+        return None
+
+    def called(self, state) -> bool:
+        return bool(state.called)
+
+    def describe(self, state, player: int) -> tuple[int, float]:
+        """Cards in play plus storages and non-empty locations; the share of cards `player` cannot see."""
+        st = state.st
+        cards = sum(len(c) for k, c in st.locs.items() if k[2] != "mem")
+        locations = sum(1 for k, c in st.locs.items() if c and k[2] != "mem")
+        size = cards + locations + len(st.ints) + len(st.strs)
+        return size, (len(state.hidden_cards(player)) / cards if cards else 0.0)
+
+
+@dataclass(frozen=True)
+class PlayUnit:
+    """Plays one unit into its `GameLog` (the pool's picklable work: `run(unit)`)."""
+
+    subject: Any
+    estimator: str = "cardstock"
+    rollouts: int = DEFAULT_ROLLOUTS
+
+    def __call__(self, unit: Unit) -> GameLog:
+        subject = self.subject
+        state = subject.new_state(unit.seed)
+        n = state.num_players
+        rng = random.Random(unit.seed ^ 0x5EED)
+        ai = {ONE_AI: {0}, ALL_AI: set(range(n))}.get(unit.set, set())
+        agent = make_estimator(self.estimator, self.rollouts) if ai else None
+        measure = unit.set == RANDOM
+        decisions: list[DecisionRecord] = []
+        texts: set[str] = set()
+        while not state.is_terminal():
+            if len(decisions) >= MAX_DECISIONS:
+                raise GameError(f"{subject.name}: no end after {MAX_DECISIONS:,} decisions")
+            player, legal = state.current_player(), state.legal_actions()
+            episode = subject.episode(state)
+            if player in ai:
+                decision = decide(agent, state.observation(player), legal, rng, explain=True)
+                est = estimates(decision, legal)
+                action = decision.action
+                record = DecisionRecord(player, len(legal), episode, est and est.values, est and est.view)
+            else:
+                action = legal[int(rng.random() * len(legal))]
+                size, hidden = subject.describe(state, player) if measure else (None, None)
+                record = DecisionRecord(player, len(legal), episode, size=size, hidden=hidden)
+            if measure:
+                texts.update(map(str, legal))
+            decisions.append(record)
+            state.apply(action)
+        results = state.results()
+        called = getattr(subject, "called", None)  # RECYCLE games may be called at the choice limit
+        return GameLog(unit.index, unit.set, unit.seed, n, tuple(decisions), tuple(subject.places(state)),
+                       results.ranks, results.scores, len(texts), bool(called and called(state)),
+                       subject.rounds(state))
+
+
+def run_units(run: Callable[[Unit], GameLog], todo: Iterable[Unit], jobs: int = 1,
+              on_log: Callable[[GameLog], None] | None = None, cluster=None) -> list[GameLog]:
+    """Play every unit, on `jobs` processes of the tournament's pool or on a Dask `cluster`
+    (a `ClusterSpec`); results in index order.
+
+    `on_log` sees each log as it finishes (journal, progress bar).
+    """
+    from recycle.tournament.cluster import open_pool
+
+    pending = list(todo)
+    workers = open_pool(jobs if len(pending) > 1 else 1, run, cluster if pending else None, tag="analysed game")
+    logs: list[GameLog] = []
+    clean = False
+    try:
+        queue = iter(pending)
+        upcoming = next(queue, None)
+        while True:
+            while upcoming is not None and workers.has_room():
+                workers.submit(upcoming)
+                upcoming = next(queue, None)
+            if not workers.busy:
+                break
+            for log in workers.finished():
+                logs.append(log)
+                if on_log:
+                    on_log(log)
+            workers.check()
+        clean = True
+    finally:
+        workers.close(now=not clean)
+    return sorted(logs, key=lambda g: g.index)

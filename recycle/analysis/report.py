@@ -1,0 +1,254 @@
+"""The HTML report: one self-contained page (plots embedded as PNG) a newcomer reads to learn a game's character.
+
+Plots (matplotlib, drawn off-screen): each player's estimated win rate over
+the game in the all-AI games (CardStock's lead curves), the branching factor
+over the game, the win rate by seat in random play with intervals, and the
+heuristics as bars with intervals against the distribution of the other
+analysed games (a folder run) and the published CardStock values.
+"""
+from __future__ import annotations
+
+import base64
+import html
+import io
+import random
+from collections.abc import Sequence
+from pathlib import Path
+
+from .heuristics import HEURISTICS
+from .metrics import BINS
+from .records import ALL_AI, RANDOM, GameLog
+from .stats import bootstrap, ratio, total
+
+#: CardStock's authors' published values (ANALYSIS.md): order, fairness, convergence, spread, drama, security.
+PUBLISHED = {
+    "Agram": (0.28, 0.96, 0.56, 0.05, 0.27, 0.27), "Hearts": (0.52, 0.87, 0.54, 0.14, 0.46, 0.34),
+    "Ninety-Eight": (0.91, 0.68, 0.50, 0.37, 0.39, 0.60), "Stealing Bundles": (0.36, 0.88, 0.51, 0.14, 0.51, 0.19),
+}
+#: Reports of more games than this show only the heuristics chart for each.
+FULL_PLOTS = 12
+PUBLISHED_KEYS = ("order", "fairness", "convergence", "meaningful_moves", "drama", "security")
+
+STYLE = """body{font-family:system-ui,sans-serif;max-width:60em;margin:2em auto;padding:0 1em;color:#222}
+table{border-collapse:collapse;margin:1em 0}td,th{padding:.25em .7em;border-bottom:1px solid #ddd;text-align:right}
+td:first-child,th:first-child{text-align:left}img{max-width:100%}.note{color:#555;font-size:.9em}"""
+
+
+def _plt():
+    import matplotlib
+
+    matplotlib.use("Agg")  # no display: the report is written, never shown
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _png(fig) -> str:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=90, bbox_inches="tight")
+    _plt().close(fig)
+    return f'<img alt="plot" src="data:image/png;base64,{base64.b64encode(buf.getvalue()).decode()}">'
+
+
+def lead_curves(logs: Sequence[GameLog], players: int) -> list[list[float | None]]:
+    """Per player, its mean estimated win rate in each tenth of the game (all-AI games)."""
+    sums = [[0.0] * BINS for _ in range(players)]
+    counts = [[0] * BINS for _ in range(players)]
+    for g in logs:
+        m = len(g.decisions)
+        for i, d in enumerate(g.decisions):
+            b = min(BINS - 1, int(BINS * i / m))
+            if d.view:
+                for p, v in enumerate(d.view[:players]):
+                    sums[p][b] += v
+                    counts[p][b] += 1
+            elif d.values:
+                sums[d.player][b] += d.lead
+                counts[d.player][b] += 1
+    return [[s / c if c else None for s, c in zip(sums[p], counts[p])] for p in range(players)]
+
+
+def typical(logs: Sequence[GameLog], k: int = 3) -> list[GameLog]:
+    """Up to k games of middling length: the ones around the median number of decisions."""
+    ranked = sorted(logs, key=lambda g: (len(g.decisions), g.index))
+    if len(ranked) <= k:
+        return ranked
+    mid = len(ranked) // 2
+    return ranked[max(0, mid - k // 2):max(0, mid - k // 2) + k]
+
+
+def game_leads(g: GameLog) -> list[list[tuple[int, float]]]:
+    """Per player, (decision number, estimated win rate): every player's view where the estimator gives it."""
+    pts: list[list[tuple[int, float]]] = [[] for _ in range(g.players)]
+    for i, d in enumerate(g.decisions):
+        if d.view:
+            for p, v in enumerate(d.view[:g.players]):
+                pts[p].append((i, v))
+        elif d.values:
+            pts[d.player].append((i, d.lead))
+    return pts
+
+
+def seat_win_rates(logs: Sequence[GameLog], players: int, seed: int, replicates: int):
+    """Each seat's share of the plays it won in random play, with bootstrap intervals."""
+    rows = [{"plays": len(g.plays()), **{f"w{p}": sum(pl.won(p) for pl in g.plays()) for p in range(players)}}
+            for g in logs]
+
+    def compute(s):
+        r = s[RANDOM]
+        return {f"w{p}": ratio(total(r, f"w{p}"), total(r, "plays")) for p in range(players)}
+
+    b = bootstrap({RANDOM: rows}, compute, random.Random(f"seat-rates/{seed}"), replicates)
+    return [b.interval(f"w{p}") for p in range(players)]
+
+
+def _plots(analysis, corpus: Sequence) -> list[tuple[str, str]]:
+    plt = _plt()
+    n, out = analysis.players, []
+    xs = [(b + 0.5) / BINS for b in range(BINS)]
+    fig, ax = plt.subplots(figsize=(6, 3.2))
+    for p, curve in enumerate(lead_curves(analysis.logs.get(ALL_AI, []), n)):
+        pts = [(x, y) for x, y in zip(xs, curve) if y is not None]
+        if pts:
+            ax.plot(*zip(*pts), marker="o", label=f"seat {p}")
+    ax.set(xlabel="progress through the game", ylabel="estimated win rate", ylim=(0, 1),
+           title="Estimated win rate of each player (all-AI games)")
+    ax.legend(fontsize="small")
+    out.append(("Lead curves, averaged", _png(fig)))
+    games = typical(analysis.logs.get(ALL_AI, []))
+    if games:
+        fig, axes = plt.subplots(1, len(games), figsize=(3.2 * len(games), 3), sharey=True, squeeze=False)
+        for ax, g in zip(axes[0], games):
+            for p, pts in enumerate(game_leads(g)):
+                if pts:
+                    ax.plot(*zip(*pts), label=f"seat {p}" + (" (won)" if g.ranks[p] == 1 else ""))
+            ax.set(xlabel="decision", ylim=(0, 1), title=f"game {g.index}")
+            ax.legend(fontsize="x-small")
+        axes[0][0].set_ylabel("estimated win rate")
+        out.append(("Lead curves of three typical all-AI games", _png(fig)))
+    curve = [(x, analysis.metrics.interval(f"branching_curve_{b}")) for b, x in enumerate(xs)
+             if f"branching_curve_{b}" in analysis.metrics.point]
+    if curve:
+        fig, ax = plt.subplots(figsize=(6, 3.2))
+        ax.plot([x for x, _ in curve], [iv.value for _, iv in curve], marker="o")
+        ax.fill_between([x for x, _ in curve], [iv.low for _, iv in curve], [iv.high for _, iv in curve], alpha=.3)
+        ax.set(xlabel="progress through the game", ylabel="options per decision",
+               title="Branching factor over the game (random play, 95% band)")
+        out.append(("Branching factor", _png(fig)))
+    rates = seat_win_rates(analysis.logs.get(RANDOM, []), n, analysis.config.seed, analysis.config.replicates)
+    fig, ax = plt.subplots(figsize=(6, 3))
+    ax.bar(range(n), [iv.value for iv in rates], yerr=[[iv.value - iv.low for iv in rates],
+                                                       [iv.high - iv.value for iv in rates]], capsize=4)
+    ax.axhline(1 / n, color="grey", linestyle="--", label="fair share")
+    ax.set(xlabel="seat", ylabel="win rate", title="Wins by seat in random play (95% intervals)")
+    ax.legend(fontsize="small")
+    out.append(("Fairness by seat", _png(fig)))
+    out.append(("Heuristics", _png(_heuristics_figure(plt, analysis, corpus))))
+    return out
+
+
+def _heuristics_figure(plt, analysis, corpus: Sequence):
+    names = [h for h in HEURISTICS if h in analysis.heuristics.point]
+    fig, ax = plt.subplots(figsize=(7, 3.4))
+    ivs = [analysis.heuristics.interval(h) for h in names]
+    ax.bar(range(len(names)), [iv.value for iv in ivs], color="#4c72b0", label=analysis.name,
+           yerr=[[iv.value - iv.low for iv in ivs], [iv.high - iv.value for iv in ivs]], capsize=3)
+    others = [[a.heuristics.point[h] for a in corpus if h in a.heuristics.point and a is not analysis] for h in names]
+    if any(others):
+        ax.boxplot([o or [float("nan")] for o in others], positions=range(len(names)), widths=.5,
+                   showfliers=False, manage_ticks=False)
+    pub = [(i, v) for i, h in enumerate(names) for game in PUBLISHED.values()
+           for k, v in zip(PUBLISHED_KEYS, game) if k == h]
+    if pub:
+        ax.scatter(*zip(*pub), color="grey", marker="x", label="CardStock's published games", zorder=3)
+    ax.set_xticks(range(len(names)), names, rotation=35, ha="right")
+    ax.set(title="Heuristics (bars: this game, 95% intervals; boxes: the other games analysed)")
+    ax.legend(fontsize="small")
+    return fig
+
+
+def _rows(analysis) -> str:
+    out = []
+    for name, (_, b) in analysis.figures().items():
+        if name.startswith("branching_curve_"):
+            continue
+        iv = b.interval(name)
+        out.append(f"<tr><td>{html.escape(name)}</td><td>{iv.value:.3f}</td><td>[{iv.low:.3f}, {iv.high:.3f}]</td>"
+                   f"<td>{b.games_needed(name)}</td></tr>")
+    return ("<table><tr><th>figure</th><th>value</th><th>95% interval</th>"
+            "<th>games for width &lt; 0.05 (counts: 5% of the value)</th></tr>" + "".join(out) + "</table>")
+
+
+def character(analysis) -> list[str]:
+    """Plain sentences on what the numbers say, for a reader who does not know the formulas."""
+    h, n = analysis.heuristics, analysis.players
+    said = []
+
+    def iv(name):
+        return h.interval(name) if name in h.point else None
+
+    f = iv("fairness")
+    if f:
+        said.append(f"Fairness {f.value:.2f}: " + (
+            "seat 0 wins close to its fair share in random play." if f.value >= 0.85 else
+            "too few games to tell whether seat 0 wins its fair share (the interval is wide)." if f.high >= 0.85
+            else f"seat 0 wins noticeably more or less often than 1 in {n} in random play."))
+    o = iv("order")
+    if o:
+        said.append(f"Order {o.value:.2f}: " + ("skill matters: the estimating AI beats random players clearly."
+                    if o.low > 0 else "the estimating AI does not clearly beat random play: luck dominates."))
+    m = iv("meaningful_moves")
+    if m:
+        said.append(f"Meaningful moves {m.value:.2f}: on average the best and worst option differ by "
+                    f"{100 * m.value:.0f} points of estimated win rate.")
+    d = iv("drama")
+    if d:
+        said.append(f"Drama {d.value:.2f}: " + ("winners were often behind before they won."
+                    if d.value >= 0.2 else "winners were rarely behind along the way."))
+        if n > 2 and analysis.config.drama == "cardstock" and d.value < 0.2:
+            said.append("With more than two players a shared second place is already worth at least 0.5, "
+                        "CardStock's drama threshold; --drama blog uses the blog's higher threshold.")
+    return said
+
+
+def write_report(folder: str | Path, analyses: Sequence, corpus: Sequence = (), title: str | None = None) -> Path:
+    """Write `index.html` into `folder`: every analysis's tables and plots; returns its path."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    corpus = list(corpus) or list(analyses)
+    parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title or 'Game analysis')}"
+             f"</title><style>{STYLE}</style></head><body><h1>{html.escape(title or 'Game analysis')}</h1>"]
+    if len(analyses) > 1:
+        parts.append(_corpus_section(analyses))
+    for a in analyses:
+        c = a.config
+        parts.append(f"<h2>{html.escape(a.name)}</h2><p class='note'>{a.players} players; {c.games} games in each "
+                     f"of three sets (all random, estimating AI at seat 0, all estimating AI); estimator "
+                     f"{html.escape(c.estimator)} with {c.rollouts} rollouts per option; seed {c.seed}; "
+                     f"95% bootstrap intervals from {c.replicates} resamples of the games.</p>")
+        parts.append("<ul>" + "".join(f"<li>{html.escape(s)}</li>" for s in character(a)) + "</ul>")
+        parts.append(_rows(a))
+        # A big folder gets one chart per game, not five: the page stays a few megabytes.
+        plots = _plots(a, corpus) if len(analyses) <= FULL_PLOTS else [
+            ("Heuristics", _png(_heuristics_figure(_plt(), a, corpus)))]
+        for caption, img in plots:
+            parts.append(f"<h3>{html.escape(caption)}</h3>{img}")
+    parts.append("<p class='note'>Formulas: CardStock's heuristics and TAG's metrics as the project's "
+                 "ANALYSIS notes define them; see the README section on game analysis.</p></body></html>")
+    path = folder / "index.html"
+    path.write_text("\n".join(parts), encoding="utf-8")
+    return path
+
+
+def _corpus_section(analyses: Sequence) -> str:
+    plt = _plt()
+    names = [h for h in HEURISTICS if any(h in a.heuristics.point for a in analyses)]
+    fig, ax = plt.subplots(figsize=(7, 3.4))
+    ax.boxplot([[a.heuristics.point[h] for a in analyses if h in a.heuristics.point] for h in names])
+    ax.set_xticks(range(1, len(names) + 1), names, rotation=35, ha="right")
+    ax.set(title=f"Heuristics over {len(analyses)} games")
+    head = "".join(f"<th>{h}</th>" for h in names)
+    rows = "".join(f"<tr><td>{html.escape(a.name)}</td>" + "".join(
+        f"<td>{a.heuristics.point[h]:.2f}</td>" if h in a.heuristics.point else "<td>-</td>" for h in names)
+        + "</tr>" for a in analyses)
+    return f"<h2>All games</h2>{_png(fig)}<table><tr><th>game</th>{head}</tr>{rows}</table>"

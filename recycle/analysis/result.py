@@ -1,0 +1,157 @@
+"""One game's analysis: play the three sets, compute every figure with its interval, write JSON/CSV/tables."""
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from rich.table import Table
+
+from .estimator import DEFAULT_ROLLOUTS
+from .experiment import PlayUnit, Unit, run_units, units
+from .heuristics import HEURISTICS, HeuristicFigures, drama_threshold, summaries
+from .metrics import (
+    ClimbingFigures,
+    climbing_row,
+    forward_model_speed,
+    game_metrics,
+    metrics_compute,
+    spread_of,
+)
+from .records import ALL_AI, RANDOM, SETS, GameLog
+from .stats import DEFAULT_REPLICATES, TARGET_WIDTH, Bootstrap, Interval, bootstrap
+
+
+@dataclass(frozen=True)
+class Config:
+    """Everything that determines an analysis's numbers (and names its journal)."""
+
+    games: int = 100
+    seed: int = 0
+    estimator: str = "cardstock"
+    rollouts: int = DEFAULT_ROLLOUTS
+    replicates: int = DEFAULT_REPLICATES
+    drama: str = "cardstock"
+
+    def to_json(self) -> dict:
+        return {"games": self.games, "seed": self.seed, "estimator": self.estimator, "rollouts": self.rollouts,
+                "bootstrap": self.replicates, "drama": self.drama}
+
+
+@dataclass
+class Analysis:
+    """The logs of one game's three sets and every figure computed from them."""
+
+    name: str
+    players: int
+    config: Config
+    logs: dict[str, list[GameLog]]
+    heuristics: Bootstrap
+    metrics: Bootstrap
+    climbing: Bootstrap
+    spreads: dict[str, dict] = field(default_factory=dict)  # sd/min/max of the TAG figures
+    speed: dict[str, float] = field(default_factory=dict)
+    extra_json: dict[str, Any] = field(default_factory=dict)  # e.g. a comparison with another analysis
+
+    def figures(self) -> dict[str, tuple[str, Bootstrap]]:
+        """figure name -> (group, bootstrap), in display order."""
+        out: dict[str, tuple[str, Bootstrap]] = {}
+        for name in HEURISTICS:
+            if name in self.heuristics.point:
+                out[name] = ("heuristics", self.heuristics)
+        for b in (self.climbing, self.metrics):
+            for name in b.point:
+                out[name] = ("metrics", b)
+        return out
+
+    def interval(self, name: str) -> Interval:
+        return self.figures()[name][1].interval(name)
+
+    def to_json(self) -> dict:
+        def entry(b: Bootstrap, name: str) -> dict:
+            return {**b.interval(name).to_json(), "games_needed": b.games_needed(name), **self.spreads.get(name, {})}
+
+        heur = {n: entry(self.heuristics, n) for n in HEURISTICS if n in self.heuristics.point}
+        metrics: dict[str, Any] = {n: entry(self.metrics, n) for n in self.metrics.point
+                                   if not n.startswith("branching_curve_")}
+        metrics["branching_curve"] = [entry(self.metrics, n) for n in self.metrics.point
+                                      if n.startswith("branching_curve_")]
+        metrics.update({n: entry(self.climbing, n) for n in self.climbing.point})
+        metrics["forward_model"] = self.speed
+        return {"game": self.name, "players": self.players, "games": self.config.games, **self.config.to_json(),
+                "target_width": TARGET_WIDTH, "heuristics": heur, "metrics": metrics, **self.extra_json}
+
+    def csv_row(self) -> dict[str, Any]:
+        """One flat row: every figure's value, low and high (the corpus table)."""
+        row: dict[str, Any] = {"game": self.name, "players": self.players, "games": self.config.games}
+        for name, (_, b) in self.figures().items():
+            iv = b.interval(name)
+            row[name], row[f"{name}_low"], row[f"{name}_high"] = (round(iv.value, 4), round(iv.low, 4),
+                                                                   round(iv.high, 4))
+        return row
+
+    def table(self) -> Table:
+        c = self.config
+        table = Table(title=f"{self.name}: {self.players} players, {c.games} games per set, estimator "
+                            f"{c.estimator} ({c.rollouts} rollouts), seed {c.seed}",
+                      caption=f"95% bootstrap intervals ({c.replicates} resamples); last column: games per set "
+                              f"for an interval narrower than {TARGET_WIDTH} (counts and places: {TARGET_WIDTH:.0%} "
+                              "of the value)")
+        for col, just in (("figure", "left"), ("value", "right"), ("95% interval", "right"), ("games", "right")):
+            table.add_column(col, justify=just)
+        group = None
+        for name, (g, b) in self.figures().items():
+            if name.startswith("branching_curve_"):
+                continue
+            if g != group and group is not None:
+                table.add_section()
+            group = g
+            iv = b.interval(name)
+            table.add_row(name, f"{iv.value:.3f}", f"[{iv.low:.3f}, {iv.high:.3f}]", str(b.games_needed(name)))
+        return table
+
+
+def compute(name: str, players: int, logs: dict[str, list[GameLog]], config: Config) -> Analysis:
+    """Every figure and interval from the logs (played now or read back from a journal)."""
+    rng = random.Random(f"analysis-bootstrap/{config.seed}")
+    threshold = drama_threshold(players, config.drama)
+    heur_rows = summaries(logs, players, threshold)
+    max_options = max((d.options for g in logs.get(ALL_AI, []) for d in g.decisions), default=1)
+    heur = bootstrap(heur_rows, HeuristicFigures(players, max_options), rng, config.replicates)
+    metric_rows = {RANDOM: [game_metrics(g) for g in logs.get(RANDOM, [])]}
+    met = bootstrap(metric_rows, metrics_compute, rng, config.replicates)
+    episodic = any(len(g.episodes) > 1 for g in logs.get(ALL_AI, []))
+    climb_rows = {ALL_AI: [climbing_row(g) for g in logs.get(ALL_AI, [])]}
+    climb = bootstrap(climb_rows, ClimbingFigures(players, episodic), rng, config.replicates)
+    spreads = {k: spread_of(metric_rows[RANDOM], k) for k in met.point}
+    return Analysis(name, players, config, logs, heur, met, climb, spreads)
+
+
+def analyze(subject: Any, config: Config, jobs: int = 1, progress: Callable[[int], None] | None = None,
+            done: Iterable[GameLog] = (), on_log: Callable[[GameLog], None] | None = None,
+            speed: bool = True, cluster=None) -> Analysis:
+    """Play the units not in `done` (a journal's logs), then compute every figure."""
+    logs = {log.index: log for log in done}
+    todo = [u for u in units(config.games, config.seed) if u.index not in logs]
+    count = [len(logs)]
+
+    def seen(log: GameLog) -> None:
+        count[0] += 1
+        if on_log:
+            on_log(log)
+        if progress:
+            progress(count[0])
+
+    if progress:
+        progress(count[0])
+    for log in run_units(PlayUnit(subject, config.estimator, config.rollouts), todo, jobs, seen, cluster):
+        logs[log.index] = log
+    by_set = {s: sorted((g for g in logs.values() if g.set == s), key=lambda g: g.index) for s in SETS}
+    analysis = compute(subject.name, subject.players, by_set, config)
+    if speed:
+        analysis.speed = forward_model_speed(subject, config.seed)
+    return analysis
+
+
+__all__ = ["Analysis", "Config", "Unit", "analyze", "compute"]

@@ -1,0 +1,148 @@
+"""Bootstrap intervals over games, the games a narrow interval needs, and differences between analyses.
+
+Every figure is a function of per-game summaries (`heuristics`, `metrics`);
+a bootstrap replicate resamples the games of each experiment set with
+replacement (each set on its own, games as the unit: the rounds of one
+President match stay together) and recomputes every figure. Replicates come
+from one seeded `random.Random`, so the same seed gives the same intervals.
+"""
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+#: The interval width the report asks "how many games for?".
+TARGET_WIDTH = 0.05
+#: Figures on the 0..1 scale: the target width is absolute (others: relative to the value).
+UNIT_SCALE = frozenset({"fairness", "meaningful_moves", "drama", "decisiveness", "coolness", "total", "variance",
+                        "order", "convergence", "security", "hidden_information", "ties", "called",
+                        "first_player_win_rate", "first_player_advantage", "president_keeps_title",
+                        "loser_climbs_out"})
+DEFAULT_REPLICATES = 1000
+
+Summaries = Mapping[str, Sequence[dict]]
+Compute = Callable[[Summaries], dict[str, float]]
+
+
+@dataclass(frozen=True)
+class Interval:
+    """A figure with its 95% bootstrap interval."""
+
+    value: float
+    low: float
+    high: float
+
+    @property
+    def width(self) -> float:
+        return self.high - self.low
+
+    def to_json(self) -> dict:
+        return {"value": _round(self.value), "low": _round(self.low), "high": _round(self.high)}
+
+    @classmethod
+    def from_json(cls, data: dict) -> Interval:
+        return cls(float(data["value"]), float(data["low"]), float(data["high"]))
+
+    def __str__(self) -> str:
+        return f"{self.value:.3f} [{self.low:.3f}, {self.high:.3f}]"
+
+
+def _round(x: float) -> float | None:
+    return None if x is None or math.isnan(x) else round(x, 6)
+
+
+def percentile(sorted_values: Sequence[float], q: float) -> float:
+    """The q-quantile (0..1) by linear interpolation between order statistics."""
+    if not sorted_values:
+        return math.nan
+    pos = q * (len(sorted_values) - 1)
+    lo, hi = math.floor(pos), math.ceil(pos)
+    return sorted_values[lo] + (sorted_values[hi] - sorted_values[lo]) * (pos - lo)
+
+
+@dataclass
+class Bootstrap:
+    """Point values and bootstrap replicates of every figure of one analysis."""
+
+    point: dict[str, float]
+    replicates: dict[str, list[float]]
+    games: int  # games per set (what `games_needed` scales)
+
+    def interval(self, name: str) -> Interval:
+        reps = sorted(v for v in self.replicates.get(name, []) if not math.isnan(v))
+        value = self.point[name]
+        if not reps:
+            return Interval(value, value, value)
+        return Interval(value, percentile(reps, 0.025), percentile(reps, 0.975))
+
+    def intervals(self) -> dict[str, Interval]:
+        return {name: self.interval(name) for name in self.point}
+
+    def games_needed(self, name: str, width: float = TARGET_WIDTH) -> int:
+        """Games per set for a 95% interval narrower than `width` (widths shrink as 1/sqrt(games)).
+
+        Figures on the 0..1 scale (heuristics, rates, shares) use `width` as it
+        is; counts and places (decisions, scores...) use `width` x their value,
+        0.05 meaning "within 5%".
+        """
+        if name not in UNIT_SCALE and self.point.get(name):
+            width *= abs(self.point[name])
+        return games_needed(self.interval(name).width, self.games, width)
+
+
+def games_needed(current_width: float, games: int, width: float = TARGET_WIDTH) -> int:
+    if math.isnan(current_width):
+        return games
+    return max(1, math.ceil(games * (max(current_width, 0.0) / width) ** 2))
+
+
+def bootstrap(summaries: Summaries, compute: Compute, rng: random.Random,
+              replicates: int = DEFAULT_REPLICATES) -> Bootstrap:
+    """Recompute `compute` on `replicates` resamples of each set's games."""
+    point = compute(summaries)
+    reps: dict[str, list[float]] = {name: [] for name in point}
+    names = sorted(summaries)  # a fixed order of draws, whatever order the mapping has
+    for _ in range(replicates):
+        sample = {}
+        for s in names:
+            rows = summaries[s]
+            n = len(rows)
+            sample[s] = [rows[int(rng.random() * n)] for _ in range(n)] if n else rows
+        for name, value in compute(sample).items():
+            if name in reps:
+                reps[name].append(value)
+    games = max((len(rows) for rows in summaries.values()), default=0)
+    return Bootstrap(point, reps, games)
+
+
+@dataclass(frozen=True)
+class Difference:
+    """One figure of analysis B minus the same of analysis A, with its 95% interval."""
+
+    figure: str
+    diff: Interval
+
+    @property
+    def significant(self) -> bool:
+        """Does the 95% interval of the difference exclude 0?"""
+        return self.diff.low > 0 or self.diff.high < 0
+
+
+def difference(a: Bootstrap, b: Bootstrap, name: str) -> Difference:
+    """B - A, its interval from the replicates paired by position (independent resamples)."""
+    ra, rb = a.replicates.get(name, []), b.replicates.get(name, [])
+    diffs = sorted(y - x for x, y in zip(ra, rb) if not (math.isnan(x) or math.isnan(y)))
+    value = b.point[name] - a.point[name]
+    if not diffs:
+        return Difference(name, Interval(value, value, value))
+    return Difference(name, Interval(value, percentile(diffs, 0.025), percentile(diffs, 0.975)))
+
+
+def total(rows: Sequence[dict], key: str) -> float:
+    return sum(r[key] for r in rows)
+
+
+def ratio(num: float, den: float, empty: float = 0.0) -> float:
+    return num / den if den else empty

@@ -1,0 +1,27 @@
+"""`recycle games`: the shipped games, each with its one-line description."""
+from __future__ import annotations
+
+import argparse
+
+from rich.markup import escape
+from rich.table import Table
+
+from recycle.games import shipped_games
+from recycle.kernel.cli_support import console
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("games", help="list the shipped games (play one with recycle run NAME)")
+    p.set_defaults(run=run_games)
+
+
+def run_games(args: argparse.Namespace) -> int:
+    games = shipped_games()
+    table = Table(title="shipped RECYCLE games", caption="recycle run NAME plays one; "
+                  "climbing games are played by rule personalities too (--players Classic)")
+    for name, justify in (("name", "left"), ("players", "right"), ("climbing", "left"), ("description", "left")):
+        table.add_column(name, justify=justify, overflow="fold")
+    for g in games:
+        table.add_row(g.name, g.players, "yes" if g.climbing else "", escape(g.title))
+    console.print(table)
+    return 0

@@ -1,0 +1,11 @@
+"""Tides of Time, one round, natively: cards, scoring, the game state, and its two bots.
+
+The RECYCLE version of the same round is `recycle/games/TidesOfTime2.gdl`;
+`crosscheck` plays both on the same deals. See TIDES.md (project specs) for
+the rules followed and the seed bot's defects.
+"""
+from .cards import DECK, Card, CardParseError
+from .scoring import scores
+from .state import DealError, TidesObservation, TidesState
+
+__all__ = ["DECK", "Card", "CardParseError", "DealError", "TidesObservation", "TidesState", "scores"]

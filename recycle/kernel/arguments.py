@@ -1,0 +1,213 @@
+"""Command-line arguments checked up front: numbers in ranges, output paths writable, `--version`.
+
+Every numeric option of `president` and `recycle` is parsed by an `IntRange`
+or a `FloatRange` (finite numbers only: `nan` and `inf` are refused), so a
+mistake is an argparse error (exit 2) before any work starts. The same range
+checks a value read back from a file (`IntRange.check`, a tournament journal's
+configuration) and gives its shape for `recycle.kernel.schema`.
+
+Output files are checked when the command line is read (`output_file`), not
+after an hour of games; `-` means standard output (`is_stdout`), for
+`--json -` and `--csv -`.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # imported where used: `president --help` should not pay for json and schema
+    from recycle.kernel.schema import Float, Int
+
+STDOUT = "-"
+
+
+class UsageError(ValueError):
+    """The command line asks for something impossible; the message says what to give instead (exit 2).
+
+    A `ValueError` for callers that catch those; the commands catch this class only, so a
+    bare `ValueError` (a bug) is never mistaken for a user's mistake."""
+
+
+@dataclass(frozen=True)
+class IntRange:
+    """An argparse `type`: a whole number in `low..high` (inclusive)."""
+
+    low: int
+    high: int
+
+    def __call__(self, text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number {self.text}, not {_shown(text)}") from None
+        if not self.low <= value <= self.high:
+            raise argparse.ArgumentTypeError(f"must be {self.text}, not {_shown(text)}")
+        return value
+
+    @property
+    def text(self) -> str:
+        return f"{self.low:,}..{self.high:,}"
+
+    @property
+    def shape(self) -> Int:
+        from recycle.kernel.schema import Int
+
+        return Int(self.low, self.high)
+
+    def check(self, option: str, value: int) -> int:
+        """A value that did not come through argparse (a resumed file's): a `UsageError` if out of range."""
+        if isinstance(value, bool) or not isinstance(value, int) or not self.low <= value <= self.high:
+            raise UsageError(f"{option} must be {self.text}, not {value!r}")
+        return value
+
+
+@dataclass(frozen=True)
+class FloatRange:
+    """An argparse `type`: a finite number in `low..high` (ends excluded when `open_low`/`open_high`)."""
+
+    low: float
+    high: float
+    open_low: bool = False
+    open_high: bool = False
+
+    def __call__(self, text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number {self.text}, not {_shown(text)}") from None
+        if not self.contains(value):
+            raise argparse.ArgumentTypeError(f"must be a finite number {self.text}, not {_shown(text)}")
+        return value
+
+    def contains(self, value: float) -> bool:
+        return (math.isfinite(value) and (self.low < value if self.open_low else self.low <= value)
+                and (value < self.high if self.open_high else value <= self.high))
+
+    @property
+    def text(self) -> str:
+        return f"{'(' if self.open_low else '['}{self.low:g}, {self.high:g}{')' if self.open_high else ']'}"
+
+    @property
+    def shape(self) -> Float:
+        from recycle.kernel.schema import Float
+
+        return Float(self.low, self.high)
+
+    def check(self, option: str, value: float) -> float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not self.contains(value):
+            raise UsageError(f"{option} must be a finite number {self.text}, not {value!r}")
+        return float(value)
+
+
+def _shown(text: str) -> str:
+    return repr(text if len(text) <= 40 else text[:37] + "...")
+
+
+#: Ranges shared by several commands.
+SEED = IntRange(0, 2**63 - 1)
+GAMES = IntRange(1, 1_000_000)  # matches, games, deals, rounds asked of one run
+ROUNDS = IntRange(1, 100_000)  # rounds of one match
+CHOICES = IntRange(1, 1_000_000)  # --max-choices
+
+
+def is_stdout(path: str | None) -> bool:
+    """True for `-`: the output goes to standard output instead of a file."""
+    return path == STDOUT
+
+
+def output_file(text: str) -> str:
+    """An argparse `type` for an output file: `-` (standard output), or a path that can be written now.
+
+    Checked when the command line is read: the folder exists and is writable,
+    and the path is not a folder, a FIFO or a socket (opening a FIFO blocks until someone reads it).
+    """
+    if text == STDOUT:
+        return text
+    problem = _unwritable(Path(text))
+    if problem:
+        raise argparse.ArgumentTypeError(f"cannot write {text!r}: {problem}")
+    return text
+
+
+def output_folder(text: str) -> str:
+    """An argparse `type` for a folder that files will be written into (created later if missing)."""
+    path = Path(text)
+    if path.exists():
+        if not path.is_dir():
+            raise argparse.ArgumentTypeError(f"{text!r} is not a folder")
+        if not os.access(path, os.W_OK | os.X_OK):
+            raise argparse.ArgumentTypeError(f"cannot write into {text!r}: permission denied")
+        return text
+    ancestor = path.absolute().parent
+    while not ancestor.exists():
+        ancestor = ancestor.parent
+    if not ancestor.is_dir() or not os.access(ancestor, os.W_OK | os.X_OK):
+        raise argparse.ArgumentTypeError(f"cannot create {text!r}: {ancestor} is not a writable folder")
+    return text
+
+
+def _unwritable(path: Path) -> str | None:
+    if not path.name or path.name in (".", ".."):
+        return "that is a folder, not a file"
+    try:
+        if path.exists():
+            if path.is_dir():
+                return "it is a folder"
+            if not (path.is_file() or path.is_char_device()):  # /dev/null is fine; a FIFO would block
+                return "it is not a regular file (a FIFO or socket is refused)"
+            if not os.access(path, os.W_OK):
+                return "permission denied"
+            return None
+        folder = path.absolute().parent
+        if not folder.is_dir():
+            return f"no such folder: {folder}"
+        if not os.access(folder, os.W_OK | os.X_OK):
+            return f"cannot create files in {folder}: permission denied"
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
+        return getattr(exc, "strerror", None) or str(exc)
+    return None
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse, refusing what Python 3.11's parser lets through: a positional argument
+    given as a lone `--` arrives as an empty list instead of an error. Subparsers made
+    by `add_subparsers().add_parser` are of this class too."""
+
+    def parse_known_args(self, args=None, namespace=None):
+        namespace, extras = super().parse_known_args(args, namespace)
+        for action in self._actions:
+            if not action.option_strings and action.nargs is None and \
+                    isinstance(getattr(namespace, action.dest, None), list):
+                self.error(f"argument {action.metavar or action.dest}: expected one value, not '--'")
+        return namespace, extras
+
+
+class _VersionAction(argparse._VersionAction):
+    """`--version`, looking the version up only when asked (importlib.metadata costs ~40 ms of
+    every start-up otherwise)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            number = version("president-rul")
+        except PackageNotFoundError:  # running from a source tree that was never installed
+            number = "unknown"
+        self.version = f"%(prog)s {number}"
+        super().__call__(parser, namespace, values, option_string)
+
+
+def add_version(parser: argparse.ArgumentParser) -> None:
+    """`--version`: the installed package's version."""
+    parser.add_argument("--version", action=_VersionAction, help="show program's version number and exit")
+
+
+def check_stdout_once(args: argparse.Namespace, *options: str) -> None:
+    """At most one of these options may write to standard output (`-`)."""
+    given = [f"--{o.replace('_', '-')}" for o in options if is_stdout(getattr(args, o, None))]
+    if len(given) > 1:
+        raise UsageError(f"{' and '.join(given)} cannot both write to standard output ('-')")

@@ -1,0 +1,86 @@
+"""Root parallelism for ISMCTS: independent trees of one decision, merged at the root.
+
+`trees=N` splits the budget among N trees, each on its own seed drawn in
+order from the decision's stream; their root statistics (visits, summed
+rewards per action) are added up and the most visited action wins. With
+`jobs=J` the trees are grown in J processes (spawned once, then kept), but
+every tree depends only on its seed and its share of the budget, so the
+decision is the same for any J: same seed, same move. (Time budgets are the
+exception, as everywhere: each tree then gets the whole time when trees run
+side by side, a 1/N share when they run one after another.)
+"""
+from __future__ import annotations
+
+import atexit
+import multiprocessing
+import random
+from concurrent.futures import Executor, ProcessPoolExecutor
+from typing import Any, Callable
+
+from recycle.kernel.protocol import GameState
+
+from . import uct
+from .common import Budget, Meter, Rollout, sampler
+from .inference import weighted_sampler
+
+_POOLS: dict[int, Executor] = {}
+
+
+def grow(root: GameState, player: int, meter: Meter, rng: random.Random, c: float, rollout: Rollout,
+         infer: float, tries: int) -> uct.Node:
+    """One ISMCTS tree of `root` for `player`, grown while `meter` allows."""
+    redeal: Callable[[random.Random], GameState] = sampler(root, player)
+    if infer:
+        redeal = weighted_sampler(root, player, redeal, infer, tries)
+    return uct.run(lambda: redeal(rng), root.num_players, meter, rng, c, rollout, fresh_samples=True)
+
+
+def _tree(root: GameState, player: int, budget: Budget, seed: int, c: float, rollout: Rollout, infer: float,
+          tries: int) -> tuple[dict[Any, tuple[int, list[float]]], int, int, int]:
+    """One tree's root statistics and counters (run in a worker process, or here)."""
+    meter = budget.meter()
+    node = grow(root, player, meter, random.Random(seed), c, rollout, infer, tries)
+    stats = {a: (child.visits, child.total) for a, child in node.children.items()}
+    return stats, meter.iterations, meter.calls, meter.determinizations
+
+
+def shares(budget: Budget, trees: int, side_by_side: bool) -> list[Budget]:
+    """Each tree's budget: iterations and calls split as evenly as possible (at least 1 each)."""
+    if budget.kind == "time":
+        seconds = budget.amount if side_by_side else budget.amount / trees
+        return [Budget("time", seconds)] * trees
+    total = int(budget.amount)
+    cap = budget.cap if side_by_side else budget.cap / trees
+    return [Budget(budget.kind, max(1, total // trees + (i < total % trees)), cap) for i in range(trees)]
+
+
+def _pool(jobs: int) -> Executor:
+    if jobs not in _POOLS:
+        _POOLS[jobs] = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"))
+        atexit.register(_POOLS[jobs].shutdown, cancel_futures=True)
+    return _POOLS[jobs]
+
+
+def run_trees(root: GameState, player: int, meter: Meter, rng: random.Random, budget: Budget, trees: int,
+              jobs: int, c: float, rollout: Rollout, infer: float, tries: int) -> uct.Node:
+    """`trees` trees (in `jobs` processes), merged into one root node; `meter` gets their counts."""
+    seeds = [rng.getrandbits(64) for _ in range(trees)]
+    tasks = [(root, player, share, seed, c, rollout, infer, tries)
+             for share, seed in zip(shares(budget, trees, jobs > 1), seeds)]
+    if jobs > 1:
+        results = list(_pool(jobs).map(_tree, *zip(*tasks)))
+    else:
+        results = [_tree(*task) for task in tasks]
+    merged = uct.Node(-1, root.num_players)
+    for stats, iterations, calls, determinizations in results:
+        meter.iterations += iterations
+        meter.calls += calls
+        meter.determinizations += determinizations
+        for action, (visits, total) in stats.items():
+            child = merged.children.get(action)
+            if child is None:
+                child = merged.children[action] = uct.Node(player, root.num_players)
+            child.visits += visits
+            child.total = [a + b for a, b in zip(child.total, total)]
+        merged.visits += sum(visits for visits, _ in stats.values())
+    return merged

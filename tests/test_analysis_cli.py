@@ -1,0 +1,115 @@
+"""`recycle analyze` and `president analyze`: outputs, report, -j, resumable folders, errors."""
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+
+import pytest
+
+from president.cli import main as president_main
+from recycle.analysis.heuristics import HEURISTICS
+from recycle.cli import main as recycle_main
+
+FAST = ["--games", "3", "--rollouts", "2", "--bootstrap", "50", "--seed", "4"]
+
+
+@pytest.fixture()
+def agram2(shared_dir):
+    return str(shared_dir / "recycle-corpus" / "gdl" / "Agram2.gdl")
+
+
+def _without_timing(data):
+    for obj in data:
+        obj["metrics"].pop("forward_model")
+    return data
+
+
+def test_analyze_writes_json_csv_and_a_self_contained_report(agram2, tmp_path, capsys):
+    out = tmp_path / "report"
+    code = recycle_main(["analyze", agram2, *FAST, "--json", str(tmp_path / "a.json"),
+                         "--csv", str(tmp_path / "a.csv"), "--report", str(out)])
+    assert code == 0
+    assert "fairness" in capsys.readouterr().out
+    [obj] = json.loads((tmp_path / "a.json").read_text())
+    assert (obj["game"], obj["players"], obj["games"]) == ("Agram2", 2, 3)
+    assert list(obj["heuristics"]) == list(HEURISTICS)
+    for figure in list(obj["heuristics"].values()) + [obj["metrics"]["branching_factor"]]:
+        assert figure["low"] <= figure["value"] <= figure["high"] and figure["games_needed"] >= 1
+    assert {"decisions", "action_space", "hidden_information", "forward_model"} <= set(obj["metrics"])
+    [row] = list(csv.DictReader(open(tmp_path / "a.csv")))
+    assert row["game"] == "Agram2" and float(row["fairness_low"]) <= float(row["fairness"])
+    page = (out / "index.html").read_text()
+    assert page.count("data:image/png;base64,") == 5
+    assert "http://" not in page and "https://" not in page  # nothing fetched to view it
+
+
+def test_same_numbers_for_any_jobs(agram2, tmp_path):
+    for jobs in ("1", "2"):
+        assert recycle_main(["analyze", agram2, *FAST, "-j", jobs, "--json", str(tmp_path / f"j{jobs}.json")]) == 0
+    one, two = (_without_timing(json.loads((tmp_path / f"j{j}.json").read_text())) for j in "12")
+    assert one == two
+
+
+def test_folder_table_resumes_after_an_interruption(agram2, tmp_path, capsys):
+    games = tmp_path / "games"
+    games.mkdir()
+    shutil.copy(agram2, games / "Agram2.gdl")
+    (games / "Broken2.gdl").write_text("(game (setup (create players 2)\n")
+    args = ["analyze", str(games), *FAST, "--json"]
+    assert recycle_main([*args, str(tmp_path / "whole.json"), "--journal", str(tmp_path / "whole.jsonl")]) == 0
+    assert "not analysed: Broken2.gdl" in capsys.readouterr().err
+    # an interrupted run: the journal keeps a few games and ends in a line cut short by a kill
+    lines = (tmp_path / "whole.jsonl").read_text().splitlines(keepends=True)
+    (tmp_path / "cut.jsonl").write_text("".join(lines[:4]) + lines[4][:20])
+    assert recycle_main([*args, str(tmp_path / "resumed.json"), "--journal", str(tmp_path / "cut.jsonl")]) == 0
+    assert "resuming" in capsys.readouterr().err
+    whole, resumed = (_without_timing(json.loads((tmp_path / f).read_text())) for f in ("whole.json", "resumed.json"))
+    assert whole == resumed and [o["game"] for o in whole] == ["Agram2"]
+    # a journal is user input: an implausible line is a located error, not a hang
+    bogus = lines[0] + lines[1].replace('"players":2', '"players":1000000000')
+    (tmp_path / "bogus.jsonl").write_text(bogus)
+    assert recycle_main([*args, str(tmp_path / "b.json"), "--journal", str(tmp_path / "bogus.jsonl")]) == 2
+    assert "bogus.jsonl:2: not an analysis record" in capsys.readouterr().err
+    # other settings cannot continue the journal
+    assert recycle_main(["analyze", str(games), "--games", "4", "--journal", str(tmp_path / "cut.jsonl")]) == 2
+    assert "other settings" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--estimator", "cardstock:depth=2"], "rollouts"),
+    (["--estimator", "nosuchbot"], "unknown bot"),
+    (["--games", "0"], "--games"),
+])
+def test_bad_options_are_one_line_errors(agram2, argv, message, capsys):
+    with pytest.raises(SystemExit) if argv[0] == "--games" else _nothing():
+        assert recycle_main(["analyze", agram2, *argv]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_missing_game_is_an_error(tmp_path, capsys):
+    assert recycle_main(["analyze", str(tmp_path / "nope.gdl"), "--seed", "1"]) == 2
+    assert "no such game" in capsys.readouterr().err
+
+
+def test_president_compare_marks_significant_differences(tmp_path, capsys):
+    code = president_main(["analyze", "--compare", "classic", "daifugo", "--games", "3", "--rounds", "2",
+                           "--rollouts", "1", "--bootstrap", "50", "--seed", "5", "--json", str(tmp_path / "c.json")])
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "classic" in out and "daifugo" in out and "differs from classic" in out
+    classic, daifugo = json.loads((tmp_path / "c.json").read_text())
+    assert "president_keeps_title" in classic["metrics"] and "exchange_worth" in classic["metrics"]
+    compare = daifugo["compare"]
+    assert compare["against"] == "classic"
+    # daifugo has jokers: its action space differs from classic's beyond doubt
+    assert compare["action_space"]["significant"] is True
+
+
+class _nothing:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False

@@ -1,0 +1,83 @@
+"""Difficulty levels: `president play --level`, the levels' bots, and the new-match dialog's list."""
+from __future__ import annotations
+
+import pytest
+
+from president.bots import make_bot
+from president.cli import main
+from president.commands import play
+from president.levels import LEVELS, level
+from president.settings import preset
+
+
+@pytest.mark.parametrize("name", list(LEVELS))
+def test_every_level_names_bots_that_exist(name):
+    chosen = level(name.upper())
+    assert chosen.name == name and chosen.opponents
+    for spec in chosen.opponents:
+        make_bot(spec)  # raises on a name or parameter that does not exist
+
+
+def test_the_levels_keep_the_table_of_personalities_below_expert():
+    assert LEVELS["normal"].opponents == ("Classic", "Cautious", "Aggressive", "Gambler")  # the default table
+    assert all(":" not in spec for name in ("easy", "normal", "hard") for spec in LEVELS[name].opponents)
+    expert = make_bot(LEVELS["expert"].opponents[0])
+    assert expert.budget.kind == "iterations" and 0 < expert.budget.cap <= 3  # a person never waits long
+
+
+def test_unknown_level_is_a_clear_error():
+    with pytest.raises(ValueError, match="easy, normal, hard, expert"):
+        level("impossible")
+
+
+@pytest.fixture
+def started(monkeypatch, tmp_path):
+    """Run `president play` up to starting the app; returns the options it would start with."""
+    seen = []
+
+    class App:
+        def __init__(self, options):
+            seen.append(options)
+
+        def run(self):
+            pass
+
+    import tui.app
+
+    monkeypatch.setattr(play, "has_terminal", lambda: True)
+    monkeypatch.setattr(tui.app, "PresidentApp", App)
+
+    def start(*argv):
+        code = main(["play", "--rules-dir", str(tmp_path), "--seed", "1", *argv])
+        return code, seen[-1] if seen else None
+    return start
+
+
+@pytest.mark.parametrize("name", list(LEVELS))
+def test_play_level_seats_the_levels_bots(started, name):
+    code, options = started("--level", name)
+    assert code == 0
+    specs = options.seat_specs()
+    assert len(specs) == preset("classic").players - 1
+    assert set(specs) == set(LEVELS[name].opponents)
+
+
+def test_play_level_and_opponents_together_are_refused(started, capsys):
+    code, options = started("--level", "hard", "--opponents", "Classic")
+    assert code == 2 and options is None
+    assert "--level or --opponents" in capsys.readouterr().err
+
+
+def test_play_rejects_an_unknown_level(started, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        started("--level", "godlike")
+    assert exit_.value.code == 2
+    assert "invalid choice" in capsys.readouterr().err
+
+
+def test_the_new_match_dialog_offers_the_expert_search():
+    from tui.options import opponent_choices
+
+    specs = [spec for _, spec in opponent_choices(())]
+    assert LEVELS["expert"].opponents[0] in specs
+    assert len(specs) == len(set(specs))  # every choice once

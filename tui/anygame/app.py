@@ -1,0 +1,105 @@
+"""`PlayApp`: any RECYCLE game against bots, game after game with the same seats.
+
+    recycle play Hearts4.rcy --players you,ismcts:time=0.5,random,random   # the command line
+    PlayApp(options)        # tests: `async with app.run_test(size=(80, 24)) as pilot`
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from recycle.interp.transcript import write
+
+from .render import standings_table
+from .screen import PlayScreen
+from .session import GameSession, PlayOptions
+
+
+class GameOverScreen(ModalScreen[str]):
+    """Final scores and ranks; `n` plays again with the same seats, `q` quits, esc looks at the table."""
+
+    BINDINGS = [Binding("n", "dismiss('again')", "Play again"), Binding("enter", "dismiss('again')", show=False),
+                Binding("q", "dismiss('quit')", "Quit"), Binding("escape", "dismiss('look')", "Look at the table")]
+
+    def __init__(self, session: GameSession, saved: str = "") -> None:
+        super().__init__()
+        self.session, self.saved = session, saved
+
+    def compose(self) -> ComposeResult:
+        s = self.session
+        with Vertical(id="over-box"):
+            yield Static(f"{s.title}: game over" + (" (called at the choice limit)" if s.state.called else ""),
+                         id="over-title")
+            yield Static(standings_table(s.standings(), s.me), id="over-table")
+            yield Static(self.saved, id="over-saved")
+            yield Static("n / enter play again · esc look at the table · q quit", id="over-keys")
+
+
+class ErrorScreen(ModalScreen[None]):
+    """The game file went wrong while playing: its located error, and the way out."""
+
+    BINDINGS = [Binding("q", "app.quit", "Quit"), Binding("escape", "dismiss", "Look at the table")]
+
+    def __init__(self, message: str) -> None:
+        super().__init__()
+        self.message = message
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="over-box"):
+            yield Static("the game stopped: an error in the game file", id="over-title")
+            yield Static(self.message, id="over-error")
+            yield Static("q quit · esc look at the table", id="over-keys")
+
+
+class PlayApp(App[None]):
+    """One person and bots at any RECYCLE game."""
+
+    CSS_PATH = "play.tcss"  # beside this module, so an installed package finds it too
+    TITLE = "recycle play"
+    BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True)]
+
+    def __init__(self, options: PlayOptions) -> None:
+        super().__init__()
+        self.session = GameSession(options)
+        self.saved: list[Path] = []
+
+    def on_mount(self) -> None:
+        self.push_screen(PlayScreen(self.session))  # a game that fails at once: the table shows it
+
+    @property
+    def table(self) -> PlayScreen:
+        return next(s for s in self.screen_stack if isinstance(s, PlayScreen))
+
+    def game_over(self, session: GameSession) -> None:
+        """The table calls this once per game: save the transcript, show the result."""
+        if session.error:
+            self.push_screen(ErrorScreen(session.error))
+            return
+        saved = ""
+        target = session.options.transcript
+        if target is not None:
+            path = target if session.number == 1 else target.with_name(f"{target.stem}-{session.number}{target.suffix}")
+            try:
+                write(path, session.transcript())
+                self.saved.append(path)
+                saved = f"transcript saved to {path} (check it with: recycle replay {path})"
+            except OSError as exc:
+                saved = f"could not save the transcript to {path}: {exc}"
+        self.push_screen(GameOverScreen(session, saved), self._after_game)
+
+    def _after_game(self, choice: str | None) -> None:
+        if choice == "again":
+            self.play_again()
+        elif choice == "quit":
+            self.exit()
+
+    def play_again(self) -> None:
+        """A new game, same seats, next seed, on a fresh table (nothing of the old one can reach it)."""
+        self.table.cancel_bots()
+        self.session = self.session.again()
+        self.switch_screen(PlayScreen(self.session))

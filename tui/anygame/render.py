@@ -1,0 +1,75 @@
+"""Rich drawing of the model for the screen: owners' piles and storage, option lines, standings."""
+from __future__ import annotations
+
+from rich.table import Table
+from rich.text import Text
+
+from ..cards import CardFace, draw_backs
+from .board import Board, OwnerView, PileView
+from .faces import CardFaces, Face
+
+MAX_FANNED = 12  # faces drawn in a row before a pile shows only its top cards
+
+
+def card_face(face: Face) -> CardFace:
+    """The shared card widget's face for one of ours (labels are at most two cells)."""
+    return CardFace(face.label, "", face.colour)
+
+
+def faces_text(cards, faces: CardFaces) -> Text:
+    text = Text()
+    for i, c in enumerate(cards):
+        face = faces.face(c)
+        if i:
+            text.append(" ")
+        text.append(face.label, f"bold {face.colour}".strip())
+    return text
+
+
+def pile_text(pile: PileView, faces: CardFaces) -> Text:
+    """`HAND ▮▮▮▮▮ 5`, `TRICK 7♥`, `DISCARD 52: … Q♠ 3♦ (top)`: fanned when short, else its top."""
+    out = Text.assemble((pile.name, "italic"), " ")
+    if not pile.visible:
+        out.append_text(draw_backs(pile.size, 14) if pile.size else Text("–", style="dim"))
+        if pile.known:
+            out.append(" knows ", "dim").append_text(faces_text(pile.known, faces))
+    elif not pile.cards:
+        out.append("–", "dim")
+    elif len(pile.cards) <= MAX_FANNED:
+        out.append_text(faces_text(pile.cards, faces))
+    else:  # the top of a pile is its end: show the last cards played onto it
+        out.append(f"{len(pile.cards)}: … ", "dim").append_text(faces_text(pile.cards[-4:], faces))
+        out.append(" (top)", "dim")
+    return out
+
+
+def owner_text(owner: OwnerView, title: str, faces: CardFaces, skip: set[tuple] = frozenset(),
+               status: str = "", style: str = "") -> Text:
+    """One owner on one (wrapping) line: its name, piles, storage and status."""
+    out = Text.assemble((title, f"bold {style}".strip()))
+    if status:
+        out.append(f" {status}", "bold magenta" if "thinking" in status else "bold yellow")
+    for pile in owner.piles:
+        if pile.key in skip:
+            continue
+        out.append("  ").append_text(pile_text(pile, faces))
+    for name, value in owner.storage:
+        out.append("  ").append(f"{name} ", "cyan").append(str(value), "bold")
+    return out
+
+
+def teams_text(board: Board) -> Text | None:
+    if not board.teams:
+        return None
+    return Text("teams: " + "  ".join(f"t{t} = " + ", ".join(f"p{p}" for p in members)
+                                      for t, members in enumerate(board.teams)), style="dim")
+
+
+def standings_table(rows: list[tuple[int, int, str, float]], me: int) -> Table:
+    table = Table(box=None, pad_edge=False)
+    for name, justify in (("rank", "right"), ("player", "left"), ("score", "right")):
+        table.add_column(name, justify=justify)
+    for rank, seat, name, score in rows:
+        table.add_row(str(rank), name + (" (you)" if seat == me else ""), f"{score:g}",
+                      style="bold green" if seat == me else "")
+    return table
