@@ -16,7 +16,7 @@ from president.evolution import Paired
 
 DONORS = [(rule, f"{name} line {rule.line}") for name in shipped_names() for rule in shipped(name).rules]
 TINY = ["--generations", "2", "--population", "2", "--deals", "3", "--rounds", "1", "--seed", "4",
-        "--against", "Cautious,Gambler"]
+        "--against", "Cautious,Gambler,Counter,Aggressive,TwoHoarder,Beginner"]  # more than a table seats
 
 
 @settings(max_examples=60, deadline=None)
@@ -81,7 +81,7 @@ def test_resume_after_a_kill_equals_an_uninterrupted_run_and_j2_equals_j1(tmp_pa
     monkeypatch.chdir(tmp_path)
     whole = run_evolve(tmp_path, "Classic.rul", *TINY, "--journal", str(tmp_path / "a.jsonl"), out="a.rul")
     assert check_text(whole) == [] or all(d.severity.name != "ERROR" for d in check_text(whole))
-    assert "Lineage" in whole and "Fired" in whole and "Field: Cautious, Gambler" in whole
+    assert "Lineage" in whole and "Fired" in whole and "Field: Cautious, Gambler, Counter" in whole
 
     # A kill after the first generation: the journal holds the header and one generation.
     lines = (tmp_path / "a.jsonl").read_text().splitlines()

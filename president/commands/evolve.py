@@ -119,7 +119,8 @@ def _evolve(args, config, done, settings, field, folders, arena: Arena) -> int:
             simplified = what is None
     start = _start(config["start"], folders)
     current, strength, versus, note = _final_choice(arena, current, _evolved(done, evolved, config), start, args)
-    agents, _ = make_bots([arena.spec(current, "final"), *field], settings.players, folders)
+    opponents = [field[i % len(field)] for i in range(settings.players - 1)]  # the field's first, in turn
+    agents, _ = make_bots([arena.spec(current, "final"), *opponents], settings.players, folders)
     fired = count_firings(agents, settings, 200, config["seed"])
     out = Path(args.out or "Evolved.rul")
     out.parent.mkdir(parents=True, exist_ok=True)
