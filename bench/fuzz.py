@@ -136,12 +136,16 @@ def _cli_files() -> tuple[dict[str, str], Path]:
         import shutil
         import tempfile
 
+        from president import cli as president
         from president.commands import fuzzing
+        from recycle import cli as recycle
 
         root = Path(tempfile.mkdtemp(prefix="fuzz-cli-"))
         atexit.register(shutil.rmtree, root, True)
         (root / "cwd").mkdir()
-        _WORK.update(files=fuzzing.make_files(root), cwd=root / "cwd", root=root)
+        programs = {"president": (president.main, president.build_parser),
+                    "recycle": (recycle.main, recycle.build_parser)}
+        _WORK.update(files=fuzzing.make_files(root, programs), cwd=root / "cwd", programs=programs)
     return _WORK["files"], _WORK["cwd"]
 
 
@@ -152,8 +156,8 @@ def fuzz_cli(rng: random.Random, seconds: float, findings: Findings, counts: dic
     files, cwd = _cli_files()
     end = time.perf_counter() + seconds
     while time.perf_counter() < end:
-        program, argv = fuzzing.random_command_line(rng, files, slow=True)
-        problem = fuzzing.command_problem(program, argv, cwd, HANG_SECONDS["cli"])
+        program, argv = fuzzing.random_command_line(rng, files, _WORK["programs"], slow=True)
+        problem = fuzzing.command_problem(_WORK["programs"], program, argv, cwd, HANG_SECONDS["cli"])
         counts["inputs"] = counts.get("inputs", 0) + 1
         if problem is not None:
             counts["problems"] = counts.get("problems", 0) + 1

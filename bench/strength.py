@@ -34,6 +34,7 @@ import random
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -42,6 +43,7 @@ from president.settings import preset
 from president.state import PresidentState
 from recycle.search import Solver
 from recycle.tournament import records
+from timing import add_smoke_option
 
 #: ISMCTS iterations in one second per move: about 7,000 per CPU second on the 2-core reference machine
 #: measured alone (`--measure`; 8,062, 6,878, 7,533 and 10,700 in four runs); 0.1 / 0.3 / 1 s = 700 / 2,100 / 7,000.
@@ -77,7 +79,7 @@ def ladder() -> list[Rung]:
     """The President ladder and the feature comparisons, cheapest first."""
     rungs = [Rung(f"p_{name}", name, name, 100, seed=5001)  # the personalities: cheap, so more deals
              for name in ("random", "Counter", "Aggressive", "Gambler", "Closer", "Cautious", "Beginner", "RankAware",
-                          "TwoHoarder")]
+                          "TwoHoarder", "Expert")]
     for iterations, seconds in ((700, "0.1"), (2100, "0.3")):
         rungs.append(Rung(f"is{iterations}", f"ismcts:iterations={iterations}", f"ISMCTS {seconds} s (random rollouts)"))
         rungs.append(Rung(f"g{iterations}", f"ismcts:iterations={iterations},{GREEDY}",
@@ -94,12 +96,13 @@ def ladder() -> list[Rung]:
         Rung("greedyc4", f"ismcts:iterations=1000,{GREEDY},c=0.4", "+ greedy, c=0.4", vs="greedy"),
         Rung("classic200", "ismcts:iterations=200,rollout=Classic", "Classic rollouts, 200 iterations "
              "(the CPU time of 1,000 random ones)", vs="base"),
-        Rung("g7000", f"ismcts:iterations={SECOND},{GREEDY}", "ISMCTS 1 s, greedy rollouts (level expert)",
+        Rung("g7000", f"ismcts:iterations={SECOND},{GREEDY}", "ISMCTS 1 s, greedy rollouts (the search player)",
              ceiling="m7000"),
         Rung("m7000", f"mcts:iterations={SECOND},{GREEDY}", "cheating MCTS 1 s, greedy rollouts: the ceiling"),
     ]
     daifugo = [("d_random", "random", "random"), ("d_Beginner", "Beginner", "Beginner"),
                ("d_is100", "ismcts:iterations=100", "ISMCTS 100 iterations"),
+               ("d_is300", "ismcts:iterations=300", "ISMCTS 300 iterations"),
                ("d_mcts100", "mcts:iterations=100", "cheating MCTS 100 iterations: the ceiling")]
     rungs += [Rung(name, spec, label, deals=20, game="Daifugo4", seed=6001,
                    ceiling="d_mcts100" if name == "d_is100" else None) for name, spec, label in daifugo]
@@ -150,6 +153,9 @@ def table(out: Path, rungs: list[Rung]) -> list[str]:
         values = data[rung.name]
         if not values:
             continue
+        if len(values) < 5:  # an interval over fewer deals says nothing
+            lines.append(f"| {rung.label} (`{rung.spec}`) | {len(values)} | (too few deals) | | |")
+            continue
         m, lo, hi = interval(list(values.values()))
         paired = ""
         if rung.vs and data.get(rung.vs):
@@ -158,7 +164,9 @@ def table(out: Path, rungs: list[Rung]) -> list[str]:
                 d, dlo, dhi = interval([values[k] - data[rung.vs][k] for k in common])
                 paired = f"{d:+.1%} ({dlo:+.1%} to {dhi:+.1%}) vs `{rung.vs}`, {len(common)} deals"
         top = statistics.fmean(data[rung.ceiling].values()) if data.get(rung.ceiling or "") else None
-        gap = f"{(m - 0.5) / (top - 0.5):.0%} of `{rung.ceiling}`" if top and top > 0.5 else ""
+        gap = ""
+        if top and top > 0.5:  # below Classic a bot closes none of the gap
+            gap = f"{max(0.0, m - 0.5) / (top - 0.5):.0%} of `{rung.ceiling}`"
         lines.append(f"| {rung.label} (`{rung.spec}`) | {len(values)} | {m:.1%} ({lo:.1%}-{hi:.1%}) | {paired} | {gap} |")
     return lines
 
@@ -259,13 +267,16 @@ def main() -> None:
     parser.add_argument("--only", nargs="*", default=None, metavar="NAME", help="play only these rungs")
     parser.add_argument("--measure", action="store_true", help="measure ISMCTS iterations per CPU second first")
     parser.add_argument("--endings", type=int, default=40, help="won two-player endings for the endgame check")
+    add_smoke_option(parser)
     args = parser.parse_args()
+    if args.smoke:  # one deal of random against Classic, in a folder of its own
+        args.out, args.only, args.endings, args.report = tempfile.mkdtemp(prefix="strength-smoke-"), ["p_random"], 1, False
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     if args.measure:
         for spec in ("ismcts:iterations=4000", f"ismcts:iterations=4000,{GREEDY}"):
             print(measure(spec))
-    rungs = ladder()
+    rungs = [dataclasses.replace(r, deals=1) for r in ladder() if r.name == "p_random"] if args.smoke else ladder()
     if not args.report:
         for rung in rungs:
             if args.only is None or rung.name in args.only:
@@ -275,7 +286,7 @@ def main() -> None:
     print("\nDaifugo4 (RECYCLE), against 3 x Classic")
     print("\n".join(table(out, [r for r in rungs if r.game])))
     if not args.report:
-        print(policy_alone())
+        print(policy_alone(1 if args.smoke else 60))
         print(endgame_check(args.endings))
 
 

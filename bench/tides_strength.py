@@ -33,6 +33,7 @@ from recycle.games.tides.state import TidesState, random_hands
 from recycle.kernel.protocol import play_game
 from recycle.players import make_agent
 from recycle.tournament.stats import ClusterSum
+from timing import add_smoke_option, smoke
 
 ISMCTS_ITERATIONS = 10_000
 #: (bot A, bot B, deals): each deal is two games.
@@ -124,7 +125,8 @@ def main() -> int:
     ap.add_argument("--speed", action="store_true", help="only print first-pick times and positions per second")
     ap.add_argument("--only", type=int, nargs="*", default=None, metavar="K",
                     help="play only these matchups (0-based rows of MATCHUPS)")
-    args = ap.parse_args()
+    add_smoke_option(ap)
+    args = smoke(ap.parse_args(), only=[3], deals_scale=0.0)  # two deals of tides-seed against random
     if args.measure:
         its = measure_ismcts()
         print(f"ismcts:time=1 iterations per decision: {its} (median {statistics.median(its):.0f})")
@@ -132,14 +134,16 @@ def main() -> int:
     t = time.perf_counter()
     tables(), tree()
     setup = time.perf_counter() - t
-    picks = first_pick_times()
-    print(f"first pick (cold, 20 hands; setup {setup:.2f} s once per process): "
-          + "; ".join(f"{k} median {v['median_s']:.2f} s (CPU {v['cpu_median_s']:.2f} s), max {v['max_s']:.2f} s"
-                      for k, v in picks.items()))
-    speed = positions_per_second()
-    print(f"positions per CPU second: first-pick batch {speed['first_pick_batch']:,.0f} (position x opponent hand); "
-          f"exact recursion after the first swap {speed['after_swap']:,.0f} "
-          f"({speed['after_swap_positions']:,.0f} positions per round)")
+    picks: dict = {}
+    if not args.smoke:  # the smoke run checks the table only
+        picks = first_pick_times()
+        print(f"first pick (cold, 20 hands; setup {setup:.2f} s once per process): "
+              + "; ".join(f"{k} median {v['median_s']:.2f} s (CPU {v['cpu_median_s']:.2f} s), max {v['max_s']:.2f} s"
+                          for k, v in picks.items()))
+        speed = positions_per_second()
+        print(f"positions per CPU second: first-pick batch {speed['first_pick_batch']:,.0f} (position x opponent hand); "
+              f"exact recursion after the first swap {speed['after_swap']:,.0f} "
+              f"({speed['after_swap_positions']:,.0f} positions per round)")
     if args.speed:
         return 0
     rows = []

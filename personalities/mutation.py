@@ -2,8 +2,8 @@
 
 Each mutation is one small edit a person could have made: a condition's
 threshold or comparison, a condition added or removed (at most 10 per rule),
-a rule's potential cards, a rule copied in from another personality, a rule
-deleted or moved. Every rule carries an *origin*, a short note of where it
+a rule's potential cards, a rule copied in from another personality (anywhere,
+or as a new last resort at the end), a rule deleted or moved. Every rule carries an *origin*, a short note of where it
 came from, which the evolved file keeps as a comment above it.
 
 A mutated personality is always read back from its own text (`str`) before
@@ -76,7 +76,7 @@ class Mutator:
             ("threshold", self._threshold), ("comparison", self._comparison),
             ("add condition", self._add_condition), ("remove condition", self._remove_condition),
             ("potential", self._potential), ("delete rule", self._delete_rule), ("move rule", self._move_rule),
-        ] + ([("copy rule", self._copy_rule)] if self.donors else [])
+        ] + ([("copy rule", self._copy_rule), ("append rule", self._append_rule)] if self.donors else [])
 
     def mutate(self, parent: Candidate, rng: random.Random, note: str) -> tuple[Candidate, str]:
         """A child differing from `parent` by one edit, and what the edit was."""
@@ -170,6 +170,14 @@ class Mutator:
         rules.insert(j, rules.pop(i))
         origins.insert(j, origins.pop(i))
         return f"moved rule {i + 1} to {j + 1}"
+
+    def _append_rule(self, rules, origins, rng, note):
+        # A rule added last changes only the decisions where every other rule passed: rarely harmful,
+        # and where a last resort is missing (a two when nothing else beats the upcards) a real gain.
+        rule, source = rng.choice(self.donors)
+        rules.append(Rule(rule.potential, rule.conditions))
+        origins.append(f"copied from {source} ({note})")
+        return f"appended {rule} from {source} as rule {len(rules)}"
 
     def _copy_rule(self, rules, origins, rng, note):
         rule, source = rng.choice(self.donors)

@@ -5,7 +5,12 @@ import argparse
 import sys
 
 from recycle.kernel.arguments import ArgumentParser, add_version
-from recycle.kernel.subcommands import Subcommand, add_subcommands, answer_without_subcommand, chosen
+from recycle.kernel.subcommands import (
+    Subcommand,
+    add_subcommands,
+    answer_without_subcommand,
+    chosen,
+)
 
 _C = "president.commands."
 #: Every subcommand, in the order `president --help` lists them, with the module that builds its

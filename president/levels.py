@@ -1,13 +1,15 @@
 """Difficulty levels for people: `president play --level easy|normal|hard|expert`.
 
 Each level names the opponents' bots (repeated in rotation to fill the
-table). Easy and normal keep the table's character: rule personalities,
-normal being the default table of `president play`. Hard is four copies of
-the strongest personality; expert is information-set MCTS with the greedy
-playout policy. Its budget is in iterations, so its strength does not depend
-on how loaded the machine is, and it is capped in wall-clock seconds, so a
-person never waits longer than that for its move (first leads included).
-Each level's measured strength is in the README (`python bench/strength.py`).
+table). Every level is rule personalities, so the table keeps its character
+and bots answer at once: easy the three weakest, normal the default table of
+`president play`, hard four copies of Classic, expert four copies of Expert
+(Classic plus a two as the last resort, measured clearly above Classic).
+Each level's measured strength is in the README. The strongest search player
+at a person's pace (`SEARCH`: information-set MCTS with the greedy playout
+policy, its budget in iterations and capped in wall-clock seconds so a person
+never waits longer than that) is offered by name in the new-match dialog: it
+measured below Expert, so it is no level.
 """
 from __future__ import annotations
 
@@ -26,14 +28,15 @@ class Level:
         return f"level {self.name}: {self.about}"
 
 
-#: The expert's search: 7,000 iterations (about a second of one idle core), never more than 2 s.
-EXPERT = "ismcts:iterations=7000,rollout=greedy,cap=2"
+#: The strongest search at a person's pace: 7,000 iterations (about a second of one idle core), never
+#: more than 2 s a move.
+SEARCH = "ismcts:iterations=7000,rollout=greedy,cap=2"
 
 LEVELS: dict[str, Level] = {level.name: level for level in (
     Level("easy", ("Counter", "Aggressive", "Gambler"), "the three weakest personalities"),
     Level("normal", ("Classic", "Cautious", "Aggressive", "Gambler"), "four different personalities (the default)"),
-    Level("hard", ("Classic",), "the strongest personality at every seat"),
-    Level("expert", (EXPERT,), "information-set MCTS at every seat (at most 2 s a move)"),
+    Level("hard", ("Classic",), "Classic at every seat"),
+    Level("expert", ("Expert",), "Expert, the strongest personality, at every seat"),
 )}
 
 

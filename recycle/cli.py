@@ -16,7 +16,12 @@ import argparse
 import sys
 
 from recycle.kernel.arguments import ArgumentParser, UsageError, add_version
-from recycle.kernel.subcommands import Subcommand, add_subcommands, answer_without_subcommand, chosen
+from recycle.kernel.subcommands import (
+    Subcommand,
+    add_subcommands,
+    answer_without_subcommand,
+    chosen,
+)
 
 _C = "recycle.commands."
 #: Every subcommand, in the order `recycle --help` lists them, with the module that builds its

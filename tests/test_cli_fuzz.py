@@ -20,15 +20,20 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from president.cli import build_parser as president_parser
+from president.cli import main as president
 from president.commands import fuzzing
+from recycle.cli import build_parser as recycle_parser
+from recycle.cli import main as recycle
 
 LONG = int(os.environ.get("FUZZ_EXAMPLES", "0"))
+PROGRAMS = {"president": (president, president_parser), "recycle": (recycle, recycle_parser)}
 CI = dict(deadline=None, derandomize=not LONG, suppress_health_check=list(HealthCheck), database=None)
 
 
 @pytest.fixture(scope="module")
 def files(tmp_path_factory) -> dict[str, str]:
-    return fuzzing.make_files(tmp_path_factory.mktemp("fuzz-files"))
+    return fuzzing.make_files(tmp_path_factory.mktemp("fuzz-files"), PROGRAMS)
 
 
 @pytest.mark.slow
@@ -38,20 +43,20 @@ def test_odd_command_lines_end_cleanly(files, tmp_path_factory):
     @given(st.randoms(use_true_random=False))
     @settings(max_examples=LONG or 150, **CI)
     def check(rng):
-        program, argv = fuzzing.random_command_line(rng, files)
-        problem = fuzzing.command_problem(program, argv, work, seconds=60 if LONG else 30)
+        program, argv = fuzzing.random_command_line(rng, files, PROGRAMS)
+        problem = fuzzing.command_problem(PROGRAMS, program, argv, work, seconds=60 if LONG else 30)
         assert problem is None, f"{program} {argv!r}: {problem}"
 
     check()
 
 
 def test_every_subcommand_has_help_and_rejects_an_unknown_option(tmp_path):
-    for program, name in fuzzing.commands():
+    for program, name in fuzzing.commands(PROGRAMS):
         for argv, code in (([name, "--help"], 0), ([name, "--no-such-option"], 2)):
-            assert fuzzing.command_problem(program, argv, tmp_path) is None, argv
-            assert fuzzing.call(fuzzing.programs()[program][0], argv)[0] == code, argv
-    for program in fuzzing.programs():
-        assert fuzzing.command_problem(program, ["--help"], tmp_path) is None
+            assert fuzzing.command_problem(PROGRAMS, program, argv, tmp_path) is None, argv
+            assert fuzzing.call(PROGRAMS[program][0], argv)[0] == code, argv
+    for program in PROGRAMS:
+        assert fuzzing.command_problem(PROGRAMS, program, ["--help"], tmp_path) is None
 
 
 @pytest.mark.parametrize("kind, examples", [("journal", 150), ("transcript", 40)])
@@ -79,7 +84,7 @@ def test_mutated_journals_through_the_command(files, tmp_path):
     @settings(max_examples=LONG or 12, **CI)
     def check(rng):
         path.write_text(fuzzing.mutate_lines(rng, original), encoding="utf-8", errors="surrogatepass")
-        problem = fuzzing.command_problem("president", ["tournament", "--resume", str(path), "-j1", "--json", "-"],
+        problem = fuzzing.command_problem(PROGRAMS, "president", ["tournament", "--resume", str(path), "-j1", "--json", "-"],
                                           tmp_path)
         assert problem is None, problem
 

@@ -45,7 +45,7 @@ def test_mutations_change_the_file_and_say_how():
         assert child.text != start.text
         kinds.add(what.split(":")[0])
     assert kinds == {"threshold", "comparison", "add condition", "remove condition", "potential",
-                     "delete rule", "move rule", "copy rule"}
+                     "delete rule", "move rule", "copy rule", "append rule"}
 
 
 def _streams(rng: random.Random, gain: float, deals: int) -> Paired:

@@ -6,7 +6,7 @@ import pytest
 from president.bots import make_bot
 from president.cli import main
 from president.commands import play
-from president.levels import LEVELS, level
+from president.levels import LEVELS, SEARCH, level
 from president.settings import preset
 
 
@@ -18,11 +18,12 @@ def test_every_level_names_bots_that_exist(name):
         make_bot(spec)  # raises on a name or parameter that does not exist
 
 
-def test_the_levels_keep_the_table_of_personalities_below_expert():
+def test_every_level_is_rule_personalities_and_the_search_player_answers_in_time():
     assert LEVELS["normal"].opponents == ("Classic", "Cautious", "Aggressive", "Gambler")  # the default table
-    assert all(":" not in spec for name in ("easy", "normal", "hard") for spec in LEVELS[name].opponents)
-    expert = make_bot(LEVELS["expert"].opponents[0])
-    assert expert.budget.kind == "iterations" and 0 < expert.budget.cap <= 3  # a person never waits long
+    assert LEVELS["expert"].opponents == ("Expert",)
+    assert all(":" not in spec for lv in LEVELS.values() for spec in lv.opponents)
+    search = make_bot(SEARCH)
+    assert search.budget.kind == "iterations" and 0 < search.budget.cap <= 3  # a person never waits long
 
 
 def test_unknown_level_is_a_clear_error():
@@ -75,9 +76,9 @@ def test_play_rejects_an_unknown_level(started, capsys):
     assert "invalid choice" in capsys.readouterr().err
 
 
-def test_the_new_match_dialog_offers_the_expert_search():
+def test_the_new_match_dialog_offers_every_level_bot_and_the_search_player():
     from tui.options import opponent_choices
 
     specs = [spec for _, spec in opponent_choices(())]
-    assert LEVELS["expert"].opponents[0] in specs
+    assert SEARCH in specs and all(s in specs for lv in LEVELS.values() for s in lv.opponents)
     assert len(specs) == len(set(specs))  # every choice once

@@ -69,10 +69,7 @@ def opponent_choices(rules_dirs: tuple[Path, ...]) -> list[tuple[str, str]]:
         elif not entry.edited:  # a path, so a user file never resolves to another of the same name
             out.append((f"{entry.name} ({entry.source})", str(entry.path)))
     out += [(f"{name} (agent)", name) for name in registered_agents()]
-    # The difficulty levels' bots that are not already listed (the expert's search), by level name.
-    from president.levels import LEVELS
+    # The strongest search player at a person's pace, ready to pick.
+    from president.levels import SEARCH
 
-    listed = {spec for _, spec in out}
-    out += [(f"{spec} (level {lv.name})", spec) for lv in LEVELS.values()
-            for spec in dict.fromkeys(lv.opponents) if spec not in listed]
-    return out
+    return out + [(f"{SEARCH} (search player)", SEARCH)]

@@ -17,7 +17,7 @@ from pathlib import Path
 from personalities.catalog import find_personality, shipped, shipped_names
 from personalities.mutation import Candidate, Mutator
 from personalities.reader import parse_personality
-from recycle.kernel.arguments import IntRange, FloatRange, UsageError, output_file
+from recycle.kernel.arguments import SEED, FloatRange, IntRange, UsageError, output_file
 from recycle.kernel.output import progress_bar
 from recycle.kernel.specs import split_specs
 from recycle.tournament.cluster import cluster_argument
@@ -50,7 +50,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="chance per generation that a child no better than its parent is kept (default 0.05)")
     p.add_argument("--budget-hours", type=HOURS, help="stop in time: generations end at 60%% of it, "
                                                       "simplification at 85%%")
-    p.add_argument("--seed", type=int, default=None, help="random seed (printed when omitted)")
+    p.add_argument("--seed", type=SEED, default=None, help="random seed (printed when omitted)")
     p.add_argument("-j", "--jobs", type=JOBS, default=1, help="processes playing games (default 1)")
     p.add_argument("--cluster", metavar="ADDRESS", type=cluster_argument,
                    help="play on a Dask cluster: tcp://HOST:8786, or local[:N] (needs the cluster extra)")

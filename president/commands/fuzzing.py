@@ -62,13 +62,9 @@ QUICK = {("president", "tournament"): ["--matches", "1", "--rounds", "1"],
 SLOW_OPTIONS = {"-j", "--jobs", "--cluster"}
 
 
-def programs() -> dict[str, tuple[Callable[[list[str]], int], Callable[[], argparse.ArgumentParser]]]:
-    from president.cli import build_parser as president_parser
-    from president.cli import main as president
-    from recycle.cli import build_parser as recycle_parser
-    from recycle.cli import main as recycle
-
-    return {"president": (president, president_parser), "recycle": (recycle, recycle_parser)}
+#: {"president": (main, build_parser), "recycle": (...)}: given by the caller (a test, `bench/fuzz.py`),
+#: since commands never import the command-line entry points.
+Programs = dict[str, tuple[Callable[[list[str]], int], Callable[[], argparse.ArgumentParser]]]
 
 
 def subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
@@ -76,9 +72,9 @@ def subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentP
     return dict(sorted(actions[0].choices.items())) if actions else {}
 
 
-def commands() -> list[tuple[str, str]]:
-    """(program, subcommand) for every subcommand of both programs."""
-    return [(program, name) for program, (_, build) in programs().items() for name in subcommands(build())]
+def commands(programs: Programs) -> list[tuple[str, str]]:
+    """(program, subcommand) for every subcommand of the programs."""
+    return [(program, name) for program, (_, build) in programs.items() for name in subcommands(build())]
 
 
 def options(parser: argparse.ArgumentParser, slow: bool = False) -> list[tuple[str, object]]:
@@ -147,9 +143,10 @@ def sandbox(folder: Path) -> Iterator[None]:
         os.chdir(before)
 
 
-def command_problem(program: str, argv: Sequence[str], folder: Path, seconds: float = 30) -> str | None:
+def command_problem(programs: Programs, program: str, argv: Sequence[str], folder: Path,
+                    seconds: float = 30) -> str | None:
     """Run one command line in `folder`; what went wrong, or None."""
-    main = programs()[program][0]
+    main = programs[program][0]
     try:
         with sandbox(folder):
             code, out, err = call(main, argv, seconds)
@@ -161,12 +158,12 @@ def command_problem(program: str, argv: Sequence[str], folder: Path, seconds: fl
 
 
 # ---- inputs -------------------------------------------------------------------------------------------
-def make_files(root: Path) -> dict[str, str]:
+def make_files(root: Path, programs: Programs) -> dict[str, str]:
     """Every kind of file a user might name, made in `root`: valid ones of each format, a FIFO, a folder,
     binary, empty and missing files. Plays a tiny tournament and one RECYCLE game (a few seconds)."""
-    from president.cli import main as president
-    from recycle.cli import main as recycle
     from recycle.games import game_path
+
+    president, recycle = programs["president"][0], programs["recycle"][0]
 
     os.mkfifo(root / "pipe.gdl")
     (root / "folder").mkdir()
@@ -192,10 +189,11 @@ def make_files(root: Path) -> dict[str, str]:
             "nowhere": "/nonexistent/x.json", "out": "out.json", "devnull": "/dev/null"}
 
 
-def random_command_line(rng: random.Random, files: dict[str, str], slow: bool = False) -> tuple[str, list[str]]:
+def random_command_line(rng: random.Random, files: dict[str, str], programs: Programs,
+                        slow: bool = False) -> tuple[str, list[str]]:
     """(program, argv): a subcommand with up to 3 odd positionals and up to 5 of its options, shuffled."""
-    program, name = rng.choice(commands())
-    parser = subcommands(programs()[program][1]())[name]
+    program, name = rng.choice(commands(programs))
+    parser = subcommands(programs[program][1]())[name]
     paths = sorted(files.values())
 
     def value() -> str:

@@ -18,7 +18,7 @@ import argparse
 import importlib
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Sequence
+from collections.abc import Sequence
 
 
 @dataclass(frozen=True)
