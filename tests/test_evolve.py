@@ -101,3 +101,14 @@ def test_bad_start_and_bad_journal_are_one_line_errors(tmp_path, capsys):
     assert main(["evolve", "--resume", str(tmp_path / "j.jsonl")]) == 2
     err = capsys.readouterr().err
     assert "missing.rul" in err and "not an evolve journal" in err and "Traceback" not in err
+
+
+def test_the_output_folder_may_be_new_but_must_be_creatable(tmp_path):
+    import argparse
+
+    from recycle.kernel.arguments import new_output_file
+
+    assert new_output_file(str(tmp_path / "evolved" / "deeper" / "x.rul")).endswith("x.rul")
+    (tmp_path / "plain").write_text("a file, not a folder")
+    with pytest.raises(argparse.ArgumentTypeError):
+        new_output_file(str(tmp_path / "plain" / "x.rul"))

@@ -92,7 +92,7 @@ def test_a_variable_that_names_no_location_is_a_located_error(tmp_path):
 # ---- the tokenizer splits a variable from a glued keyword ------------------------------------------
 def test_a_keyword_glued_to_a_variable_is_its_own_token():
     game = load_game(DATA / "GluedVariable2.gdl")
-    locations = [n for n in _nodes(game) if type(n) is T.Location and n.visibility == "vloc"
+    locations = [n for n in T.walk(game) if type(n) is T.Location and n.visibility == "vloc"
                  and type(n.owner) is T.Var]
     assert [(n.owner.name, n.visibility, n.name.value) for n in locations] == [("OP", "vloc", "DISCARD")]
     assert all(s.is_terminal() for s in play(DATA / "GluedVariable2.gdl"))
@@ -149,14 +149,3 @@ def test_a_value_map_with_too_many_values_is_a_located_error(capsys):
     err = capsys.readouterr().err
     assert code != 0
     assert "--climbing:1: the point map ORDER gives the cards 52 different values" in err
-
-
-def _nodes(node):
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, tuple):
-            stack.extend(n)
-        elif isinstance(n, T.Node):
-            yield n
-            stack.extend(getattr(n, f) for f in n.__dataclass_fields__ if f not in ("line", "column"))

@@ -3,6 +3,7 @@ names, and the climbing metadata suggested for a game that lacks it."""
 from __future__ import annotations
 
 import re
+from importlib import resources
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ from recycle.games import game_path, shipped_games
 from recycle.kernel.arguments import UsageError
 from recycle.lang import load_game, parse_game
 
-GAMES_DIR = Path(__file__).resolve().parents[1] / "recycle" / "games"
+GAMES_DIR = Path(str(resources.files("recycle.games")))  # where the installed package keeps them
 
 
 def test_every_shipped_game_is_listed_with_its_header_title(capsys):

@@ -17,7 +17,7 @@ from pathlib import Path
 from personalities.catalog import find_personality, shipped, shipped_names
 from personalities.mutation import Candidate, Mutator
 from personalities.reader import parse_personality
-from recycle.kernel.arguments import SEED, FloatRange, IntRange, UsageError, output_file
+from recycle.kernel.arguments import SEED, FloatRange, IntRange, UsageError, new_output_file
 from recycle.kernel.output import progress_bar
 from recycle.kernel.specs import split_specs
 from recycle.tournament.cluster import cluster_argument
@@ -54,8 +54,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("-j", "--jobs", type=JOBS, default=1, help="processes playing games (default 1)")
     p.add_argument("--cluster", metavar="ADDRESS", type=cluster_argument,
                    help="play on a Dask cluster: tcp://HOST:8786, or local[:N] (needs the cluster extra)")
-    p.add_argument("--out", metavar="FILE.rul", type=output_file, help="the evolved personality (default Evolved.rul)")
-    p.add_argument("--journal", metavar="FILE", type=output_file, help="progress file (default evolve-SEED.jsonl)")
+    p.add_argument("--out", metavar="FILE.rul", type=new_output_file,
+                   help="the evolved personality (default Evolved.rul; its folder is created)")
+    p.add_argument("--journal", metavar="FILE", type=new_output_file, help="progress file (default evolve-SEED.jsonl)")
     p.add_argument("--resume", metavar="FILE", help="continue the run saved in this journal")
     p.add_argument("--rules-dir", default=None, help="a folder of .rul files to find personalities in")
     add_table_options(p)

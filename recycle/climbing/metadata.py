@@ -110,14 +110,7 @@ def game_names(game: T.Game) -> GameNames:
     maps: set[str] = set()
     storage: set[str] = set()
     game_storage: set[str] = set()
-    stack: list = [game]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, tuple):
-            stack.extend(node)
-            continue
-        if not isinstance(node, T.Node):
-            continue
+    for node in T.walk(game):
         kind = type(node)
         if kind is T.Location and isinstance(node.name, T.Name):
             owner = _owner_kind(node.owner)
@@ -135,7 +128,6 @@ def game_names(game: T.Game) -> GameNames:
                 storage.add(node.name.value)
             elif owner == "game":
                 game_storage.add(node.name.value)
-        stack.extend(getattr(node, f) for f in node.__dataclass_fields__ if f not in ("line", "column"))
     return GameNames(players, tables, frozenset(maps), frozenset(storage), frozenset(game_storage))
 
 
@@ -223,14 +215,7 @@ def suggest(game: T.Game, names: GameNames | None = None) -> str:
     left: dict[str, int] = {}
     went: dict[str, int] = {}
     used: dict[str, int] = {}
-    stack: list = [game]
-    while stack:  # a walk of the game's finite tree
-        node = stack.pop()
-        if isinstance(node, tuple):
-            stack.extend(node)
-            continue
-        if not isinstance(node, T.Node):
-            continue
+    for node in T.walk(game):
         if type(node) is T.Move:
             src, dst = _named(node.card), _named(node.to)
             if src is not None and src[0] == "player":
@@ -242,7 +227,6 @@ def suggest(game: T.Game, names: GameNames | None = None) -> str:
             used[pm.name.value] = used.get(pm.name.value, 0) + 1
         elif isinstance(pm, T.Var):
             used["'" + pm.name] = used.get("'" + pm.name, 0) + 1
-        stack.extend(getattr(node, f) for f in node.__dataclass_fields__ if f not in ("line", "column"))
     hands = {n: 2 * left.get(n, 0) + (v == "iloc") for n, v in names.player_locations.items()}
     tables = {n: 2 * went.get(n, 0) + (v == "vloc") for n, v in names.game_locations.items()}
     orders = {n: used.get(n, 0) for n in names.point_maps}

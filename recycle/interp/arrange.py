@@ -98,18 +98,7 @@ def _probe(game: T.Game, seed: int, order: Callable[[list], list], limits: dict)
 
 def _first_shuffle(node) -> object:
     """The first `(shuffle ...)` of the game (where errors about its deal point)."""
-    todo = [node]
-    for _ in range(100_000):  # bounded walk of the syntax tree
-        if not todo:
-            break
-        n = todo.pop()
-        if isinstance(n, T.Shuffle):
-            return n
-        if isinstance(n, tuple):
-            todo.extend(reversed(n))
-        elif isinstance(n, T.Node):
-            todo.extend(reversed([getattr(n, f) for f in n.__dataclass_fields__]))
-    return node
+    return next((n for n in T.walk(node) if isinstance(n, T.Shuffle)), node)
 
 
 def arrangement(game: T.Game, seed: int, spec: DealSpec, limits: dict) -> tuple[list[int], dict, bool]:

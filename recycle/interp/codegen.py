@@ -22,7 +22,6 @@ all source generated for the corpus and our games and checks exactly that.
 """
 from __future__ import annotations
 
-import dataclasses
 import re
 
 from recycle.kernel.protocol import GameError
@@ -89,18 +88,6 @@ class Source:
         return self.ns["f"]
 
 
-def walk(node):
-    """Every node of a subtree (fields of dataclass nodes, and tuples of them)."""
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, tuple):
-            stack.extend(n)
-        elif isinstance(n, T.Node):
-            yield n
-            stack.extend(getattr(n, f.name) for f in dataclasses.fields(n))
-
-
 class ExprSource:
     """Writes expressions of one game as Python source (a mixin of `evaluate.Evaluator`)."""
 
@@ -111,14 +98,14 @@ class ExprSource:
     def pure(self, node) -> bool:
         got = self._pure.get(id(node))
         if got is None:
-            got = self._pure[id(node)] = not any(isinstance(n, IMPURE) for n in walk(node))
+            got = self._pure[id(node)] = not any(isinstance(n, IMPURE) for n in T.walk(node))
         return got
 
     def gvar_names(self) -> frozenset:
         """Names `(put points 'V ...)` can give a value outside any binding."""
         if self._gvars is None:
             game = self.table.game
-            self._gvars = frozenset(n.var.name for n in walk((game.setup, game.flow)) if type(n) is T.PutPoints)
+            self._gvars = frozenset(n.var.name for n in T.walk((game.setup, game.flow)) if type(n) is T.PutPoints)
         return self._gvars
 
     def call(self, src: Source, node, env: str) -> Piece:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from recycle.lang import tree as T
 
-from .codegen import Piece, Source, walk
+from .codegen import Piece, Source
 from .undo import undo_to
 from .runners import MAX_INDENT, MAX_LOOPS
 
@@ -125,7 +125,7 @@ class ExplorersMixin:
         src.emit(indent, f"{quiet} = work is None and not _j")
         # Every element starts from the same state (each branch is undone), so what the condition
         # reads from storage at a constant key is read once, before the loop.
-        for node in walk(body.condition):
+        for node in T.walk(body.condition):
             if type(node) in _STORAGE and self.fixed_key(node, ()) is not None:
                 piece, h = self.expr(src, node, env, bound), src.temp()
                 src.emit(indent, f"{h} = {piece.code}")

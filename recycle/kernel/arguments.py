@@ -150,6 +150,15 @@ def output_folder(text: str) -> str:
     return text
 
 
+def new_output_file(text: str) -> str:
+    """As `output_file`, for a file whose folder the command creates when it is missing (`evolved/x.rul`)."""
+    path = Path(text)
+    if text != STDOUT and path.name not in ("", ".", "..") and not path.absolute().parent.exists():
+        output_folder(str(path.absolute().parent))  # raises if the folder cannot be created
+        return text
+    return output_file(text)
+
+
 def _unwritable(path: Path) -> str | None:
     if not path.name or path.name in (".", ".."):
         return "that is a folder, not a file"

@@ -71,6 +71,7 @@ Expressions (modules `expr` and `coll`)
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Iterator
 
 from recycle.kernel.diagnostics import Diagnostic
 from recycle.lang.coll import *  # noqa: F401,F403 — one namespace for the interpreter
@@ -392,3 +393,16 @@ class RepeatAll(Node):
 
 __all__ = [n for n, v in list(globals().items())
            if isinstance(v, type) and issubclass(v, Node)] + ["Feature", "Node"]
+
+
+def walk(root: object) -> Iterator[Node]:
+    """Every node of a syntax (sub)tree, in file order: a node before its fields, fields (and the
+    items of tuples) in order. The tree is finite and acyclic (frozen dataclasses), so this ends."""
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, tuple):
+            stack.extend(reversed(n))
+        elif isinstance(n, Node):
+            yield n
+            stack.extend(reversed([getattr(n, f) for f in n.__dataclass_fields__ if f not in ("line", "column")]))

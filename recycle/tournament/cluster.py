@@ -33,7 +33,7 @@ from .workers import InlineWorker, RunUnit, SharedWorkers, WorkerError
 _LOCAL = re.compile(r"local(?::(\d+))?")
 _ADDRESS = re.compile(r"(tcp|tls|inproc|ucx|ws|wss)://\S+")
 #: Work units per task: a block of matches keeps Dask's per-task cost (milliseconds) small beside play.
-BLOCK = 4
+BLOCK = 8
 #: Tasks queued per worker thread, so no worker waits for the next one.
 DEPTH = 2
 PACKAGES = ("recycle", "president", "personalities")
