@@ -102,27 +102,25 @@ class Mutator:
         origins[i] = f"{origins[i]}; {note}: {old} -> {new}"
         return f"rule {i + 1}: {old} -> {new}"
 
-    def _threshold(self, rules, origins, rng, note):
+    def _edit_condition(self, rules, origins, rng, note, change: Callable[[Condition], Condition]):
         place = self._pick_condition(rules, rng)
         if place is None:
             return None
         i, j = place
-        old = rules[i].conditions[j]
-        values = _values(old.variable)
-        at = values.index(old.value) if old.value in values else 0
-        step = rng.choice((-3, -2, -1, 1, 2, 3))
-        value = values[max(0, min(len(values) - 1, at + step))]
-        return self._set_condition(rules, origins, i, j, replace(old, value=value), note)
+        return self._set_condition(rules, origins, i, j, change(rules[i].conditions[j]), note)
+
+    def _threshold(self, rules, origins, rng, note):
+        def nearby(old: Condition) -> Condition:
+            values = _values(old.variable)
+            at = values.index(old.value) if old.value in values else 0
+            step = rng.choice((-3, -2, -1, 1, 2, 3))
+            return replace(old, value=values[max(0, min(len(values) - 1, at + step))])
+        return self._edit_condition(rules, origins, rng, note, nearby)
 
     def _comparison(self, rules, origins, rng, note):
-        place = self._pick_condition(rules, rng)
-        if place is None:
-            return None
-        i, j = place
-        old = rules[i].conditions[j]
-        return self._set_condition(rules, origins, i, j,
-                                   replace(old, comparison=rng.choice([c for c in COMPARISONS if c != old.comparison])),
-                                   note)
+        def other(old: Condition) -> Condition:
+            return replace(old, comparison=rng.choice([c for c in COMPARISONS if c != old.comparison]))
+        return self._edit_condition(rules, origins, rng, note, other)
 
     def _add_condition(self, rules, origins, rng, note):
         open_rules = [i for i, r in enumerate(rules) if len(r.conditions) < MAX_CONDITIONS]

@@ -115,6 +115,16 @@ class _TidesAgent:
         trace = replace(trace, seconds=time.perf_counter() - started)
         return Decision(action_for(card, legal_actions), trace)
 
+    def _first_pick(self, obs, values, hands: int, method: str, value_name: str):
+        """The first pick: the card of the best value (ties: the first card by number), and its trace."""
+        mine = cards_of(obs.hand)
+        best = values.index(max(values))
+        candidates = tuple(Candidate(str(c), float(v), 1.0 if i == best else 0.0)
+                           for i, (c, v) in enumerate(zip(mine, values)))
+        return mine[best], TidesTrace(agent=self.name, player=obs.player, turn=0, candidates=candidates,
+                                      method=method, value_name=value_name, played=str(mine[best]),
+                                      positions=hands * first_pick_positions())
+
     def _position(self, obs):
         """(my kingdom, opponent's kingdom, my hand, opponent's cards) at the start of the turn."""
         me = obs.player
@@ -136,14 +146,8 @@ class TidesSolverAgent(_TidesAgent):
         from .first_pick import solver_first_pick
 
         values, hands = solver_first_pick(obs.hand)
-        mine = cards_of(obs.hand)
-        best = values.index(max(values))  # ties: the first card by number
-        candidates = tuple(Candidate(str(c), float(v), 1.0 if i == best else 0.0)
-                           for i, (c, v) in enumerate(zip(mine, values)))
-        return mine[best], TidesTrace(agent=self.name, player=obs.player, turn=0, candidates=candidates,
-                                method=f"mean equilibrium margin over {hands:,} opponent hands",
-                                value_name="mean margin", played=str(mine[best]),
-                                positions=hands * first_pick_positions())
+        return self._first_pick(obs, values, hands, f"mean equilibrium margin over {hands:,} opponent hands",
+                                "mean margin")
 
     def later(self, obs, rng: random.Random):
         mk, ok, mh, oh = self._position(obs)
@@ -173,14 +177,8 @@ class TidesSeedAgent(_TidesAgent):
         from .first_pick import seed_first_pick
 
         votes, hands = seed_first_pick(obs.hand)
-        mine = cards_of(obs.hand)
-        best = votes.index(max(votes))  # ties: the first card, as the seed's array maximum
-        candidates = tuple(Candidate(str(c), float(v), 1.0 if i == best else 0.0)
-                           for i, (c, v) in enumerate(zip(mine, votes)))
-        return mine[best], TidesTrace(agent=self.name, player=obs.player, turn=0, candidates=candidates,
-                                method=f"vote over {hands:,} opponent hands (max-min on own score)",
-                                value_name="votes", played=str(mine[best]),
-                                positions=hands * first_pick_positions())
+        return self._first_pick(obs, votes, hands, f"vote over {hands:,} opponent hands (max-min on own score)",
+                                "votes")
 
     def later(self, obs, rng: random.Random):
         mk, ok, mh, oh = self._position(obs)
