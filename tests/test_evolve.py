@@ -112,3 +112,12 @@ def test_the_output_folder_may_be_new_but_must_be_creatable(tmp_path):
     (tmp_path / "plain").write_text("a file, not a folder")
     with pytest.raises(argparse.ArgumentTypeError):
         new_output_file(str(tmp_path / "plain" / "x.rul"))
+
+
+def test_a_fifo_given_as_the_journal_is_refused_without_opening_it(tmp_path, capsys):
+    import os
+
+    pipe = tmp_path / "pipe.jsonl"
+    os.mkfifo(pipe)  # opening it would block until someone writes (found by the command-line fuzzer)
+    assert main(["evolve", "--resume", str(pipe)]) == 3
+    assert "not a regular file" in capsys.readouterr().err

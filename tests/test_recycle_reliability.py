@@ -194,3 +194,17 @@ def test_a_deck_of_billions_of_cards_is_refused_before_it_is_made():
     with pytest.raises(LimitError, match=r"t\.gdl:1:\d+: more than 10,000 cards"):
         new_game(game("", deck=deck))
     assert time.process_time() - started < 1.0
+
+
+@pytest.mark.parametrize("name, line, words", [
+    ("move_to_a_pair.gdl", 23, "a card goes to the top, the bottom or a numbered place"),
+    ("max_of_players.gdl", 177, "max and min compare cards"),
+])
+def test_found_by_the_final_fuzz_run_wrong_kinds_are_located_errors(name, line, words, capsys):
+    # Both were TypeErrors inside the interpreter (a position that is a location, a max over
+    # players); the fuzzer saved them. Now the game file is blamed, at its line.
+    from recycle.cli import main
+
+    assert main(["run", str(REPRO / name), "--games", "3", "--seed", "1"]) == 1
+    err = capsys.readouterr().err
+    assert f"{name}:{line}:" in err and words in err and "internal error" not in err

@@ -18,6 +18,7 @@ from personalities.catalog import find_personality, shipped, shipped_names
 from personalities.mutation import Candidate, Mutator
 from personalities.reader import parse_personality
 from recycle.kernel.arguments import SEED, FloatRange, IntRange, UsageError, new_output_file
+from recycle.kernel.diagnostics import DiagnosticError, read_user_file
 from recycle.kernel.output import progress_bar
 from recycle.kernel.specs import split_specs
 from recycle.tournament.cluster import cluster_argument
@@ -31,6 +32,8 @@ from .common import add_table_options, console, err_console, rules_dirs, seed_of
 GENERATIONS, POPULATION, DEALS = IntRange(1, 10_000), IntRange(1, 64), IntRange(2, 100_000)
 ALPHA, HOURS = FloatRange(0.0, 0.5, open_low=True, open_high=True), FloatRange(0.0, 1000.0, open_low=True)
 JOBS = IntRange(1, 256)
+#: A journal holds a header and one line per generation or simplification step (a few kB each).
+MAX_JOURNAL_BYTES = 64 * 1024 * 1024
 #: Shares of --budget-hours: generations stop after the first, simplification after the second.
 EVOLVE_SHARE, SIMPLIFY_SHARE = 0.6, 0.85
 
@@ -188,7 +191,10 @@ def _write(journal, record: dict) -> None:
 def _config(args: argparse.Namespace) -> tuple[dict, list[dict]]:
     """The run's configuration (from the arguments, or a resumed journal) and the records done."""
     if args.resume:
-        lines = [line for line in Path(args.resume).read_text(encoding="utf-8").splitlines() if line.strip()]
+        text, problems = read_user_file(args.resume, MAX_JOURNAL_BYTES, "an evolve journal")
+        if text is None:  # missing, a folder, a FIFO (never opened), too large, not UTF-8
+            raise DiagnosticError(problems)
+        lines = [line for line in text.splitlines() if line.strip()]
         try:
             config, *done = [json.loads(line) for line in lines[:100_000]]
         except (json.JSONDecodeError, ValueError) as exc:

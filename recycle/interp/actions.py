@@ -153,6 +153,8 @@ class Executor(ExplorersMixin, RunnersMixin, Evaluator):
         if dst[2] == "mem":
             raise self.error(n.to, "a card cannot move into memory", hint="use (remember CARD CARD)")
         size = len(st.locs.get(dst) or ()) - (dst == src)
+        if pos not in ("top", "bottom") and type(pos) is not int:
+            raise self.error(n.to, f"a card goes to the top, the bottom or a numbered place, not {pos!r}")
         st.do(Move(card, src, si, dst, self._insert_at(pos, size), len(st.locs[src]) - 1 - si,
                    move_changes(self.table, st, card, src, dst)))
 

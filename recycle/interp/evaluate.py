@@ -380,11 +380,13 @@ class Evaluator(ExprSource, FastMixin, CollectionsMixin):
         if not cards:
             raise self.error(n, "the max or min of an empty collection")
         if self.cardstock:
-            return self._walked_extreme(pm, cards, st, sign)
+            return self._walked_extreme(n, pm, cards, st, sign)
         cache, attrs, best, tied = pm._cache, self.attrs, None, None
         for c in cards:
             s = cache.get(c)
             if s is None:
+                if type(c) is not int:  # checked on a cache miss only: cards are scored once
+                    raise self.error(n, f"max and min compare cards, and this collection holds {c!r}")
                 s = pm.score(c, attrs)
             if sign < 0:
                 s = -s
@@ -395,11 +397,13 @@ class Evaluator(ExprSource, FastMixin, CollectionsMixin):
                 tied.append(c)
         return first if tied is None else tied[st.rng.below(len(tied))]  # ties: at random
 
-    def _walked_extreme(self, pm, cards, st, sign: int):
+    def _walked_extreme(self, n, pm, cards, st, sign: int):
         """The reference engine's max/min: walk the cards in order, a better card replaces the
         best, a tied one replaces it with probability 1/2 (later cards win ties more often)."""
         attrs, best, chosen = self.attrs, None, None
         for c in cards:
+            if type(c) is not int:
+                raise self.error(n, f"max and min compare cards, and this collection holds {c!r}")
             s = sign * pm.score(c, attrs)
             if best is None or s > best or (s == best and st.rng.below(2)):
                 best, chosen = s, c
