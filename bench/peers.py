@@ -139,7 +139,7 @@ def recycle_ratio(seconds: float) -> float:
 
 
 def spread(values: list[float]) -> str:
-    return f"{statistics.median(values):>10,.1f}  ({min(values):,.1f} .. {max(values):,.1f})"
+    return f"{statistics.median(values):>10,.2f}  ({min(values):,.2f} .. {max(values):,.2f})"
 
 
 def main() -> None:

@@ -48,6 +48,8 @@ from timing import add_smoke_option
 #: ISMCTS iterations in one second per move: about 7,000 per CPU second on the 2-core reference machine
 #: measured alone (`--measure`; 8,062, 6,878, 7,533 and 10,700 in four runs); 0.1 / 0.3 / 1 s = 700 / 2,100 / 7,000.
 SECOND = 7000
+#: The same second with Classic rollouts: ~1,900 ISMCTS iterations, ~450 PIMC samples (all actions each).
+CLASSIC_SECOND, PIMC_SECOND, MODEL_SECOND = 1900, 450, 1600
 SEED, DEALS = 4001, 60
 GREEDY = "rollout=greedy"
 
@@ -96,6 +98,23 @@ def ladder() -> list[Rung]:
         Rung("greedyc4", f"ismcts:iterations=1000,{GREEDY},c=0.4", "+ greedy, c=0.4", vs="greedy"),
         Rung("classic200", "ismcts:iterations=200,rollout=Classic", "Classic rollouts, 200 iterations "
              "(the CPU time of 1,000 random ones)", vs="base"),
+        Rung("pc30", "pimc:iterations=30,rollout=Classic", "PIMC, Classic rollouts, 30 samples", vs="greedy"),
+        Rung("pc100", "pimc:iterations=100,rollout=Classic", "PIMC, Classic rollouts, 100 samples", vs="pc30"),
+        Rung("ic1000", "ismcts:iterations=1000,rollout=Classic", "ISMCTS, Classic rollouts, 1,000 iterations",
+             vs="greedy"),
+        Rung("ic300", "ismcts:iterations=300,rollout=Classic", "ISMCTS 300 iterations, Classic rollouts", deals=40),
+        Rung("im300", "ismcts:iterations=300,rollout=Classic,model=on",
+             "+ Classic as the model of the other players in the tree", deals=40, vs="ic300"),
+        Rung("ic1s", f"ismcts:iterations={CLASSIC_SECOND},rollout=Classic",
+             "ISMCTS 1 s, Classic rollouts", deals=40, ceiling="mc1s"),
+        Rung("im1s", f"ismcts:iterations={MODEL_SECOND},rollout=Classic,model=on",
+             "ISMCTS 1 s, Classic rollouts and opponent model", deals=40, ceiling="mm1s"),
+        Rung("pc1s", f"pimc:iterations={PIMC_SECOND},rollout=Classic", "PIMC 1 s, Classic rollouts",
+             ceiling="mc1s", vs="ic1s"),
+        Rung("mc1s", f"mcts:iterations={CLASSIC_SECOND},rollout=Classic",
+             "cheating MCTS 1 s, Classic rollouts", deals=24),
+        Rung("mm1s", f"mcts:iterations={MODEL_SECOND},rollout=Classic,model=on",
+             "cheating MCTS 1 s, Classic rollouts and opponent model: the ceiling", deals=30),
         Rung("g7000", f"ismcts:iterations={SECOND},{GREEDY}", "ISMCTS 1 s, greedy rollouts (the search player)",
              ceiling="m7000"),
         Rung("m7000", f"mcts:iterations={SECOND},{GREEDY}", "cheating MCTS 1 s, greedy rollouts: the ceiling"),
@@ -112,11 +131,10 @@ def ladder() -> list[Rung]:
 def play(out: Path, rung: Rung) -> None:
     """Play (or resume) the rung's tournament into `out/NAME.jsonl`."""
     journal = out / f"{rung.name}.jsonl"
-    command = [sys.executable, "-m", "president.cli", "tournament", *rung.arguments(), "-j1",
-               "--out", str(journal), "--json", str(out / f"{rung.name}.json")]
-    if journal.exists():
-        command.append("--resume")
-    (out / f"{rung.name}.cmd").write_text(" ".join(["president", *command[3:]]) + "\n")
+    where = ["--resume", str(journal)] if journal.exists() else [*rung.arguments(), "--out", str(journal)]
+    command = [sys.executable, "-m", "president.cli", "tournament", *where, "-j1",
+               "--json", str(out / f"{rung.name}.json")]
+    (out / f"{rung.name}.cmd").write_text(" ".join(["president", "tournament", *rung.arguments()]) + "\n")
     with open(out / f"{rung.name}.txt", "w") as log:
         subprocess.run(command, stdout=log, stderr=subprocess.STDOUT, check=True)
 

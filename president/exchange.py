@@ -75,6 +75,15 @@ def legal_gifts(state: "PresidentState") -> list[Give]:
     values = [v for v in range(3, 17) if counts[v]]
     gives, make = _GIVES, Give
     out: list[Give] = []
+    if count <= 2:  # the usual gifts, written out: singles, or pairs (a, a) where held twice, then (a, b > a)
+        for i, a in enumerate(values):
+            group = [(a,)] if count == 1 else ([(a, a)] if counts[a] > 1 else []) + [(a, b) for b in values[i + 1:]]
+            for chosen in group:
+                give = gives.get(chosen)
+                if give is None:
+                    give = gives[chosen] = make(chosen)
+                out.append(give)
+        return out
     for chosen in combinations_with_replacement(values, count):
         if count > 1 and any(chosen.count(v) > counts[v] for v in set(chosen)):
             continue

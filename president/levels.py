@@ -1,15 +1,15 @@
-"""Difficulty levels for people: `president play --level easy|normal|hard|expert`.
+"""Difficulty levels for people: `president play --level easy|normal|hard|expert|master`.
 
 Each level names the opponents' bots (repeated in rotation to fill the
-table). Every level is rule personalities, so the table keeps its character
-and bots answer at once: easy the three weakest, normal the default table of
-`president play`, hard four copies of Classic, expert four copies of Expert
-(Classic plus a two as the last resort, measured clearly above Classic).
-Each level's measured strength is in the README. The strongest search player
-at a person's pace (`SEARCH`: information-set MCTS with the greedy playout
-policy, its budget in iterations and capped in wall-clock seconds so a person
-never waits longer than that) is offered by name in the new-match dialog: it
-measured below Expert, so it is no level.
+table). The first four are rule personalities, so the table keeps its
+character and bots answer at once: easy the three weakest, normal the default
+table of `president play`, hard four copies of Classic, expert four copies of
+Expert (Classic plus a two as the last resort, measured clearly above
+Classic). Master seats the strongest search player at a person's pace
+(`SEARCH`: information-set MCTS whose rollouts and opponents play like
+Classic, its budget in iterations and capped in wall-clock seconds so a
+person never waits longer than that) beside Expert, so half the table thinks
+for a second or two. Each level's measured strength is in the README.
 """
 from __future__ import annotations
 
@@ -28,15 +28,16 @@ class Level:
         return f"level {self.name}: {self.about}"
 
 
-#: The strongest search at a person's pace: 7,000 iterations (about a second of one idle core), never
-#: more than 2 s a move.
-SEARCH = "ismcts:iterations=7000,rollout=greedy,cap=2"
+#: The strongest search at a person's pace: 1,600 iterations with Classic rollouts and Classic as the
+#: model of the other players (about a second of one idle core), never more than 2 s a move.
+SEARCH = "ismcts:iterations=1600,rollout=Classic,model=on,cap=2"
 
 LEVELS: dict[str, Level] = {level.name: level for level in (
     Level("easy", ("Counter", "Aggressive", "Gambler"), "the three weakest personalities"),
     Level("normal", ("Classic", "Cautious", "Aggressive", "Gambler"), "four different personalities (the default)"),
     Level("hard", ("Classic",), "Classic at every seat"),
     Level("expert", ("Expert",), "Expert, the strongest personality, at every seat"),
+    Level("master", (SEARCH, "Expert"), "the search player and Expert, in turn"),
 )}
 
 

@@ -27,6 +27,14 @@ from .playout import greedy_playout
 from .settings import EqualValue, FirstLeader, LaterLeader, Settings
 
 
+def _bits_of(draw: Callable[[int], int] | None) -> Callable[[int], int] | None:
+    """`getrandbits` of the generator whose `_randbelow` `draw` is, when that is CPython's
+    `Random._randbelow_with_getrandbits` (a loop over `getrandbits` the playout can inline); else None."""
+    if getattr(draw, "__func__", None) is getattr(random.Random, "_randbelow_with_getrandbits", False):
+        return draw.__self__.getrandbits
+    return None
+
+
 class Phase(enum.Enum):
     """What the table is doing."""
 
@@ -264,22 +272,32 @@ class PresidentState(GameState):
         else:
             self.apply(action)
 
-    def random_playout(self, rng: random.Random) -> int:
+    def random_playout(self, rng: random.Random, draw: Callable[[int], int] | None = None) -> int:
         """Play uniformly random legal actions to the end; returns the number of actions.
 
-        Exactly the moves of `acts = legal_actions(); apply(acts[int(rng.random() * len(acts))])`
-        repeated (the random rollout of the search players), without the calls between.
+        Exactly the moves of the protocol's loop (`GameState.random_playout`: index
+        `int(rng.random() * n)`, or `draw(n)`), without the calls between.
         """
-        rand, play = rng.random, self._play
-        steps = 0
-        while self.phase is not Phase.OVER:
-            if self.phase is Phase.PLAY:
-                acts = legal_plays(self)
-                play(acts[int(rand() * len(acts))])
-            else:  # an exchange, in a rollout past the end of a round
-                acts = self.legal_actions()
-                self.apply(acts[int(rand() * len(acts))])
+        rand, play, PLAY, OVER = rng.random, self._play, Phase.PLAY, Phase.OVER
+        bits = _bits_of(draw)
+        steps, phase = 0, self.phase
+        while phase is not OVER:
+            # legal plays, or in an exchange (a whole match, a rollout past its round) the gifts
+            acts = legal_plays(self) if phase is PLAY else legal_gifts(self)
+            n = len(acts)
+            if bits is not None:  # `Random._randbelow(n)`, inlined: CPython's own loop
+                k = n.bit_length()
+                i = bits(k)
+                while i >= n:
+                    i = bits(k)
+            else:
+                i = int(rand() * n) if draw is None else draw(n)
+            if phase is PLAY:
+                play(acts[i])
+            else:
+                apply_gift(self, acts[i])
             steps += 1
+            phase = self.phase
         return steps
 
     def policy_playout(self, rng: random.Random) -> int:

@@ -13,6 +13,7 @@ from president.matches import PresidentMatch
 from president.settings import preset
 from recycle.kernel import uploads
 from recycle.tournament import Journal, Schedule, Tally, records, run_tournament
+from recycle.tournament import cluster
 from recycle.tournament.cluster import ClusterError, ClusterSpec, run_task
 
 pytest.importorskip("distributed")
@@ -76,9 +77,10 @@ def test_local_cluster_equals_one_process_even_when_a_worker_dies(tmp_path):
     files = recorded()
     shutil.rmtree(rules)  # the workers must play from the files sent with the tasks
 
-    killed = []
+    killed, statuses = [], set()
 
     def kill_a_worker_once(done: int) -> None:
+        statuses.add(cluster.status_line())
         if done >= 3 and not killed:
             pids = sorted(p.pid for p in _worker_processes())
             if pids:
@@ -90,6 +92,8 @@ def test_local_cluster_equals_one_process_even_when_a_worker_dies(tmp_path):
                                                 progress=kill_a_worker_once)
     assert outcome.status == "complete" and outcome.played == len(expected_records)
     assert killed, "a worker was killed mid-run"
+    assert any(s.startswith("cluster local:2: 2 workers, dashboard 127.0.0.1:") for s in statuses)
+    assert cluster.status_line() == ""  # closed: no cluster in use
     assert summary == expected
     assert [(r.index, r.places, r.points) for r in got_records] == \
            [(r.index, r.places, r.points) for r in expected_records]

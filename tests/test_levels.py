@@ -18,16 +18,17 @@ def test_every_level_names_bots_that_exist(name):
         make_bot(spec)  # raises on a name or parameter that does not exist
 
 
-def test_every_level_is_rule_personalities_and_the_search_player_answers_in_time():
+def test_levels_below_master_are_rule_personalities_and_the_search_player_answers_in_time():
     assert LEVELS["normal"].opponents == ("Classic", "Cautious", "Aggressive", "Gambler")  # the default table
     assert LEVELS["expert"].opponents == ("Expert",)
-    assert all(":" not in spec for lv in LEVELS.values() for spec in lv.opponents)
+    assert LEVELS["master"].opponents == (SEARCH, "Expert")
+    assert all(":" not in spec for name, lv in LEVELS.items() if name != "master" for spec in lv.opponents)
     search = make_bot(SEARCH)
     assert search.budget.kind == "iterations" and 0 < search.budget.cap <= 3  # a person never waits long
 
 
 def test_unknown_level_is_a_clear_error():
-    with pytest.raises(ValueError, match="easy, normal, hard, expert"):
+    with pytest.raises(ValueError, match="easy, normal, hard, expert, master"):
         level("impossible")
 
 

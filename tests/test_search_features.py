@@ -20,7 +20,9 @@ from recycle.search.inference import weighted_sampler
 
 FEATURES = ["ismcts:iterations=60,rollout=greedy", "ismcts:iterations=60,infer=0.3",
             "ismcts:iterations=60,rollout=greedy,infer=0.2,tries=4", "mcts:iterations=60,rollout=greedy",
-            "pimc:samples=3,rollout=greedy", "ismcts:iterations=60,cap=5"]
+            "pimc:samples=3,rollout=greedy", "ismcts:iterations=60,cap=5",
+            "ismcts:iterations=40,rollout=Classic,model=on", "ismcts:iterations=40,rollout=Classic,model=on,trees=2",
+            "mcts:iterations=40,rollout=Classic,model=on"]
 
 
 def table(players: int = 5, rounds: int = 1, **changes):
@@ -199,7 +201,9 @@ def test_a_time_cap_bounds_an_iteration_budget_at_the_first_lead():
 def test_cap_and_infer_parameters():
     assert str(Budget("iterations", 500, 0.5)) == "iterations=500,cap=0.5"
     for bad, words in [("ismcts:infer=1", "infer"), ("ismcts:infer=-0.1", "infer"), ("ismcts:cap=-1", "cap"),
-                       ("ismcts:tries=0", "tries"), ("pimc:rollout=greedyy", "greedyy")]:
+                       ("ismcts:tries=0", "tries"), ("pimc:rollout=greedyy", "greedyy"),
+                       ("ismcts:model=on", "rollout=Classic"), ("ismcts:model=on,rollout=greedy", "rollout=Classic"),
+                       ("pimc:model=on,rollout=Classic", "model")]:
         with pytest.raises(AgentSpecError, match=words):
             make_bot(bad)
 
@@ -224,3 +228,32 @@ def test_budget_shares_of_root_parallel_trees():
     assert [b.amount for b in shares(Budget("time", 0.9), 3, False)] == pytest.approx([0.3] * 3)
     assert [b.amount for b in shares(Budget("time", 0.9), 3, True)] == [0.9] * 3
     assert all(b.amount >= 1 for b in shares(Budget("iterations", 2), 4, True))
+
+
+def test_an_opponent_model_moves_the_other_players_in_the_tree_as_the_model_would():
+    from recycle.search import uct
+    from recycle.search.common import Meter, Rollout
+
+    state = random_moves(PresidentState.new_match(table(), 5), random.Random(5), 6).truncated()
+    me, calls = state.current_player(), []
+
+    class Model:  # the other players always take their first legal action
+        def __call__(self, s, legal, rng):
+            calls.append(s.current_player())
+            return legal[0]
+
+    root = uct.run(state.clone, state.num_players, Meter(Budget("iterations", 80)), random.Random(1), 0.7,
+                   Rollout(), fresh_samples=False, model=Model(), searcher=me)
+    assert calls and me not in calls  # the model moved others, never the searcher
+
+    stack = [(root, state.clone())]
+    while stack:
+        node, at = stack.pop()
+        if at.is_terminal() or not node.children:
+            continue
+        if at.current_player() != me:  # below an opponent's turn: only the model's one reply, ever
+            assert list(node.children) == [at.legal_actions()[0]]
+        for action, child in node.children.items():
+            after = at.clone()
+            after.apply(action)
+            stack.append((child, after))

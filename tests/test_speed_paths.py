@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from president.cards import Give, Play
 from president.exchange import legal_gifts
 from president.layout import layout
-from president.settings import preset
+from president.settings import PRESETS, preset
 from president.state import PresidentState
 from recycle.kernel.protocol import IllegalAction, RandomAgent, play_game
 
@@ -115,3 +115,34 @@ def test_climbing_view_init_takes_exactly_its_fields():
     with pytest.raises(dataclasses.FrozenInstanceError):
         view.rank = 3
 
+
+
+class Plain(RandomAgent):
+    """RandomAgent's draws through the general loop (not the all-random fast path, which checks the type)."""
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(sorted(PRESETS)), st.integers(0, 2**32), st.integers(0, 2**32))
+def test_an_all_random_table_plays_the_moves_of_the_general_loop(name, deal, seed):
+    settings_ = dataclasses.replace(PRESETS[name], rounds=3)
+    fast, slow = PresidentState.new_match(settings_, deal), PresidentState.new_match(settings_, deal)
+    fast_rng, slow_rng = random.Random(seed), random.Random(seed)
+    n = fast.num_players
+    assert play_game(fast, [RandomAgent()] * n, fast_rng) == play_game(slow, [Plain()] * n, slow_rng)
+    assert fast.history == slow.history and fast.round_log == slow.round_log
+    assert fast_rng.random() == slow_rng.random()  # the streams advanced alike
+
+
+@pytest.mark.parametrize("game", ["President5", "Daifugo4", "Poker5"])
+def test_an_all_random_recycle_game_plays_the_moves_of_the_general_loop(game):
+    from recycle.games import game_path
+    from recycle.interp import new_game
+    from recycle.lang import load_game
+
+    loaded = load_game(game_path(game))
+    for seed in range(3):
+        fast, slow = new_game(loaded, seed), new_game(loaded, seed)
+        n = fast.num_players
+        assert play_game(fast, [RandomAgent()] * n, random.Random(seed)) == \
+            play_game(slow, [Plain()] * n, random.Random(seed))
+        assert fast.choices == slow.choices

@@ -21,7 +21,7 @@ from recycle.kernel.arguments import SEED, FloatRange, IntRange, UsageError, new
 from recycle.kernel.diagnostics import DiagnosticError, read_user_file
 from recycle.kernel.output import progress_bar
 from recycle.kernel.specs import split_specs
-from recycle.tournament.cluster import cluster_argument
+from recycle.tournament.cluster import cluster_argument, status_line
 
 from ..bots import make_bots
 from ..evolution import SIMPLIFY_ALPHA, Arena, Paired, run_generation, simplify_step
@@ -101,7 +101,8 @@ def _evolve(args, config, done, settings, field, folders, arena: Arena) -> int:
         steps = sum(r["kind"] == "simplify" for r in done)
         while generation < args.generations and not steps and _within(started, budget, EVOLVE_SHARE):
             total = (args.population + 1) * args.deals * settings.players
-            with progress_bar(err_console, total, f"generation {generation + 1}/{args.generations}", "matches") as advance:
+            with progress_bar(err_console, total, f"generation {generation + 1}/{args.generations}", "matches",
+                              status=status_line if args.cluster else None) as advance:
                 gen = run_generation(arena, mutator, current, generation + 1, args.population, args.deals,
                                      args.alpha, advance)
             edit = gen.children[gen.kept][1] if gen.kept is not None else None

@@ -25,7 +25,7 @@ from recycle.kernel.output import progress_bar, write_csv, write_json
 from recycle.tournament import (INTERRUPTED, SPRT, Journal, JournalError, Schedule, SprtPair, Tally,
                                 config_differences, read_header, records, repair, run_tournament)
 from recycle.tournament import report
-from recycle.tournament.cluster import cluster_argument
+from recycle.tournament.cluster import cluster_argument, status_line
 from recycle.kernel import uploads
 
 from ..settings import Settings
@@ -152,7 +152,8 @@ def run(args: argparse.Namespace) -> int:
     err_console.print(f"{len(labels)} bots, {args.matches} deals x {n} seat rotations = {schedule.total_games} "
                       f"matches of {what}, seed {args.seed}, {where}; "
                       f"results in {path}", highlight=False)
-    with journal, progress_bar(console, schedule.total_games, "tournament", "games") as advance:
+    with journal, progress_bar(console, schedule.total_games, "tournament", "games",
+                               status=status_line if args.cluster else None) as advance:
         outcome = run_tournament(schedule, args.bots, play, tally, journal,
                                  jobs, replay, advance, cluster=args.cluster, files=recorded())
     summary = tally.summary()

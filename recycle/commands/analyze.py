@@ -26,7 +26,7 @@ from recycle.kernel.arguments import (
 )
 from recycle.kernel.cli_support import add_seed_option, console, err_console, seed_of
 from recycle.kernel.output import progress_bar, write_csv, write_json
-from recycle.tournament.cluster import cluster_argument
+from recycle.tournament.cluster import cluster_argument, status_line
 
 ROLLOUTS = IntRange(1, 10_000)
 JOBS = IntRange(1, 256)
@@ -86,7 +86,7 @@ def analyze_with_progress(subject: Any, config, jobs: int, label: str, done=(), 
     """One analysis with a progress bar over its 3 x games games."""
     from recycle.analysis import analyze
 
-    with progress_bar(console, 3 * config.games, label) as advance:
+    with progress_bar(console, 3 * config.games, label, status=status_line if cluster else None) as advance:
         return analyze(subject, config, jobs, advance, done, on_log, cluster=cluster)
 
 

@@ -12,7 +12,7 @@ import json
 import sys
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
-from typing import Iterator, Sequence
+from typing import Callable, Iterator, Sequence
 
 from rich.console import Console
 from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn,
@@ -32,14 +32,27 @@ class RateColumn(ProgressColumn):
         return Text(f"{speed:,.1f} {self.unit}/s" if speed else f"- {self.unit}/s", style="cyan")
 
 
+class StatusColumn(ProgressColumn):
+    """A line of text asked for at every refresh (where the games are played: a cluster's workers)."""
+
+    def __init__(self, status: Callable[[], str]) -> None:
+        super().__init__()
+        self.status = status
+
+    def render(self, task) -> Text:
+        return Text(self.status(), style="dim")
+
+
 @contextmanager
-def progress_bar(console: Console, total: int, label: str, unit: str = "games") -> Iterator:
-    """Yields `advance(done)`; draws a live bar only on a terminal."""
+def progress_bar(console: Console, total: int, label: str, unit: str = "games",
+                 status: Callable[[], str] | None = None) -> Iterator:
+    """Yields `advance(done)`; draws a live bar only on a terminal, with `status()` after it if given."""
     if not console.is_terminal or total <= 1:
         yield lambda done: None
         return
+    extra = (StatusColumn(status),) if status else ()
     with Progress(TextColumn(f"[bold]{label}"), BarColumn(), MofNCompleteColumn(), RateColumn(unit),
-                  TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
+                  TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(), *extra,
                   console=console, transient=True) as bar:
         task = bar.add_task(label, total=total)
         yield lambda done: bar.update(task, completed=done)

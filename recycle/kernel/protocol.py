@@ -132,17 +132,21 @@ class GameState(abc.ABC):
         """
         self.apply(action)
 
-    def random_playout(self, rng: random.Random) -> int:
+    def random_playout(self, rng: random.Random, draw: Callable[[int], int] | None = None) -> int:
         """Play uniformly random legal moves to the end; returns how many were made.
 
-        A game's own loop must make the same moves as this one for the same `rng`
-        (`legal_actions()[int(rng.random() * len(actions))]`), so search results
-        do not depend on which loop ran.
+        Each move is `legal_actions()[i]` with `i = int(rng.random() * n)` (the
+        search players' rollouts), or `i = draw(n)` when given (`play_game` passes
+        `rng._randbelow`, the draw of `RandomAgent`). A game's own loop must make
+        the same moves as this one, so results do not depend on which loop ran.
         """
         steps, rand = 0, rng.random
         while not self.is_terminal():
             actions = self.legal_actions()
-            self.apply_legal(actions[int(rand() * len(actions))])
+            n = len(actions)
+            if not n:
+                raise GameError("no legal action in a position that is not over")
+            self.apply_legal(actions[int(rand() * n) if draw is None else draw(n)])
             steps += 1
         return steps
 
@@ -254,23 +258,39 @@ class RandomAgent:
 DecisionHook = Callable[[GameState, int, Decision], None]
 
 
+def play_out(state: GameState, choosers: Sequence[Callable[[Any, Sequence[Any], random.Random], Any]],
+             rng: random.Random) -> int:
+    """Play `state` to the end, each move `choosers[player](observation, legal, rng)`; returns the moves made.
+
+    The loop of simulations and of the search players' agent rollouts: methods looked
+    up once, and an action that *is* one of the listed legal ones applied unchecked.
+    """
+    is_terminal, current_player, observation = state.is_terminal, state.current_player, state.observation
+    legal_actions, apply, apply_legal = state.legal_actions, state.apply, state.apply_legal
+    moves = 0
+    while not is_terminal():
+        player = current_player()
+        legal = legal_actions()
+        action = choosers[player](observation(player), legal, rng)
+        for candidate in legal:  # the very object `legal_actions()` gave: known legal, not checked again
+            if candidate is action:
+                apply_legal(action)
+                break
+        else:  # anything else (an equal copy, a parsed action, a bug) goes through the checking apply
+            apply(action)
+        moves += 1
+    return moves
+
+
 def play_game(state: GameState, agents: Sequence[Agent], rng: random.Random,
               on_decision: DecisionHook | None = None, explain: bool = False) -> Results:
     """Play `state` to the end with one agent per seat; returns the results."""
-    if on_decision is None:  # the hot path of simulations: no Decision objects, methods looked up once
-        is_terminal, current_player, observation = state.is_terminal, state.current_player, state.observation
-        legal_actions, apply, apply_legal = state.legal_actions, state.apply, state.apply_legal
-        choosers = [agent.choose for agent in agents]
-        while not is_terminal():
-            player = current_player()
-            legal = legal_actions()
-            action = choosers[player](observation(player), legal, rng)
-            for candidate in legal:  # the very object `legal_actions()` gave: known legal, not checked again
-                if candidate is action:
-                    apply_legal(action)
-                    break
-            else:  # anything else (an equal copy, a parsed action, a bug) goes through the checking apply
-                apply(action)
+    if on_decision is None and all(type(agent) is RandomAgent for agent in agents):
+        # every seat random: the game's own loop makes the very moves of the loop below
+        state.random_playout(rng, rng._randbelow)
+        return state.results()
+    if on_decision is None:  # the hot path of simulations: no Decision objects
+        play_out(state, [agent.choose for agent in agents], rng)
         return state.results()
     while not state.is_terminal():
         player = state.current_player()

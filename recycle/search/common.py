@@ -29,7 +29,7 @@ from rich.text import Text
 from rich.tree import Tree
 
 from recycle.kernel.specs import AgentSpecError, float_param, int_param
-from recycle.kernel.protocol import Agent, Decision, GameState, Observation, RandomAgent
+from recycle.kernel.protocol import Agent, Decision, GameState, Observation, RandomAgent, play_out
 
 BUDGET_KINDS = ("iterations", "time", "calls")
 MAX_SECONDS = 3600.0  # the largest `time=` budget per move
@@ -166,16 +166,30 @@ class Rollout:
         self.spec = spec
 
     def run(self, state: GameState, rng: random.Random) -> tuple[tuple[float, ...], int]:
-        steps = 0
         agent = self.agent
         if agent is None:  # the hot path: no observations, no agent calls
             steps = state.random_playout(rng)
         else:
-            while not state.is_terminal():
-                p = state.current_player()
-                state.apply(agent.choose(state.observation(p), state.legal_actions(), rng))
-                steps += 1
+            steps = play_out(state, [agent.choose] * state.num_players, rng)
         return state.results().utilities(), steps
+
+
+class AgentModel:
+    """An agent as an opponent model inside a search tree: (state, legal, rng) -> its move there."""
+
+    def __init__(self, agent: Agent) -> None:
+        self.agent = agent
+
+    def __call__(self, state: GameState, legal: list, rng: random.Random) -> Any:
+        return self.agent.choose(state.observation(state.current_player()), legal, rng)
+
+
+def opponent_model(rollout: Rollout, agent_name: str) -> AgentModel:
+    """The rollout's agent as the model of the other players (`model=on`); only an agent can be one."""
+    if rollout.agent is None:
+        raise AgentSpecError(f"{agent_name}: model=on plays the other players as the rollout agent does: "
+                             f"give one, e.g. rollout=Classic (not {rollout.spec})")
+    return AgentModel(rollout.agent)
 
 
 # ---- traces ---------------------------------------------------------------

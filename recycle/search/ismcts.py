@@ -11,6 +11,13 @@ iteration re-determinizes that sample from the decider's point of view,
 which draws from the same information set (the sample keeps everything the
 decider knows) without asking the observation again.
 
+Opponent model (`model=on`, with an agent rollout such as `rollout=Classic`):
+in the tree, every other player moves as the rollout agent would instead of
+by UCB, so the decider's options are weighed against the replies it expects
+from the people (or bots) at the table, not against each opponent's best
+reply. Against rule personalities this is what makes the search strong
+(README, "Search players").
+
 Endgame switch: when the decider can deduce every hidden card and two
 players remain (`endgame_solvable`), the exact alpha-beta solver decides
 instead (unless `endgame=off`, or the ending is bigger than `nodes`).
@@ -25,7 +32,7 @@ from recycle.kernel.specs import AgentSpecError
 
 from . import parallel, uct
 from .alphabeta import NODES, open_search
-from .common import Budget, Rollout, SearchAgent, SpecReader
+from .common import Budget, Rollout, SearchAgent, SpecReader, opponent_model
 from .inference import TRIES
 
 
@@ -36,11 +43,14 @@ class ISMCTSAgent(SearchAgent):
 
     def __init__(self, name: str, budget: Budget, rollout: Rollout, c: float = 0.7, endgame: bool = True,
                  max_nodes: int = NODES, infer: float = 0.0, tries: int = TRIES, trees: int = 1,
-                 jobs: int = 1) -> None:
+                 jobs: int = 1, model: uct.Model | None = None) -> None:
         self.name, self.budget, self.rollout, self.c = name, budget, rollout, c
         self.endgame, self.max_nodes = endgame, max_nodes
         self.infer, self.tries = infer, tries  # inference-aware determinization: off at 0
         self.trees, self.jobs = trees, jobs  # root parallelism: see parallel.py
+        self.model = model  # the other players' moves in the tree (model=on), else UCB for everyone
+        if model is not None:
+            self.method = "ISMCTS (single observer; the other players move as the rollout agent would)"
 
     def search(self, observation: Any, legal: list, rng: random.Random) -> Decision:
         meter, root, solved, note = open_search(self, observation, legal, rng, self.endgame, self.max_nodes)
@@ -49,9 +59,10 @@ class ISMCTSAgent(SearchAgent):
         player = root.current_player()
         if self.trees > 1:
             node = parallel.run_trees(root, player, meter, rng, self.budget, self.trees, self.jobs, self.c,
-                                      self.rollout, self.infer, self.tries)
+                                      self.rollout, self.infer, self.tries, self.model)
         else:
-            node = parallel.grow(root, player, meter, rng, self.c, self.rollout, self.infer, self.tries)
+            node = parallel.grow(root, player, meter, rng, self.c, self.rollout, self.infer, self.tries,
+                                 self.model)
         action, candidates = uct.most_visited(node, legal, player)
         return Decision(action, self.trace(observation, action, candidates, meter, note=note))
 
@@ -71,5 +82,6 @@ def from_spec(params: dict[str, str], resolve) -> ISMCTSAgent:
     jobs = spec.int("jobs", 1)
     if trees > 64 or jobs > 64:
         raise AgentSpecError("ismcts: trees and jobs are at most 64")
+    model = opponent_model(rollout, "ismcts") if spec.flag("model", False) else None
     spec.done()
-    return ISMCTSAgent(spec.name, budget, rollout, c, endgame, max_nodes, infer, tries, trees, jobs)
+    return ISMCTSAgent(spec.name, budget, rollout, c, endgame, max_nodes, infer, tries, trees, jobs, model)

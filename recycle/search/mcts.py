@@ -14,7 +14,7 @@ from typing import Any
 from recycle.kernel.protocol import Decision
 
 from . import uct
-from .common import Budget, Rollout, SearchAgent, SpecReader, true_root
+from .common import Budget, Rollout, SearchAgent, SpecReader, opponent_model, true_root
 
 
 class CheatingMCTSAgent(SearchAgent):
@@ -23,13 +23,17 @@ class CheatingMCTSAgent(SearchAgent):
     method = "UCT on the true state (CHEATING)"
     cheating = True
 
-    def __init__(self, name: str, budget: Budget, rollout: Rollout, c: float = 0.7) -> None:
-        self.name, self.budget, self.rollout, self.c = name, budget, rollout, c
+    def __init__(self, name: str, budget: Budget, rollout: Rollout, c: float = 0.7,
+                 model: uct.Model | None = None) -> None:
+        self.name, self.budget, self.rollout, self.c, self.model = name, budget, rollout, c, model
+        if model is not None:
+            self.method = "UCT on the true state (CHEATING; the other players move as the rollout agent would)"
 
     def search(self, observation: Any, legal: list, rng: random.Random) -> Decision:
         meter = self.budget.meter()
         root = true_root(observation)
-        node = uct.run(root.clone, root.num_players, meter, rng, self.c, self.rollout, fresh_samples=False)
+        node = uct.run(root.clone, root.num_players, meter, rng, self.c, self.rollout, fresh_samples=False,
+                       model=self.model, searcher=root.current_player())
         action, candidates = uct.most_visited(node, legal, root.current_player())
         return Decision(action, self.trace(observation, action, candidates, meter))
 
@@ -39,5 +43,6 @@ def from_spec(params: dict[str, str], resolve) -> CheatingMCTSAgent:
     budget = spec.budget(1000)
     rollout = spec.rollout()
     c = spec.float("c", 0.7)
+    model = opponent_model(rollout, "mcts") if spec.flag("model", False) else None
     spec.done()
-    return CheatingMCTSAgent(spec.name + " (cheating)", budget, rollout, c)
+    return CheatingMCTSAgent(spec.name + " (cheating)", budget, rollout, c, model)

@@ -27,19 +27,20 @@ _POOLS: dict[int, Executor] = {}
 
 
 def grow(root: GameState, player: int, meter: Meter, rng: random.Random, c: float, rollout: Rollout,
-         infer: float, tries: int) -> uct.Node:
+         infer: float, tries: int, model: uct.Model | None = None) -> uct.Node:
     """One ISMCTS tree of `root` for `player`, grown while `meter` allows."""
     redeal: Callable[[random.Random], GameState] = sampler(root, player)
     if infer:
         redeal = weighted_sampler(root, player, redeal, infer, tries)
-    return uct.run(lambda: redeal(rng), root.num_players, meter, rng, c, rollout, fresh_samples=True)
+    return uct.run(lambda: redeal(rng), root.num_players, meter, rng, c, rollout, fresh_samples=True,
+                   model=model, searcher=player)
 
 
 def _tree(root: GameState, player: int, budget: Budget, seed: int, c: float, rollout: Rollout, infer: float,
-          tries: int) -> tuple[dict[Any, tuple[int, list[float]]], int, int, int]:
+          tries: int, model: uct.Model | None) -> tuple[dict[Any, tuple[int, list[float]]], int, int, int]:
     """One tree's root statistics and counters (run in a worker process, or here)."""
     meter = budget.meter()
-    node = grow(root, player, meter, random.Random(seed), c, rollout, infer, tries)
+    node = grow(root, player, meter, random.Random(seed), c, rollout, infer, tries, model)
     stats = {a: (child.visits, child.total) for a, child in node.children.items()}
     return stats, meter.iterations, meter.calls, meter.determinizations
 
@@ -62,10 +63,11 @@ def _pool(jobs: int) -> Executor:
 
 
 def run_trees(root: GameState, player: int, meter: Meter, rng: random.Random, budget: Budget, trees: int,
-              jobs: int, c: float, rollout: Rollout, infer: float, tries: int) -> uct.Node:
+              jobs: int, c: float, rollout: Rollout, infer: float, tries: int,
+              model: uct.Model | None = None) -> uct.Node:
     """`trees` trees (in `jobs` processes), merged into one root node; `meter` gets their counts."""
     seeds = [rng.getrandbits(64) for _ in range(trees)]
-    tasks = [(root, player, share, seed, c, rollout, infer, tries)
+    tasks = [(root, player, share, seed, c, rollout, infer, tries, model)
              for share, seed in zip(shares(budget, trees, jobs > 1), seeds)]
     if jobs > 1:
         results = list(_pool(jobs).map(_tree, *zip(*tasks)))

@@ -41,9 +41,17 @@ class Node:
         return self.total[player] / self.visits if self.visits else 0.0
 
 
-def iterate(root: Node, state: GameState, rng: random.Random, c: float, rollout: Rollout) -> int:
+#: An opponent model: (state, its legal actions, rng) -> the action the player to move takes.
+Model = Callable[[GameState, list, random.Random], Any]
+
+
+def iterate(root: Node, state: GameState, rng: random.Random, c: float, rollout: Rollout,
+            model: Model | None = None, searcher: int = -1) -> int:
     """One iteration on `state` (consumed): select, expand one node, roll out, back up.
 
+    With a `model`, every player but `searcher` moves in the tree as the model
+    says instead of by UCB: the tree then weighs the searcher's options against
+    the replies the model expects, not against each opponent's best reply.
     Returns the forward-model calls made.
     """
     path = [root]
@@ -54,10 +62,22 @@ def iterate(root: Node, state: GameState, rng: random.Random, c: float, rollout:
     while not state.is_terminal():
         legal = state.legal_actions()
         children = node.children
+        mover = state.current_player()
+        if model is not None and mover != searcher:
+            action = model(state, legal, rng)
+            child = children.get(action)
+            state.apply(action)  # checked: a model's answer need not be one of the listed objects
+            calls += 1
+            if child is None:  # a reply not seen before: a new node, then the rollout
+                path.append(children.setdefault(action, Node(mover, len(root.total))))
+                break
+            node = child
+            path.append(node)
+            continue
         untried = [a for a in legal if a not in children]
         if untried:
             action = untried[int(rand() * len(untried))]
-            node = children[action] = Node(state.current_player(), len(root.total))
+            node = children[action] = Node(mover, len(root.total))
             apply(action)
             path.append(node)
             calls += 1
@@ -89,11 +109,11 @@ def backup(path: list[Node], rewards: tuple[float, ...]) -> None:
 
 
 def run(start: Callable[[], GameState], players: int, meter: Meter, rng: random.Random, c: float,
-        rollout: Rollout, fresh_samples: bool) -> Node:
+        rollout: Rollout, fresh_samples: bool, model: Model | None = None, searcher: int = -1) -> Node:
     """Iterate while the budget lasts; `start()` gives each iteration's state."""
     root = Node(-1, players)
     while meter.more():
-        meter.calls += iterate(root, start(), rng, c, rollout)
+        meter.calls += iterate(root, start(), rng, c, rollout, model, searcher)
         meter.iterations += 1
         if fresh_samples:
             meter.determinizations += 1

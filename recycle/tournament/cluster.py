@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import re
 import socket
+import time
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -110,20 +111,39 @@ def _import_dask():
     return distributed
 
 
+#: Dask settings for the workers of a local cluster: no statistical profiler sampling the games'
+#: stacks every 10 ms (a few percent of every worker's time, for a dashboard page nobody reads here).
+LOCAL_WORKER_CONFIG = {"distributed.worker.profile.enabled": False}
+
+
+_live: "ClusterWorkers | None" = None  # the cluster this process is playing on now, for status_line()
+
+
+def status_line() -> str:
+    """What the cluster in use is doing, for a progress bar ("" when none is in use)."""
+    pool = _live
+    return pool.status() if pool is not None else ""
+
+
 class ClusterWorkers:
     """The pool interface of `workers` (has_room, submit, busy, finished, check, ready, close) over Dask."""
 
     def __init__(self, spec: ClusterSpec, run: RunUnit, files: FileSet = FileSet(), tag: str = "game") -> None:
+        global _live
         distributed = _import_dask()
         self._wait = distributed.wait
         self.spec, self.run, self.tag = spec, run, tag
         self._cluster = self.client = None
         self._pending: dict[Any, list[int]] = {}  # future -> its units' indexes
+        self._block: list = []  # units waiting to fill a task
         self.failure: str | None = None
         try:
             if spec.address is None:
-                self._cluster = distributed.LocalCluster(n_workers=spec.workers, threads_per_worker=1,
-                                                         processes=True, dashboard_address=":0")
+                import dask
+
+                with dask.config.set(LOCAL_WORKER_CONFIG):  # the nannies pass it on to their workers
+                    self._cluster = distributed.LocalCluster(n_workers=spec.workers, threads_per_worker=1,
+                                                             processes=True, dashboard_address=":0")
                 self.client = distributed.Client(self._cluster)
             else:
                 self.client = distributed.Client(spec.address, timeout="10s")
@@ -131,9 +151,10 @@ class ClusterWorkers:
             self.close()
             raise ClusterError(f"cannot reach the Dask scheduler at {spec}: {exc}") from None
         self.threads = max(1, sum(self.client.nthreads().values()))
+        self._connected, self._counted_at = len(self.client.nthreads()), time.monotonic()
         self._fingerprint = fingerprint()
-        self._block: list = []  # units waiting to fill a task
         self.use(run, files)
+        _live = self
 
     def use(self, run: RunUnit, files: FileSet) -> None:
         """Play the next units with `run` and `files` (sent once to every worker, not with each task);
@@ -146,10 +167,26 @@ class ClusterWorkers:
 
     @property
     def dashboard(self) -> str:
-        return self.client.dashboard_link
+        """The scheduler's dashboard address ("" if it serves none)."""
+        try:
+            return self.client.dashboard_link or ""
+        except (KeyError, AttributeError):  # a scheduler started without a dashboard
+            return ""
 
     def workers(self) -> int:
         return len(self.client.nthreads())
+
+    @property
+    def window(self) -> int:
+        """How far ahead of the first uncounted game a tournament may hand out games: every worker
+        thread's queue of blocks twice over, so a slow block at the head never idles the others."""
+        return 2 * DEPTH * self.threads * BLOCK + BLOCK
+
+    def status(self) -> str:
+        """For the progress bar: the workers connected (counted at most once a second) and the dashboard."""
+        workers = f"cluster {self.spec}: {self._connected} worker{'s' * (self._connected != 1)}"
+        link = self.dashboard.removeprefix("http://")
+        return f"{workers}, dashboard {link}" if link else workers
 
     def has_room(self) -> bool:
         return len(self._pending) < DEPTH * self.threads
@@ -175,6 +212,9 @@ class ClusterWorkers:
         """Blocks until at least one task is done; every done unit's result, in index order."""
         self._send()  # a part-filled block goes now: nothing else is coming before we wait
         self._wait(list(self._pending), return_when="FIRST_COMPLETED")
+        now = time.monotonic()
+        if now - self._counted_at >= 1.0:  # one scheduler call a second at most
+            self._connected, self._counted_at = self.workers(), now
         return self._collect()
 
     def ready(self) -> list[Any]:
@@ -197,6 +237,9 @@ class ClusterWorkers:
             raise WorkerError(self.failure)
 
     def close(self, now: bool = False) -> None:
+        global _live
+        if _live is self:
+            _live = None
         client = self.client
         if client is not None:
             if self._pending:
@@ -204,6 +247,7 @@ class ClusterWorkers:
             self._pending.clear()
             self._block = []
             client.close()
+            self.client = None
         if self._cluster is not None:
             self._cluster.close()
             self._cluster = None

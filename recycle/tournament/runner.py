@@ -72,7 +72,7 @@ def run_tournament(schedule: Schedule, specs: Sequence[str], play: PlayMatch, ta
     replayed = played = 0
     run = match_runner(play, specs)
     workers = open_pool(jobs, run, cluster, files)
-    window = 16 * (workers.threads if cluster else jobs) + 8
+    window = workers.window if cluster else 16 * jobs + 8
     games = schedule.games()
     upcoming = next(games, None)
     status = COMPLETE
