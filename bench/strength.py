@@ -108,7 +108,7 @@ def ladder() -> list[Rung]:
         Rung("ic1s", f"ismcts:iterations={CLASSIC_SECOND},rollout=Classic",
              "ISMCTS 1 s, Classic rollouts", deals=40, ceiling="mc1s"),
         Rung("im1s", f"ismcts:iterations={MODEL_SECOND},rollout=Classic,model=on",
-             "ISMCTS 1 s, Classic rollouts and opponent model", deals=40, ceiling="mm1s"),
+             "ISMCTS 1 s, Classic rollouts and opponent model", deals=40, ceiling="mm1s", vs="im300"),
         Rung("pc1s", f"pimc:iterations={PIMC_SECOND},rollout=Classic", "PIMC 1 s, Classic rollouts",
              ceiling="mc1s", vs="ic1s"),
         Rung("mc1s", f"mcts:iterations={CLASSIC_SECOND},rollout=Classic",
@@ -122,7 +122,9 @@ def ladder() -> list[Rung]:
     daifugo = [("d_random", "random", "random"), ("d_Beginner", "Beginner", "Beginner"),
                ("d_is100", "ismcts:iterations=100", "ISMCTS 100 iterations"),
                ("d_is300", "ismcts:iterations=300", "ISMCTS 300 iterations"),
-               ("d_mcts100", "mcts:iterations=100", "cheating MCTS 100 iterations: the ceiling")]
+               ("d_mcts100", "mcts:iterations=100", "cheating MCTS 100 iterations: the ceiling"),
+               ("d_im100", "ismcts:iterations=100,rollout=Classic,model=on",
+                "ISMCTS 100 iterations, Classic rollouts and opponent model")]
     rungs += [Rung(name, spec, label, deals=20, game="Daifugo4", seed=6001,
                    ceiling="d_mcts100" if name == "d_is100" else None) for name, spec, label in daifugo]
     return rungs
