@@ -48,8 +48,9 @@ from timing import add_smoke_option
 #: ISMCTS iterations in one second per move: about 7,000 per CPU second on the 2-core reference machine
 #: measured alone (`--measure`; 8,062, 6,878, 7,533 and 10,700 in four runs); 0.1 / 0.3 / 1 s = 700 / 2,100 / 7,000.
 SECOND = 7000
-#: The same second with Classic rollouts: ~1,900 ISMCTS iterations, ~450 PIMC samples (all actions each).
-CLASSIC_SECOND, PIMC_SECOND, MODEL_SECOND = 1900, 450, 1600
+#: The same second with Classic rollouts: ~1,900 ISMCTS iterations, ~450 PIMC samples (all actions each);
+#: with the opponent model ~1,600 (1,634 measured), and with inference by the model too ~900 (934).
+CLASSIC_SECOND, PIMC_SECOND, MODEL_SECOND, INFER_SECOND = 1900, 450, 1600, 900
 SEED, DEALS = 4001, 60
 GREEDY = "rollout=greedy"
 
@@ -109,6 +110,8 @@ def ladder() -> list[Rung]:
              "ISMCTS 1 s, Classic rollouts", deals=40, ceiling="mc1s"),
         Rung("im1s", f"ismcts:iterations={MODEL_SECOND},rollout=Classic,model=on",
              "ISMCTS 1 s, Classic rollouts and opponent model", deals=40, ceiling="mm1s", vs="im300"),
+        Rung("imi1s", f"ismcts:iterations={INFER_SECOND},rollout=Classic,model=on,infer=0.2,tries=4",
+             "+ inference by the model (q=0.2), the same second", deals=40, ceiling="mm1s", vs="im1s"),
         Rung("pc1s", f"pimc:iterations={PIMC_SECOND},rollout=Classic", "PIMC 1 s, Classic rollouts",
              ceiling="mc1s", vs="ic1s"),
         Rung("mc1s", f"mcts:iterations={CLASSIC_SECOND},rollout=Classic",

@@ -1,4 +1,8 @@
-"""What passes reveal: the likelihood of a determinization under the greedy playout model.
+"""What the round reveals: the likelihood of a determinization under a model of the players.
+
+`ModelEvidence` (with `model=on`) replays the opponents' recent decisions
+under the search's opponent model; `PassEvidence` (below) uses only passes,
+under the greedy playout policy.
 
 An opponent who passed on a single 9 while holding a lone 10 played against
 the way nearly everybody plays; worlds where it held one are less likely.
@@ -15,6 +19,7 @@ its hand in the world plus everything it played after that pass.
 """
 from __future__ import annotations
 
+import random
 from typing import TYPE_CHECKING
 
 from recycle.kernel.protocol import GameError
@@ -66,16 +71,76 @@ class PassEvidence:
         return w
 
 
-def _passes(state: "PresidentState") -> dict[int, tuple[int, int, bool]] | None:
-    """index in the round's plays -> (count, value, reversed) of the upcards passed on; None if unknown.
+class ModelEvidence:
+    """The opponents' recent decisions of the round, weighed by an opponent model (`infer=` with `model=on`).
 
-    Replays the round's plays on a copy whose hands are put back to where the
-    play phase started (each player's cards now plus those it played).
+    For each of the last `RECENT` decisions of a player other than `observer`,
+    the public position at that moment is kept (from the replay of the round);
+    a world's weight is multiplied by `q` for every such decision the model,
+    given that player's hand in the world at that moment, would not have made.
+    """
+
+    RECENT = 12
+
+    __slots__ = ("events", "q", "model", "_rng")
+
+    def __init__(self, state: "PresidentState", observer: int, q: float, model) -> None:
+        self.q, self.model, self._rng = q, model, random.Random(0)
+        self.events: list[tuple["PresidentState", int, Play, list[int]]] = []
+        snapshots: dict[int, "PresidentState"] = {}
+
+        def keep(i: int, p: int, action: Play, replay: "PresidentState") -> None:
+            if p != observer:
+                snapshots[i] = replay.clone()
+
+        if not _replay(state, keep):
+            return
+        plays = [(p, a) for p, a in state.history if isinstance(a, Play)]
+        later = {p: [0] * 17 for p in range(state.num_players)}
+        events = []
+        for i in range(len(plays) - 1, -1, -1):  # a hand at decision i: now, plus what it played from i on
+            p, action = plays[i]
+            if action.count:
+                later[p][action.value] += action.count - action.jokers
+                later[p][16] += action.jokers
+            if i in snapshots and len(events) < self.RECENT:
+                events.append((snapshots[i], p, action, later[p][:]))
+        self.events = events
+
+    def weight(self, world: "PresidentState") -> float:
+        w, q, model, rng = 1.0, self.q, self.model, self._rng
+        for snapshot, p, action, later in self.events:
+            saved = snapshot.counts[p]
+            snapshot.counts[p] = [a + b for a, b in zip(world.counts[p], later)]
+            try:
+                if model(snapshot, snapshot.legal_actions(), rng) != action:
+                    w *= q
+            finally:
+                snapshot.counts[p] = saved
+        return w
+
+
+def _passes(state: "PresidentState") -> dict[int, tuple[int, int, bool]] | None:
+    """index in the round's plays -> (count, value, reversed) of the upcards passed on; None if unknown."""
+    out: dict[int, tuple[int, int, bool]] = {}
+
+    def seen(i: int, p: int, action: Play, replay: "PresidentState") -> None:
+        if not action.count and replay.upcards is not None:
+            out[i] = (replay.upcards.count, replay.upcards.value, replay.reversed)
+
+    return out if _replay(state, seen) else None
+
+
+def _replay(state: "PresidentState", seen) -> bool:
+    """Replay the round's plays on a copy whose hands are put back to where the play phase started
+    (each player's cards now plus those it played), calling `seen(i, player, action, replay)` before
+    each; False if there is no round to replay (an exchange) or it cannot be replayed (a hand-made
+    position).
     """
     from .state import Phase
 
     if state.phase is not Phase.PLAY:
-        return {}
+        return False
     replay = state.clone()
     lay, played = state.lay, state.played
     masks = replay.masks
@@ -94,14 +159,12 @@ def _passes(state: "PresidentState") -> dict[int, tuple[int, int, bool]] | None:
     n = replay.num_players
     replay.places, replay.best_free, replay.worst_free = [0] * n, 1, n
     replay.reversed, replay.history, replay.current = False, [], state.first_leader
-    out: dict[int, tuple[int, int, bool]] = {}
     for i, (p, action) in enumerate(plays):
         if replay.current != p or replay.phase is not Phase.PLAY:
-            return None  # not the round this state remembers (a hand-made position): no evidence
-        if not action.count and replay.upcards is not None:
-            out[i] = (replay.upcards.count, replay.upcards.value, replay.reversed)
+            return False  # not the round this state remembers (a hand-made position): no evidence
+        seen(i, p, action, replay)
         try:
             replay.apply(action)
         except GameError:  # a position that cannot be replayed gives no evidence
-            return None
-    return out
+            return False
+    return True

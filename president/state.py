@@ -18,7 +18,7 @@ from recycle.kernel.protocol import TERMINAL, GameError, GameState, IllegalActio
 
 from .cards import JOKER, TWO, Card, Give, Play, parse_action
 from .exchange import apply_gift, legal_gifts, start_exchange
-from .inference import PassEvidence
+from .inference import ModelEvidence, PassEvidence
 from .knowledge import Dealer
 from .layout import layout
 from .legality import check_play, is_legal, legal_plays
@@ -304,9 +304,10 @@ class PresidentState(GameState):
         """Play to the end by the cheap greedy policy of `playout.py` (`rollout=greedy`)."""
         return greedy_playout(self, rng)
 
-    def evidence(self, observer: int, q: float) -> PassEvidence:
-        """What the round's passes reveal to `observer`, for inference-aware determinization."""
-        return PassEvidence(self, observer, q)
+    def evidence(self, observer: int, q: float, model=None) -> PassEvidence | ModelEvidence:
+        """What the round reveals to `observer`, for inference-aware determinization: its passes
+        under the greedy policy, or with an opponent `model` its recent decisions under that model."""
+        return PassEvidence(self, observer, q) if model is None else ModelEvidence(self, observer, q, model)
 
     def _play(self, action: Play) -> None:
         """Play a legal `action` for the current player: the rules of a trick."""

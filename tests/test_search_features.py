@@ -22,7 +22,7 @@ FEATURES = ["ismcts:iterations=60,rollout=greedy", "ismcts:iterations=60,infer=0
             "ismcts:iterations=60,rollout=greedy,infer=0.2,tries=4", "mcts:iterations=60,rollout=greedy",
             "pimc:samples=3,rollout=greedy", "ismcts:iterations=60,cap=5",
             "ismcts:iterations=40,rollout=Classic,model=on", "ismcts:iterations=40,rollout=Classic,model=on,trees=2",
-            "mcts:iterations=40,rollout=Classic,model=on"]
+            "mcts:iterations=40,rollout=Classic,model=on", "ismcts:iterations=30,rollout=Classic,model=on,infer=0.2"]
 
 
 def table(players: int = 5, rounds: int = 1, **changes):
@@ -257,3 +257,26 @@ def test_an_opponent_model_moves_the_other_players_in_the_tree_as_the_model_woul
             after = at.clone()
             after.apply(action)
             stack.append((child, after))
+
+
+def test_model_evidence_never_doubts_the_true_world_of_a_table_of_its_model():
+    """Opponents who are Classic (deterministic) made exactly the model's decisions in the true world;
+    worlds dealt at random disagree with some of them."""
+    from president.inference import ModelEvidence
+    from recycle.search.common import AgentModel
+
+    model = AgentModel(make_bot("Classic"))
+    checked, random_weights = 0, []
+    for seed in range(2):
+        state, rng = PresidentState.new_match(table(rounds=2), 600 + seed), random.Random(seed)
+        bots = [make_bot("Classic") for _ in range(5)]
+        while not state.is_terminal():
+            p, legal = state.current_player(), state.legal_actions()
+            if state.phase is Phase.PLAY and len(state.history) > 8 and len(state.history) % 3 == 0:
+                here = state.truncated()
+                evidence = ModelEvidence(here, p, 0.2, model)
+                assert evidence.events and evidence.weight(here) == 1.0
+                random_weights += [evidence.weight(here.determinize(p, rng)) for _ in range(5)]
+                checked += 1
+            state.apply(bots[p].choose(state.observation(p), legal, rng))
+    assert checked > 10 and sum(random_weights) / len(random_weights) < 0.6

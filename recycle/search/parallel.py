@@ -31,7 +31,7 @@ def grow(root: GameState, player: int, meter: Meter, rng: random.Random, c: floa
     """One ISMCTS tree of `root` for `player`, grown while `meter` allows."""
     redeal: Callable[[random.Random], GameState] = sampler(root, player)
     if infer:
-        redeal = weighted_sampler(root, player, redeal, infer, tries)
+        redeal = weighted_sampler(root, player, redeal, infer, tries, model)
     return uct.run(lambda: redeal(rng), root.num_players, meter, rng, c, rollout, fresh_samples=True,
                    model=model, searcher=player)
 
