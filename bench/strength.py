@@ -101,8 +101,6 @@ def ladder() -> list[Rung]:
              "(the CPU time of 1,000 random ones)", vs="base"),
         Rung("pc30", "pimc:iterations=30,rollout=Classic", "PIMC, Classic rollouts, 30 samples", vs="greedy"),
         Rung("pc100", "pimc:iterations=100,rollout=Classic", "PIMC, Classic rollouts, 100 samples", vs="pc30"),
-        Rung("ic1000", "ismcts:iterations=1000,rollout=Classic", "ISMCTS, Classic rollouts, 1,000 iterations",
-             vs="greedy"),
         Rung("ic300", "ismcts:iterations=300,rollout=Classic", "ISMCTS 300 iterations, Classic rollouts", deals=40),
         Rung("im300", "ismcts:iterations=300,rollout=Classic,model=on",
              "+ Classic as the model of the other players in the tree", deals=40, vs="ic300"),

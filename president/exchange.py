@@ -8,7 +8,7 @@ knowledge (who knows which card is where) stays exact.
 from __future__ import annotations
 
 from itertools import combinations_with_replacement
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterator
 
 from recycle.kernel.protocol import IllegalAction
 
@@ -72,26 +72,30 @@ def legal_gifts(state: "PresidentState") -> list[Give]:
     """
     giver, _, count = state.pending[0]
     counts = state.counts[giver]
-    values = [v for v in range(3, 17) if counts[v]]
     gives, make = _GIVES, Give
     out: list[Give] = []
-    if count <= 2:  # the usual gifts, written out: singles, or pairs (a, a) where held twice, then (a, b > a)
-        for i, a in enumerate(values):
-            group = [(a,)] if count == 1 else ([(a, a)] if counts[a] > 1 else []) + [(a, b) for b in values[i + 1:]]
-            for chosen in group:
-                give = gives.get(chosen)
-                if give is None:
-                    give = gives[chosen] = make(chosen)
-                out.append(give)
-        return out
-    for chosen in combinations_with_replacement(values, count):
-        if count > 1 and any(chosen.count(v) > counts[v] for v in set(chosen)):
-            continue
+    for chosen in _choices([v for v in range(3, 17) if counts[v]], counts, count):
         give = gives.get(chosen)
         if give is None:
             give = gives[chosen] = make(chosen)
         out.append(give)
     return out
+
+
+def _choices(values: list[int], counts: list[int], count: int) -> Iterator[tuple[int, ...]]:
+    """The multisets of `count` held values, in lexicographic order; one and two cards (the usual
+    gifts) written out, more by filtering `combinations_with_replacement`."""
+    if count == 1:
+        yield from ((a,) for a in values)
+    elif count == 2:
+        for i, a in enumerate(values):
+            if counts[a] > 1:
+                yield a, a
+            yield from ((a, b) for b in values[i + 1:])
+    else:
+        for chosen in combinations_with_replacement(values, count):
+            if not any(chosen.count(v) > counts[v] for v in set(chosen)):
+                yield chosen
 
 
 #: Interned gifts (immutable; equal by value either way): building a frozen dataclass is slow,

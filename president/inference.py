@@ -88,14 +88,15 @@ class ModelEvidence:
         self.q, self.model, self._rng = q, model, random.Random(0)
         self.events: list[tuple["PresidentState", int, Play, list[int]]] = []
         snapshots: dict[int, "PresidentState"] = {}
+        plays: list[tuple[int, Play]] = []
 
         def keep(i: int, p: int, action: Play, replay: "PresidentState") -> None:
+            plays.append((p, action))
             if p != observer:
                 snapshots[i] = replay.clone()
 
         if not _replay(state, keep):
             return
-        plays = [(p, a) for p, a in state.history if isinstance(a, Play)]
         later = {p: [0] * 17 for p in range(state.num_players)}
         events = []
         for i in range(len(plays) - 1, -1, -1):  # a hand at decision i: now, plus what it played from i on

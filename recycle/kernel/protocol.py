@@ -258,26 +258,30 @@ class RandomAgent:
 DecisionHook = Callable[[GameState, int, Decision], None]
 
 
+def apply_chosen(state: GameState, legal: Sequence[Any], action: Any) -> None:
+    """Apply an agent's `action`: unchecked if it *is* one of the `legal` objects `legal_actions()` just
+    gave, else (an equal copy, a parsed action, a bug) through the checking `apply`."""
+    for candidate in legal:
+        if candidate is action:
+            state.apply_legal(action)
+            return
+    state.apply(action)
+
+
 def play_out(state: GameState, choosers: Sequence[Callable[[Any, Sequence[Any], random.Random], Any]],
              rng: random.Random) -> int:
     """Play `state` to the end, each move `choosers[player](observation, legal, rng)`; returns the moves made.
 
-    The loop of simulations and of the search players' agent rollouts: methods looked
-    up once, and an action that *is* one of the listed legal ones applied unchecked.
+    The loop of simulations and of the search players' agent rollouts (methods looked
+    up once; each action applied by `apply_chosen`).
     """
     is_terminal, current_player, observation = state.is_terminal, state.current_player, state.observation
-    legal_actions, apply, apply_legal = state.legal_actions, state.apply, state.apply_legal
+    legal_actions = state.legal_actions
     moves = 0
     while not is_terminal():
         player = current_player()
         legal = legal_actions()
-        action = choosers[player](observation(player), legal, rng)
-        for candidate in legal:  # the very object `legal_actions()` gave: known legal, not checked again
-            if candidate is action:
-                apply_legal(action)
-                break
-        else:  # anything else (an equal copy, a parsed action, a bug) goes through the checking apply
-            apply(action)
+        apply_chosen(state, legal, choosers[player](observation(player), legal, rng))
         moves += 1
     return moves
 

@@ -20,7 +20,7 @@ import math
 import random
 from typing import Any, Callable
 
-from recycle.kernel.protocol import GameState
+from recycle.kernel.protocol import GameState, apply_chosen
 
 from .common import Candidate, Meter, Rollout
 
@@ -62,14 +62,14 @@ def iterate(root: Node, state: GameState, rng: random.Random, c: float, rollout:
     while not state.is_terminal():
         legal = state.legal_actions()
         children = node.children
-        mover = state.current_player()
-        if model is not None and mover != searcher:
+        if model is not None and (mover := state.current_player()) != searcher:
             action = model(state, legal, rng)
             child = children.get(action)
-            state.apply(action)  # checked: a model's answer need not be one of the listed objects
+            apply_chosen(state, legal, action)
             calls += 1
             if child is None:  # a reply not seen before: a new node, then the rollout
-                path.append(children.setdefault(action, Node(mover, len(root.total))))
+                path.append(Node(mover, len(root.total)))
+                children[action] = path[-1]
                 break
             node = child
             path.append(node)
@@ -77,7 +77,7 @@ def iterate(root: Node, state: GameState, rng: random.Random, c: float, rollout:
         untried = [a for a in legal if a not in children]
         if untried:
             action = untried[int(rand() * len(untried))]
-            node = children[action] = Node(mover, len(root.total))
+            node = children[action] = Node(state.current_player(), len(root.total))
             apply(action)
             path.append(node)
             calls += 1

@@ -152,6 +152,7 @@ class ClusterWorkers:
             raise ClusterError(f"cannot reach the Dask scheduler at {spec}: {exc}") from None
         self.threads = max(1, sum(self.client.nthreads().values()))
         self._connected, self._counted_at = len(self.client.nthreads()), time.monotonic()
+        self.dashboard = self._dashboard_link()
         self._fingerprint = fingerprint()
         self.use(run, files)
         _live = self
@@ -165,9 +166,8 @@ class ClusterWorkers:
         self._files = self.client.scatter(files, broadcast=True)
         self._run = self.client.scatter(run, broadcast=True)
 
-    @property
-    def dashboard(self) -> str:
-        """The scheduler's dashboard address ("" if it serves none)."""
+    def _dashboard_link(self) -> str:
+        """The scheduler's dashboard address ("" if it serves none); asked once, as it never changes."""
         try:
             return self.client.dashboard_link or ""
         except (KeyError, AttributeError):  # a scheduler started without a dashboard
