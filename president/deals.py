@@ -129,7 +129,8 @@ def _check(spec: DealSpec, settings: Settings) -> Deal:
 
 def _seat(spec: DealSpec, word: Word, players: int, problems: list) -> int | None:
     text = word.text.lower()
-    if text[:1] == "p" and text[1:].isdigit() and int(text[1:]) < players:
+    number = text[1:]  # ASCII digits only: str.isdigit() also takes '⓷', which int() refuses
+    if text[:1] == "p" and number.isascii() and number.isdigit() and int(number) < players:
         return int(text[1:])
     problems.append(spec.error(word, f"{word.text!r} is not a seat of this {players}-player table",
                                hint=f"seats are p0 to p{players - 1}"))

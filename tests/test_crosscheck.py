@@ -117,6 +117,13 @@ def test_deal_lines_that_are_not_place_and_cards(text, message):
     assert info.value.render().splitlines()[0] == message
 
 
+def test_a_seat_numbered_with_a_unicode_digit_is_a_located_error(tmp_path):
+    # found by bench/fuzz.py: '⓷'.isdigit() is True but int('⓷') raises
+    (tmp_path / "odd.deal").write_text("p0⓷: 3c\n", encoding="utf-8")
+    with pytest.raises(DiagnosticError, match=r"odd.deal:1:1: error: 'p0⓷' is not a seat of this 5-player table"):
+        read_deal_file(tmp_path / "odd.deal", CLASSIC)
+
+
 def test_an_unreadable_deal_file_is_a_located_error(tmp_path):
     (tmp_path / "bin.deal").write_bytes(b"p0: 3c \xff\n")
     with pytest.raises(DiagnosticError, match=r"bin.deal:1:8: error: not UTF-8 text"):

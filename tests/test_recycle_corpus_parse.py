@@ -103,3 +103,15 @@ def test_reference_agram_listing_parses_as_dialect_a(shared_dir):
     assert wrap_up[0].points == corpus_wrap_up[0].points
     assert wrap_up[1] == corpus_wrap_up[1] and wrap_up[3:] == corpus_wrap_up[3:]
     assert wrap_up[2].who.card.using == T.Var("PRECEDENCE", "points")
+
+
+def test_a_unicode_digit_in_a_game_is_a_located_syntax_error_not_an_internal_one():
+    # found by bench/fuzz.py: '⓷'.isdigit() is True but int('⓷') raises
+    from pathlib import Path
+
+    from recycle.games import game_path
+
+    text = Path(game_path("Poker5")).read_text(encoding="utf-8").replace("(+ ", "(+ ⓷ ", 1)
+    with pytest.raises(GameSyntaxError) as info:
+        parse_game(text, "x.gdl")
+    assert "unexpected character '⓷'" in str(info.value) and "internal error" not in str(info.value)

@@ -211,8 +211,8 @@ def _atom(src: Source, tok: str, start: int, line: int, column: int) -> Atom | N
             _lex_error(src, start, f"bad variable name {tok!r}: variables are upper-case letters",
                        length=len(tok), hint=f"write '{_upper(body) or 'X'}")
         return Atom("var", _upper(body) or "X", start, line, column)
-    if first.isdigit():
-        if tok.isdigit():
+    if first.isascii() and first.isdigit():  # ASCII only: str.isdigit() also takes '⓷', which int() refuses
+        if tok.isascii() and tok.isdigit():
             if len(tok) > MAX_INT_DIGITS:
                 _lex_error(src, start, f"integer literal too long ({len(tok)} digits)",
                            length=len(tok), hint=f"at most {MAX_INT_DIGITS} digits")
