@@ -192,6 +192,13 @@ def test_a_value_of_the_wrong_kind_is_a_located_game_error():
         new_game(g)
 
 
+def test_a_player_where_a_player_number_belongs_is_a_located_game_error():
+    # found by bench/fuzz.py: ('P player) with 'P bound to a player, not a number, compared a tuple with 0
+    g = game("(do ((all player 'P (set (('P player) sto N) 1))))")
+    with pytest.raises(RecycleRuntimeError, match=r"t\.rcy:3:\d+: \(player \.\.\.\) needs an integer player number"):
+        new_game(g)
+
+
 def test_python_failures_of_the_interpreter_are_internal_errors_not_the_games(monkeypatch):
     from recycle.interp import InternalError
     from recycle.interp.evaluate import Evaluator

@@ -155,6 +155,8 @@ class Evaluator(ExprSource, FastMixin, CollectionsMixin):
 
     def _at(self, n, env, st, seq: tuple, what: str):
         i = self.ev(n.index, env, st)
+        if type(i) is not int:  # e.g. a player where its number belongs: the checker cannot always tell
+            raise self.error(n, f"({what} ...) needs an integer {what} number, found {i!r}")
         if not 0 <= i < len(seq):
             raise self.error(n, f"there is no {what} {i} (there are {len(seq)})")
         return seq[i]
