@@ -59,8 +59,9 @@ class PassEvidence:
                 events.append((p, need, top, rev, later[p][:]))
         self.events, self._equal = events, equal
 
-    def weight(self, world: "PresidentState") -> float:
-        """The world's likelihood factor: q for every pass the greedy policy would not have made."""
+    def weight(self, world: "PresidentState", floor: float = 0.0) -> float:
+        """The world's likelihood factor: q for every pass the greedy policy would not have made
+        (once below `floor`, the rest is not asked: see `ModelEvidence.weight`)."""
         w, q = 1.0, self.q
         counts, sizes = world.counts, world.sizes
         equal = self._equal
@@ -68,6 +69,8 @@ class PassEvidence:
             hand = [a + b for a, b in zip(counts[p], later)]
             if cheap_answer(hand, sizes[p] + sum(later), need, top, rev, equal):
                 w *= q
+                if w < floor:
+                    break
         return w
 
 
@@ -80,7 +83,7 @@ class ModelEvidence:
     given that player's hand in the world at that moment, would not have made.
     """
 
-    RECENT = 12
+    RECENT = 48  # most of a round
 
     __slots__ = ("events", "q", "model", "_rng")
 
@@ -108,7 +111,9 @@ class ModelEvidence:
                 events.append((snapshots[i], p, action, later[p][:]))
         self.events = events
 
-    def weight(self, world: "PresidentState") -> float:
+    def weight(self, world: "PresidentState", floor: float = 0.0) -> float:
+        """The world's likelihood factor; once it falls below `floor` the rest of the decisions are
+        not asked (the value returned is then an upper bound still below `floor`)."""
         w, q, model, rng = 1.0, self.q, self.model, self._rng
         for snapshot, p, action, later in self.events:
             saved = snapshot.counts[p]
@@ -116,6 +121,8 @@ class ModelEvidence:
             try:
                 if model(snapshot, snapshot.legal_actions(), rng) != action:
                     w *= q
+                    if w < floor:
+                        break
             finally:
                 snapshot.counts[p] = saved
         return w

@@ -63,7 +63,7 @@ class Dealer:
     is exactly a uniform random deal.
     """
 
-    __slots__ = ("state", "hands", "counts", "groups")
+    __slots__ = ("state", "hands", "counts", "groups", "bounds")
 
     def __init__(self, state: "PresidentState", observer: int) -> None:
         lay, n = state.lay, state.num_players
@@ -72,7 +72,7 @@ class Dealer:
         pool = unseen_mask(state, observer)
         for mask in known.values():
             pool &= ~mask
-        self.state = state
+        self.state, self.bounds = state, bounds
         others = [p for p in range(n) if p != observer]
         self.hands = {p: known.get(p, 0) for p in others}  # what each other player surely holds
         self.counts = {p: lay.counts(mask) for p, mask in self.hands.items()}
@@ -113,4 +113,40 @@ class Dealer:
                 counts[p][value] += 1
         out.deal_seed = rng.getrandbits(63)  # later deals are unknown too
         return out
+
+    def neighbour(self, world: "PresidentState", rng: random.Random) -> "PresidentState | None":
+        """`world` with one unknown card of one other player swapped with one of another's: a copy,
+        `world` itself when both have the same value, None when a value bound forbids the swap.
+
+        Symmetric: the two players are drawn among those holding unknown cards (a swap keeps
+        every player's count of them), then one unknown card of each, uniformly.
+        """
+        hands, masks = self.hands, world.masks
+        movable = [(p, masks[p] & ~mask) for p, mask in hands.items() if masks[p] & ~mask]
+        if len(movable) < 2:
+            return None
+        (p, mine), (q, theirs) = rng.sample(movable, 2)
+        a, b = _any_card(mine, rng), _any_card(theirs, rng)
+        value_of = self.state.lay.value_of_bit
+        va, vb = value_of[a.bit_length() - 1], value_of[b.bit_length() - 1]
+        if va == vb:
+            return world
+        if va > self.bounds.get(q, 99) or vb > self.bounds.get(p, 99):
+            return None
+        out = world.clone()
+        out.masks[p] ^= a | b
+        out.masks[q] ^= a | b
+        out.counts[p][va] -= 1
+        out.counts[p][vb] += 1
+        out.counts[q][vb] -= 1
+        out.counts[q][va] += 1
+        out.deal_seed = rng.getrandbits(63)
+        return out
+
+
+def _any_card(mask: int, rng: random.Random) -> int:
+    """One of the cards of a non-empty `mask`, uniformly: its bit."""
+    for _ in range(rng.randrange(mask.bit_count())):
+        mask &= mask - 1  # drop the lowest card
+    return mask & -mask
 

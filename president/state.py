@@ -225,6 +225,10 @@ class PresidentState(GameState):
         """`determinize(player, rng)` as a function of `rng`, for many samples of this unchanged state."""
         return Dealer(self, player).deal
 
+    def neighbours(self, player: int) -> Callable[["PresidentState", random.Random], "PresidentState | None"]:
+        """One unknown card swapped between two other players (`Dealer.neighbour`)."""
+        return Dealer(self, player).neighbour
+
     # ---- legal plays --------------------------------------------------
     def beats(self, value: int, top: int) -> bool:
         """Does a set of `value` beat upcards of value `top` (ignoring equal-value rules)?"""

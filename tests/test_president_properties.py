@@ -288,6 +288,43 @@ def test_determinize_keeps_what_the_player_knows(table, seed, rng_seed, at):
 
 @settings(max_examples=60, **PROFILE)
 @given(table=tables(), seed=seeds, rng_seed=seeds, at=st.floats(0, 1))
+def test_a_walk_of_neighbours_keeps_what_the_player_knows(table, seed, rng_seed, at):
+    # the chain of inference (pool=) moves by Dealer.neighbour: every world on its way is a
+    # determinization too, and the walk itself leaves the worlds it came from unchanged
+    state = PresidentState.new_match(table, seed)
+    full = playout(state.clone(), random.Random(seed))
+    for action in full[:int(at * (len(full) - 1))]:
+        state.apply(action)
+    p, rng = state.current_player(), random.Random(rng_seed)
+    neighbour = state.neighbours(p)
+    world = state.determinize(p, rng)
+    for _ in range(30):
+        before = snapshot(world)
+        step = neighbour(world, rng)
+        assert snapshot(world) == before, "a neighbour changed the world it came from"
+        if step is not None:
+            check_determinization(state, step, p)
+            world = step
+
+
+def test_a_neighbour_keeps_the_bound_of_the_exchange_and_is_refused_when_it_would_break_it():
+    for seed in range(50):  # a deal where the Loser's gift bounds its hand well below the ace
+        state = _after_exchange(replace(preset("classic"), rounds=2), seed)
+        if min(highest for knower, _, highest in state.bounds if knower == 0) <= 11:
+            break
+    neighbour, rng = state.neighbours(0), random.Random(1)
+    world, refused = state.determinize(0, rng), 0
+    for _ in range(300):
+        step = neighbour(world, rng)
+        refused += step is None
+        if step is not None:
+            check_determinization(state, step, 0)
+            world = step
+    assert refused, "no swap ever broke the bound: the test did not reach it"
+
+
+@settings(max_examples=60, **PROFILE)
+@given(table=tables(), seed=seeds, rng_seed=seeds, at=st.floats(0, 1))
 def test_determinized_state_plays_on(table, seed, rng_seed, at):
     state = PresidentState.new_match(table, seed)
     full = playout(state.clone(), random.Random(seed))

@@ -16,10 +16,11 @@ from president.settings import EqualValue, preset
 from president.state import Phase, PresidentState
 from recycle.kernel.specs import AgentSpecError
 from recycle.search.common import Budget, sampler
-from recycle.search.inference import weighted_sampler
+from recycle.search.inference import Inference
 
 FEATURES = ["ismcts:iterations=60,rollout=greedy", "ismcts:iterations=60,infer=0.3",
-            "ismcts:iterations=60,rollout=greedy,infer=0.2,tries=4", "mcts:iterations=60,rollout=greedy",
+            "ismcts:iterations=60,rollout=greedy,infer=0.2,tries=4",
+            "ismcts:iterations=60,rollout=Classic,model=on,infer=0.05,pool=20", "mcts:iterations=60,rollout=greedy",
             "pimc:samples=3,rollout=greedy", "ismcts:iterations=60,cap=5",
             "ismcts:iterations=40,rollout=Classic,model=on", "ismcts:iterations=40,rollout=Classic,model=on,trees=2",
             "mcts:iterations=40,rollout=Classic,model=on", "ismcts:iterations=30,rollout=Classic,model=on,infer=0.2"]
@@ -135,16 +136,53 @@ def test_pass_evidence_weighs_the_true_world_as_a_full_replay_does(rounds):
     assert checked >= 5  # the test saw passes that the policy would not have made
 
 
-def test_weighted_sampler_keeps_hands_and_is_deterministic():
+SAMPLING = [Inference(0.2, tries=6), Inference(0.2, pool=50)]  # rejection, and a resampled pool
+
+
+@pytest.mark.parametrize("inference", SAMPLING)
+def test_weighted_sampler_keeps_hands_and_is_deterministic(inference):
     state = random_moves(PresidentState.new_match(table(), 8), random.Random(8), 30).truncated()
     me = state.current_player()
-    draw = weighted_sampler(state, me, sampler(state, me), 0.2, 6)
-    a, b = draw(random.Random(5)), draw(random.Random(5))
-    assert a.masks == b.masks
-    assert a.sizes == state.sizes and a.masks[me] == state.masks[me]
+    first, again = (inference.sampler(state, me, sampler(state, me)) for _ in range(2))
+    rng_a, rng_b = random.Random(5), random.Random(5)
+    for _ in range(80):  # past the pool's size: draws from a full pool too
+        a, b = first(rng_a), again(rng_b)
+        assert a.masks == b.masks
+        assert a.sizes == state.sizes and a.masks[me] == state.masks[me]
 
 
-def test_weighted_sampler_draws_likelier_worlds():
+def test_pool_worlds_are_copies_the_search_may_change():
+    state = random_moves(PresidentState.new_match(table(), 8), random.Random(8), 30).truncated()
+    me = state.current_player()
+    draw, rng = Inference(0.2, pool=1).sampler(state, me, sampler(state, me)), random.Random(3)
+    world = draw(rng)
+    kept = list(world.masks)
+    world.apply(world.legal_actions()[0])
+    assert draw(rng).masks == kept  # the pool's one world is unchanged by play on a copy
+
+
+def test_the_chain_with_equal_weights_deals_as_a_uniform_deal_does():
+    # Metropolis with symmetric proposals and equal weights must visit worlds uniformly: each
+    # opponent holds as many high cards on average along the chain as in uniform deals
+    from recycle.search.inference import _chain
+
+    state = random_moves(PresidentState.new_match(table(), 3), random.Random(3), 8).truncated()
+    me, rng = state.current_player(), random.Random(7)
+    draw = _chain(state.determinizer(me), state.neighbours(me), lambda world, floor=0.0: 1.0, 4000)
+    chain = [draw(rng) for _ in range(4000)]
+    uniform = [state.determinize(me, rng) for _ in range(4000)]
+
+    def high_cards(worlds, p):
+        return sum(sum(w.counts[p][12:]) for w in worlds) / len(worlds)
+
+    for p in range(state.num_players):
+        if p != me:
+            assert high_cards(chain, p) == pytest.approx(high_cards(uniform, p), abs=0.3)
+    assert len({tuple(w.masks) for w in chain}) > 1000  # it moves
+
+
+@pytest.mark.parametrize("method", [dict(tries=20), dict(pool=40)])
+def test_weighted_sampler_draws_likelier_worlds(method):
     rare = []
     for seed in range(60):
         state = random_moves(PresidentState.new_match(table(), seed), random.Random(seed), 30)
@@ -155,7 +193,7 @@ def test_weighted_sampler_draws_likelier_worlds():
         evidence = PassEvidence(state, me, 0.05)
         if not evidence.events:
             continue
-        plain, inferred = sampler(state, me), weighted_sampler(state, me, sampler(state, me), 0.05, 20)
+        plain, inferred = sampler(state, me), Inference(0.05, **method).sampler(state, me, sampler(state, me))
         rng = random.Random(seed)
         rare.append((sum(evidence.weight(plain(rng)) for _ in range(40)),
                      sum(evidence.weight(inferred(rng)) for _ in range(40))))
@@ -201,7 +239,7 @@ def test_a_time_cap_bounds_an_iteration_budget_at_the_first_lead():
 def test_cap_and_infer_parameters():
     assert str(Budget("iterations", 500, 0.5)) == "iterations=500,cap=0.5"
     for bad, words in [("ismcts:infer=1", "infer"), ("ismcts:infer=-0.1", "infer"), ("ismcts:cap=-1", "cap"),
-                       ("ismcts:tries=0", "tries"), ("pimc:rollout=greedyy", "greedyy"),
+                       ("ismcts:tries=0", "tries"), ("ismcts:pool=100001", "pool"), ("pimc:rollout=greedyy", "greedyy"),
                        ("ismcts:model=on", "rollout=Classic"), ("ismcts:model=on,rollout=greedy", "rollout=Classic"),
                        ("pimc:model=on,rollout=Classic", "model")]:
         with pytest.raises(AgentSpecError, match=words):

@@ -157,6 +157,14 @@ class GameState(abc.ABC):
         """
         return lambda rng: self.determinize(player, rng)
 
+    def neighbours(self, player: int) -> Callable[["GameState", random.Random], "GameState | None"] | None:
+        """For inference by a chain of small changes (`recycle.search.inference`): a function giving,
+        for one of `player`'s determinizations, a random one next to it (a copy; the same world if
+        the change changes nothing; None for a change the knowledge forbids). The proposals must be
+        symmetric: each world is proposed from the other as often. None where the game offers none.
+        """
+        return None
+
     def still_in(self) -> Sequence[int] | None:
         """The players still taking part in the episode, or None where the game cannot say."""
         return None

@@ -5,36 +5,107 @@ opponents' passes said nothing. A game may offer `state.evidence(player, q)`:
 an object whose `weight(world)` is the likelihood (0..1, up to a constant)
 of the opponents' observed actions in that world under a playout model
 (President: `president.inference.PassEvidence`, or with an opponent model
-`ModelEvidence`, the opponents' recent decisions replayed under the model).
-`weighted_sampler` then
-draws worlds by rejection: each draw is kept with probability equal to its
-weight; after `tries` draws the heaviest one seen is kept, so one
-determinization never costs more than `tries` deals.
+`ModelEvidence`, the opponents' decisions of the round replayed under the
+model). Worlds are then drawn in proportion to their weight, in one of two ways:
+
+- a *chain* (`pool=N`, where the game offers `neighbours`): the search's
+  first N determinizations are the steps of a Metropolis chain that starts
+  at the likeliest of a few deals and moves by small changes (President:
+  one unknown card swapped between two opponents), each accepted with
+  probability min(1, new weight / old weight); later determinizations are
+  copies of the chain's worlds. A uniform deal almost never agrees with a
+  long stretch of the opponents' decisions, so drawing from scratch either
+  keeps poor worlds or, weighed hard, very few of them; small steps find
+  and stay among the likely ones. A step weighs one world, stopping as soon
+  as it is sure to be refused, and each world is weighed once;
+- *rejection* (otherwise): every determinization deals until a world is kept
+  with probability equal to its weight; after `tries` deals the heaviest one
+  seen is kept, so one determinization never costs more than `tries` deals.
 """
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from typing import Callable
 
 from recycle.kernel.protocol import GameState
 
-#: Default number of draws per determinization.
-TRIES = 8
+Redeal = Callable[[random.Random], GameState]
+Neighbour = Callable[[GameState, random.Random], "GameState | None"]
+
+#: The longest chain a spec may ask for (each of its worlds is kept: a copy of the game state).
+POOL_MAX = 10_000
 
 
-def weighted_sampler(root: GameState, player: int, redeal: Callable[[random.Random], GameState], q: float,
-                     tries: int = TRIES, model=None) -> Callable[[random.Random], GameState]:
-    """`redeal` with its worlds kept in proportion to their evidence weight (bounded rejection);
-    with an opponent `model`, the evidence is the opponents' decisions under that model.
+@dataclass(frozen=True)
+class Inference:
+    """How a search weighs its determinizations: `q`, the likelihood factor of a decision the model
+    would not have made (0 = off), and the sampling method: a chain of `pool` worlds, else rejection
+    with at most `tries` deals."""
 
-    Returns `redeal` itself when the game offers no evidence or nothing was observed.
-    """
-    make = getattr(root, "evidence", None)
-    evidence = (make(player, q) if model is None else make(player, q, model)) if make is not None else None
-    if evidence is None or not evidence.events:
-        return redeal
-    weight = evidence.weight
+    q: float = 0.0
+    tries: int = 8
+    pool: int = 0
 
+    def sampler(self, root: GameState, player: int, redeal: Redeal, model=None) -> Redeal:
+        """`redeal` with its worlds drawn in proportion to their evidence weight; `redeal` itself
+        when inference is off, the game offers no evidence, or nothing was observed. With an
+        opponent `model`, the evidence is the opponents' decisions under that model."""
+        make = getattr(root, "evidence", None) if self.q else None
+        evidence = (make(player, self.q) if model is None else make(player, self.q, model)) if make else None
+        if evidence is None or not evidence.events:
+            return redeal
+        neighbours = getattr(root, "neighbours", None) if self.pool else None
+        neighbour = neighbours(player) if neighbours is not None else None
+        if neighbour is not None:
+            return _chain(redeal, neighbour, evidence.weight, self.pool)
+        return _rejecter(redeal, evidence.weight, self.tries)
+
+
+#: No inference.
+OFF = Inference()
+
+
+#: Deals searched for the chain's first world: the heaviest of them.
+START = 20
+
+
+def _chain(redeal: Redeal, neighbour: Neighbour, weight: Callable[..., float], size: int) -> Redeal:
+    """The first `size` draws walk a Metropolis chain over worlds (each step proposes a neighbour
+    and moves there with probability min(1, its weight / the current one's)); every later draw
+    is a copy of one of the chain's worlds, uniformly."""
+    pool: list[GameState] = []
+    now: list = [None, 0.0]  # the chain's world and its weight
+
+    def step(rng: random.Random) -> None:
+        world, w = now
+        if world is None:  # start from the likeliest of a few deals
+            w = -1.0
+            for _ in range(START):
+                deal = redeal(rng)
+                dw = weight(deal, w)  # below the best so far it cannot win: not weighed to the end
+                if dw > w:
+                    world, w = deal, dw
+        else:
+            proposal = neighbour(world, rng)
+            if proposal is not None and proposal is not world:
+                bar = rng.random() * w  # accepted with probability min(1, weight / w)
+                pw = weight(proposal, bar)
+                if pw >= bar:
+                    world, w = proposal, pw
+        now[:] = world, w
+        pool.append(world)
+
+    def draw(rng: random.Random) -> GameState:
+        if len(pool) < size:
+            step(rng)
+            return pool[-1].clone()  # the search plays on its copy
+        return pool[rng.randrange(size)].clone()
+
+    return draw
+
+
+def _rejecter(redeal: Redeal, weight: Callable[[GameState], float], tries: int) -> Redeal:
     def draw(rng: random.Random) -> GameState:
         best, best_w = None, -1.0
         for _ in range(tries):

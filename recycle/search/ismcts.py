@@ -33,7 +33,7 @@ from recycle.kernel.specs import AgentSpecError
 from . import parallel, uct
 from .alphabeta import NODES, open_search
 from .common import Budget, Rollout, SearchAgent, SpecReader, opponent_model
-from .inference import TRIES
+from .inference import OFF, POOL_MAX, Inference
 
 
 class ISMCTSAgent(SearchAgent):
@@ -42,11 +42,11 @@ class ISMCTSAgent(SearchAgent):
     method = "ISMCTS (single observer)"
 
     def __init__(self, name: str, budget: Budget, rollout: Rollout, c: float = 0.7, endgame: bool = True,
-                 max_nodes: int = NODES, infer: float = 0.0, tries: int = TRIES, trees: int = 1,
+                 max_nodes: int = NODES, inference: Inference = OFF, trees: int = 1,
                  jobs: int = 1, model: uct.Model | None = None) -> None:
         self.name, self.budget, self.rollout, self.c = name, budget, rollout, c
         self.endgame, self.max_nodes = endgame, max_nodes
-        self.infer, self.tries = infer, tries  # inference-aware determinization: off at 0
+        self.inference = inference  # inference-aware determinization
         self.trees, self.jobs = trees, jobs  # root parallelism: see parallel.py
         self.model = model  # the other players' moves in the tree (model=on), else UCB for everyone
         if model is not None:
@@ -59,10 +59,9 @@ class ISMCTSAgent(SearchAgent):
         player = root.current_player()
         if self.trees > 1:
             node = parallel.run_trees(root, player, meter, rng, self.budget, self.trees, self.jobs, self.c,
-                                      self.rollout, self.infer, self.tries, self.model)
+                                      self.rollout, self.inference, self.model)
         else:
-            node = parallel.grow(root, player, meter, rng, self.c, self.rollout, self.infer, self.tries,
-                                 self.model)
+            node = parallel.grow(root, player, meter, rng, self.c, self.rollout, self.inference, self.model)
         action, candidates = uct.most_visited(node, legal, player)
         return Decision(action, self.trace(observation, action, candidates, meter, note=note))
 
@@ -77,11 +76,13 @@ def from_spec(params: dict[str, str], resolve) -> ISMCTSAgent:
     infer = spec.float("infer", 0.0)
     if infer >= 1.0:
         raise AgentSpecError("ismcts: infer is the chance of a revealing pass, below 1 (0 = off)")
-    tries = spec.int("tries", TRIES)
+    inference = Inference(infer, spec.int("tries", OFF.tries), spec.int("pool", OFF.pool, low=0))
+    if inference.pool > POOL_MAX:
+        raise AgentSpecError(f"ismcts: pool is at most {POOL_MAX:,} worlds")
     trees = spec.int("trees", 1)
     jobs = spec.int("jobs", 1)
     if trees > 64 or jobs > 64:
         raise AgentSpecError("ismcts: trees and jobs are at most 64")
     model = opponent_model(rollout, "ismcts") if spec.flag("model", False) else None
     spec.done()
-    return ISMCTSAgent(spec.name, budget, rollout, c, endgame, max_nodes, infer, tries, trees, jobs, model)
+    return ISMCTSAgent(spec.name, budget, rollout, c, endgame, max_nodes, inference, trees, jobs, model)

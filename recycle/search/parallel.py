@@ -15,32 +15,30 @@ import atexit
 import multiprocessing
 import random
 from concurrent.futures import Executor, ProcessPoolExecutor
-from typing import Any, Callable
+from typing import Any
 
 from recycle.kernel.protocol import GameState
 
 from . import uct
 from .common import Budget, Meter, Rollout, sampler
-from .inference import weighted_sampler
+from .inference import Inference
 
 _POOLS: dict[int, Executor] = {}
 
 
 def grow(root: GameState, player: int, meter: Meter, rng: random.Random, c: float, rollout: Rollout,
-         infer: float, tries: int, model: uct.Model | None = None) -> uct.Node:
+         inference: Inference, model: uct.Model | None = None) -> uct.Node:
     """One ISMCTS tree of `root` for `player`, grown while `meter` allows."""
-    redeal: Callable[[random.Random], GameState] = sampler(root, player)
-    if infer:
-        redeal = weighted_sampler(root, player, redeal, infer, tries, model)
+    redeal = inference.sampler(root, player, sampler(root, player), model)
     return uct.run(lambda: redeal(rng), root.num_players, meter, rng, c, rollout, fresh_samples=True,
                    model=model, searcher=player)
 
 
-def _tree(root: GameState, player: int, budget: Budget, seed: int, c: float, rollout: Rollout, infer: float,
-          tries: int, model: uct.Model | None) -> tuple[dict[Any, tuple[int, list[float]]], int, int, int]:
+def _tree(root: GameState, player: int, budget: Budget, seed: int, c: float, rollout: Rollout,
+          inference: Inference, model: uct.Model | None) -> tuple[dict[Any, tuple[int, list[float]]], int, int, int]:
     """One tree's root statistics and counters (run in a worker process, or here)."""
     meter = budget.meter()
-    node = grow(root, player, meter, random.Random(seed), c, rollout, infer, tries, model)
+    node = grow(root, player, meter, random.Random(seed), c, rollout, inference, model)
     stats = {a: (child.visits, child.total) for a, child in node.children.items()}
     return stats, meter.iterations, meter.calls, meter.determinizations
 
@@ -63,11 +61,11 @@ def _pool(jobs: int) -> Executor:
 
 
 def run_trees(root: GameState, player: int, meter: Meter, rng: random.Random, budget: Budget, trees: int,
-              jobs: int, c: float, rollout: Rollout, infer: float, tries: int,
+              jobs: int, c: float, rollout: Rollout, inference: Inference,
               model: uct.Model | None = None) -> uct.Node:
     """`trees` trees (in `jobs` processes), merged into one root node; `meter` gets their counts."""
     seeds = [rng.getrandbits(64) for _ in range(trees)]
-    tasks = [(root, player, share, seed, c, rollout, infer, tries, model)
+    tasks = [(root, player, share, seed, c, rollout, inference, model)
              for share, seed in zip(shares(budget, trees, jobs > 1), seeds)]
     if jobs > 1:
         results = list(_pool(jobs).map(_tree, *zip(*tasks)))
