@@ -100,11 +100,12 @@ def test_local_cluster_equals_one_process_even_when_a_worker_dies(tmp_path):
 
 
 def _worker_processes():
+    """The worker processes of a local cluster: forked by the fork server, a child of this process."""
     import psutil
 
     me = psutil.Process()
-    return [p for p in me.children(recursive=True) if "distributed" in " ".join(p.cmdline()) or
-            "spawn_main" in " ".join(p.cmdline()) or "forkserver" in " ".join(p.cmdline())]
+    servers = [p for p in me.children() if "forkserver" in " ".join(p.cmdline())]
+    return [p for server in servers for p in server.children()]
 
 
 @pytest.mark.slow
