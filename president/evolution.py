@@ -149,9 +149,9 @@ class Arena:
     def _run(self, trials: list[Trial], files: FileSet, progress: Callable[[int], None] | None) -> list[float]:
         run = functools.partial(play_trial, self.play)
         if self._pool is None:
-            self._pool = open_pool(self.jobs, run, self.cluster, files, tag="trial")
+            self._pool = open_pool(self.jobs, run, self.cluster, files, tag="trial", units=len(trials))
         elif self.cluster is not None:  # this round's candidate files go to the workers
-            self._pool.use(run, files)
+            self._pool.use(run, files, len(trials))
         pool, results = self._pool, {}
         waiting = iter(trials)
         upcoming = next(waiting, None)

@@ -14,11 +14,19 @@ from president.settings import preset
 from recycle.kernel import uploads
 from recycle.tournament import Journal, Schedule, Tally, records, run_tournament
 from recycle.tournament import cluster
-from recycle.tournament.cluster import ClusterError, ClusterSpec, run_task
+from recycle.tournament.cluster import BLOCK, ClusterError, ClusterSpec, block_size, run_task
 
 pytest.importorskip("distributed")
 
 MINE = "; a user's personality, found by name in a rules folder\nLp\nL*\n"
+
+
+def test_blocks_are_large_for_long_runs_and_feed_every_worker_thread_in_short_ones():
+    assert block_size(10_000, 2) == BLOCK  # a long tournament: Dask's cost per task is paid rarely
+    for units, threads in ((200, 64), (100, 2), (40, 8), (1, 1)):
+        block = block_size(units, threads)
+        assert 1 <= block <= BLOCK and (units // block >= 2 * threads or block == 1)
+    assert block_size(None, 4) == BLOCK // 4
 
 
 def test_cluster_spec_text():

@@ -170,7 +170,8 @@ def run_units(run: Callable[[Unit], GameLog], todo: Iterable[Unit], jobs: int = 
     from recycle.tournament.cluster import open_pool
 
     pending = list(todo)
-    workers = open_pool(jobs if len(pending) > 1 else 1, run, cluster if pending else None, tag="analysed game")
+    workers = open_pool(jobs if len(pending) > 1 else 1, run, cluster if pending else None, tag="analysed game",
+                        units=len(pending))
     logs: list[GameLog] = []
     clean = False
     try:

@@ -18,6 +18,7 @@ unless `--cluster` is given.
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import re
 import socket
 import time
@@ -33,11 +34,21 @@ from .workers import InlineWorker, RunUnit, SharedWorkers, WorkerError
 
 _LOCAL = re.compile(r"local(?::(\d+))?")
 _ADDRESS = re.compile(r"(tcp|tls|inproc|ucx|ws|wss)://\S+")
-#: Work units per task: a block of matches keeps Dask's per-task cost (milliseconds) small beside play.
-BLOCK = 8
+#: Work units per task at most: a block of matches keeps Dask's per-task cost (milliseconds, in the
+#: scheduler and the client, on the cores that play) small beside play: 8 cost 8-12% of a 2-core
+#: machine, 32 nothing measurable. A run of few units gets smaller blocks (see `block_size`).
+BLOCK = 32
 #: Tasks queued per worker thread, so no worker waits for the next one.
 DEPTH = 2
 PACKAGES = ("recycle", "president", "personalities")
+
+
+def block_size(units: int | None, threads: int) -> int:
+    """Units per task for a run of `units` (None: not known) on `threads` worker threads: BLOCK, but
+    small enough that every thread's queue gets DEPTH blocks twice over."""
+    if units is None:
+        return BLOCK // 4
+    return max(1, min(BLOCK, units // (2 * DEPTH * threads)))
 
 
 class ClusterError(ValueError):
@@ -121,13 +132,14 @@ LOCAL_WORKER_CONFIG = {"distributed.worker.profile.enabled": False,
 FORKSERVER_PRELOAD = ["distributed", "president.bots", "recycle.tournament.runner", __name__]
 
 
-def _forkserver(distributed) -> None:
-    """Make the fork server import what the workers will need (Dask's own choice would also import
-    every optional package it knows, numpy and pandas included, into this process)."""
+def start_forkserver() -> None:
+    """Start the fork server of a local cluster's workers now, importing what they will need, so
+    that it does so on another core while this process imports Dask (a no-op once it runs)."""
     import multiprocessing
+    from multiprocessing import forkserver
 
-    distributed.utils.get_mp_context()  # Dask sets its preload list once; ours then replaces it
     multiprocessing.get_context("forkserver").set_forkserver_preload(FORKSERVER_PRELOAD)
+    forkserver.ensure_running()
 
 
 _live: "ClusterWorkers | None" = None  # the cluster this process is playing on now, for status_line()
@@ -142,8 +154,11 @@ def status_line() -> str:
 class ClusterWorkers:
     """The pool interface of `workers` (has_room, submit, busy, finished, check, ready, close) over Dask."""
 
-    def __init__(self, spec: ClusterSpec, run: RunUnit, files: FileSet = FileSet(), tag: str = "game") -> None:
+    def __init__(self, spec: ClusterSpec, run: RunUnit, files: FileSet = FileSet(), tag: str = "game",
+                 units: int | None = None) -> None:
         global _live
+        if spec.address is None and importlib.util.find_spec("distributed") is not None:
+            start_forkserver()
         distributed = _import_dask()
         self._wait = distributed.wait
         self.spec, self.run, self.tag = spec, run, tag
@@ -155,8 +170,10 @@ class ClusterWorkers:
             if spec.address is None:
                 import dask
 
+                # The fork server runs already (start_forkserver); Dask's own first call would also
+                # import every optional package it knows (numpy: 0.1 s) here, to preload them there.
+                distributed.utils._forkserver_preload_set = True
                 with dask.config.set(LOCAL_WORKER_CONFIG):  # the nannies pass it on to their workers
-                    _forkserver(distributed)
                     self._cluster = distributed.LocalCluster(n_workers=spec.workers, threads_per_worker=1,
                                                              processes=True, dashboard_address=":0")
                 self.client = distributed.Client(self._cluster)
@@ -169,15 +186,16 @@ class ClusterWorkers:
         self._connected, self._counted_at = len(self.client.nthreads()), time.monotonic()
         self.dashboard = self._dashboard_link()
         self._fingerprint = fingerprint()
-        self.use(run, files)
+        self.use(run, files, units)
         _live = self
 
-    def use(self, run: RunUnit, files: FileSet) -> None:
-        """Play the next units with `run` and `files` (sent once to every worker, not with each task);
-        the cluster and its workers stay (a run that measures in many rounds keeps one cluster)."""
+    def use(self, run: RunUnit, files: FileSet, units: int | None = None) -> None:
+        """Play the next `units` units (None: not known) with `run` and `files` (sent once to every
+        worker, not with each task); the cluster and its workers stay (a run that measures in many
+        rounds keeps one cluster)."""
         if self._pending or self._block:
             raise RuntimeError("use() while units are still being played")
-        self.run = run
+        self.run, self.block = run, block_size(units, self.threads)
         self._files = self.client.scatter(files, broadcast=True)
         self._run = self.client.scatter(run, broadcast=True)
 
@@ -195,7 +213,7 @@ class ClusterWorkers:
     def window(self) -> int:
         """How far ahead of the first uncounted game a tournament may hand out games: every worker
         thread's queue of blocks twice over, so a slow block at the head never idles the others."""
-        return 2 * DEPTH * self.threads * BLOCK + BLOCK
+        return 2 * DEPTH * self.threads * self.block + self.block
 
     def status(self) -> str:
         """For the progress bar: the workers connected (counted at most once a second) and the dashboard."""
@@ -208,7 +226,7 @@ class ClusterWorkers:
 
     def submit(self, unit: Any) -> None:
         self._block.append(unit)
-        if len(self._block) >= BLOCK:
+        if len(self._block) >= self.block:
             self._send()
 
     def _send(self) -> None:
@@ -269,10 +287,11 @@ class ClusterWorkers:
 
 
 def open_pool(jobs: int, run: RunUnit, cluster: ClusterSpec | None = None, files: FileSet = FileSet(),
-              tag: str = "game"):
-    """Where a run's work units are played: a Dask cluster, this process and jobs - 1 workers, or here."""
+              tag: str = "game", units: int | None = None):
+    """Where a run's `units` work units (None: not known) are played: a Dask cluster, this process
+    and jobs - 1 workers, or here."""
     if cluster is not None:
-        return ClusterWorkers(cluster, run, files, tag)
+        return ClusterWorkers(cluster, run, files, tag, units)
     return SharedWorkers(jobs, run) if jobs > 1 else InlineWorker(run)
 
 

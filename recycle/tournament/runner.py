@@ -71,7 +71,7 @@ def run_tournament(schedule: Schedule, specs: Sequence[str], play: PlayMatch, ta
     feeder = _Feeder(tally, journal, progress)
     replayed = played = 0
     run = match_runner(play, specs)
-    workers = open_pool(jobs, run, cluster, files)
+    workers = open_pool(jobs, run, cluster, files, units=schedule.total_games)
     window = workers.window if cluster else 16 * jobs + 8
     games = schedule.games()
     upcoming = next(games, None)
