@@ -14,7 +14,8 @@ with its rotations, is one independent unit). Rungs on the same deals are
 also compared *paired*, deal by deal, which removes the luck of the cards:
 `vs` is the mean per-deal difference from the named reference with its 95%
 interval. `gap` is the share of the Classic-to-ceiling gap (the cheating MCTS,
-which sees every hand, at the same iterations) that a bot closes.
+which sees every hand, at the same iterations) that a bot closes, also on the
+deals both played with a 95% bootstrap interval over deals.
 
 Search budgets are iterations, so results do not depend on the machine's
 load; `--measure` prints ISMCTS iterations per CPU second (7,000 iterations
@@ -169,6 +170,23 @@ def interval(values: list[float]) -> tuple[float, float, float]:
     return m, m - half, m + half
 
 
+def gap_share(values: dict[int, float], ceiling: dict[int, float], resamples: int = 4000) -> tuple[float, float, float]:
+    """The share of the gap closed on the deals both played, with a 95% bootstrap interval over deals
+    (each resample draws deals with replacement and keeps each deal's two rates together)."""
+    common = sorted(set(values) & set(ceiling))
+    if len(common) < 5:
+        return math.nan, math.nan, math.nan
+
+    def share(deals: list[int]) -> float:
+        top = statistics.fmean(ceiling[d] for d in deals) - 0.5
+        return (statistics.fmean(values[d] for d in deals) - 0.5) / top if top > 0 else math.nan
+
+    rng = random.Random(0)
+    shares = sorted(share(rng.choices(common, k=len(common))) for _ in range(resamples))
+    shares = [x for x in shares if not math.isnan(x)]
+    return share(common), shares[int(0.025 * len(shares))], shares[int(0.975 * len(shares)) - 1]
+
+
 def table(out: Path, rungs: list[Rung]) -> list[str]:
     """Markdown rows: rate with interval, paired difference, share of the gap closed."""
     data = {r.name: per_deal(out, r) for r in rungs}
@@ -192,6 +210,9 @@ def table(out: Path, rungs: list[Rung]) -> list[str]:
         gap = ""
         if top and top > 0.5:  # below Classic a bot closes none of the gap
             gap = f"{max(0.0, m - 0.5) / (top - 0.5):.0%} of `{rung.ceiling}`"
+            share, slo, shi = gap_share(values, data[rung.ceiling])
+            if not math.isnan(slo):
+                gap += f"; {share:.0%} ({slo:.0%} to {shi:.0%}) on its {len(set(values) & set(data[rung.ceiling]))} deals"
         lines.append(f"| {rung.label} (`{rung.spec}`) | {len(values)} | {m:.1%} ({lo:.1%}-{hi:.1%}) | {paired} | {gap} |")
     return lines
 

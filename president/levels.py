@@ -7,7 +7,7 @@ table of `president play`, hard four copies of Classic, expert four copies of
 Expert (Classic plus a two as the last resort, measured clearly above
 Classic). Master seats the strongest search player at a person's pace
 (`SEARCH`: information-set MCTS whose rollouts and opponents play like
-Classic, its budget in iterations and capped in wall-clock seconds so a
+Classic and whose worlds agree with what the opponents did, its budget in iterations and capped in wall-clock seconds so a
 person never waits longer than that) beside Expert, so half the table thinks
 for a second or two. Each level's measured strength is in the README.
 """
@@ -28,9 +28,10 @@ class Level:
         return f"level {self.name}: {self.about}"
 
 
-#: The strongest search at a person's pace: 1,600 iterations with Classic rollouts and Classic as the
-#: model of the other players (about a second of one idle core), never more than 2 s a move.
-SEARCH = "ismcts:iterations=1600,rollout=Classic,model=on,cap=2"
+#: The strongest search at a person's pace: 1,500 iterations with Classic rollouts, Classic as the
+#: model of the other players, and worlds inferred from their decisions by a chain of 300 (about a
+#: second of one idle core), never more than 2 s a move.
+SEARCH = "ismcts:iterations=1500,rollout=Classic,model=on,infer=0.05,pool=300,cap=2"
 
 LEVELS: dict[str, Level] = {level.name: level for level in (
     Level("easy", ("Counter", "Aggressive", "Gambler"), "the three weakest personalities"),

@@ -318,3 +318,14 @@ def test_model_evidence_never_doubts_the_true_world_of_a_table_of_its_model():
                 checked += 1
             state.apply(bots[p].choose(state.observation(p), legal, rng))
     assert checked > 10 and sum(random_weights) / len(random_weights) < 0.6
+
+
+def test_the_trace_says_how_the_worlds_were_inferred():
+    state = random_moves(PresidentState.new_match(table(), 9), random.Random(9), 12)
+    p, legal = state.current_player(), state.legal_actions()
+    chain = make_bot("ismcts:iterations=30,rollout=Classic,model=on,infer=0.05,pool=20")
+    method = chain.explain(state.observation(p), legal, random.Random(1)).trace.method
+    assert "the other players move as the rollout agent would" in method
+    assert "what the opponents did (q=0.05), a chain of 20 worlds" in method
+    plain = make_bot("ismcts:iterations=30,rollout=Classic,model=on")
+    assert "weighed" not in plain.explain(state.observation(p), legal, random.Random(1)).trace.method

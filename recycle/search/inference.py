@@ -47,6 +47,11 @@ class Inference:
     tries: int = 8
     pool: int = 0
 
+    def describe(self) -> str:
+        """For a search's trace: what the worlds are weighed by, and how they are drawn."""
+        how = f"a chain of {self.pool} worlds" if self.pool else f"rejection, at most {self.tries} deals each"
+        return f"what the opponents did (q={self.q:g}), {how}"
+
     def sampler(self, root: GameState, player: int, redeal: Redeal, model=None) -> Redeal:
         """`redeal` with its worlds drawn in proportion to their evidence weight; `redeal` itself
         when inference is off, the game offers no evidence, or nothing was observed. With an

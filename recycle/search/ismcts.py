@@ -51,6 +51,8 @@ class ISMCTSAgent(SearchAgent):
         self.model = model  # the other players' moves in the tree (model=on), else UCB for everyone
         if model is not None:
             self.method = "ISMCTS (single observer; the other players move as the rollout agent would)"
+        if inference.q:
+            self.method += f"; worlds weighed by {inference.describe()}"
 
     def search(self, observation: Any, legal: list, rng: random.Random) -> Decision:
         meter, root, solved, note = open_search(self, observation, legal, rng, self.endgame, self.max_nodes)
