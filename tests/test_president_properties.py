@@ -286,15 +286,21 @@ def test_determinize_keeps_what_the_player_knows(table, seed, rng_seed, at):
         probe.apply(action)
 
 
+def partway(table: Settings, seed: int, at: float) -> PresidentState:
+    """A random match (seeded) stopped `at` (0..1) of the way through its actions."""
+    state = PresidentState.new_match(table, seed)
+    full = playout(state.clone(), random.Random(seed))
+    for action in full[:int(at * (len(full) - 1))]:
+        state.apply(action)
+    return state
+
+
 @settings(max_examples=60, **PROFILE)
 @given(table=tables(), seed=seeds, rng_seed=seeds, at=st.floats(0, 1))
 def test_a_walk_of_neighbours_keeps_what_the_player_knows(table, seed, rng_seed, at):
     # the chain of inference (pool=) moves by Dealer.neighbour: every world on its way is a
     # determinization too, and the walk itself leaves the worlds it came from unchanged
-    state = PresidentState.new_match(table, seed)
-    full = playout(state.clone(), random.Random(seed))
-    for action in full[:int(at * (len(full) - 1))]:
-        state.apply(action)
+    state = partway(table, seed, at)
     p, rng = state.current_player(), random.Random(rng_seed)
     neighbour = state.neighbours(p)
     world = state.determinize(p, rng)
@@ -326,10 +332,7 @@ def test_a_neighbour_keeps_the_bound_of_the_exchange_and_is_refused_when_it_woul
 @settings(max_examples=60, **PROFILE)
 @given(table=tables(), seed=seeds, rng_seed=seeds, at=st.floats(0, 1))
 def test_determinized_state_plays_on(table, seed, rng_seed, at):
-    state = PresidentState.new_match(table, seed)
-    full = playout(state.clone(), random.Random(seed))
-    for action in full[:int(at * (len(full) - 1))]:
-        state.apply(action)
+    state = partway(table, seed, at)
     observer = state.current_player()
     det = state.determinize(observer, random.Random(rng_seed))
     playout(det, random.Random(rng_seed), lambda s, legal, a: check_cards(s))
