@@ -29,6 +29,15 @@ def test_blocks_are_large_for_long_runs_and_feed_every_worker_thread_in_short_on
     assert block_size(None, 4) == BLOCK // 4
 
 
+def test_without_a_fork_server_the_local_workers_are_spawned(monkeypatch):
+    import multiprocessing
+
+    monkeypatch.setattr(multiprocessing, "get_all_start_methods", lambda: ["spawn"])  # as on Windows
+    config = cluster.start_forkserver()
+    assert "distributed.worker.multiprocessing-method" not in config
+    assert config["distributed.worker.profile.enabled"] is False
+
+
 def test_cluster_spec_text():
     assert ClusterSpec.parse("local") == ClusterSpec(None, 2)
     assert ClusterSpec.parse("local:3") == ClusterSpec(None, 3)

@@ -126,20 +126,25 @@ def _import_dask():
 #: stacks every 10 ms (a few percent of every worker's time, for a dashboard page nobody reads here),
 #: and workers forked from one server process that has imported Dask and the project once, instead
 #: of each worker process importing them anew (a CPU-second per worker, on the run's cores).
+#: (Where there is no fork server, on Windows, the workers are spawned as Dask does by default.)
 LOCAL_WORKER_CONFIG = {"distributed.worker.profile.enabled": False,
                        "distributed.worker.multiprocessing-method": "forkserver"}
 #: What the fork server imports before forking the workers: Dask's worker and what plays the games.
 FORKSERVER_PRELOAD = ["distributed", "president.bots", "recycle.tournament.runner", __name__]
 
 
-def start_forkserver() -> None:
+def start_forkserver() -> dict:
     """Start the fork server of a local cluster's workers now, importing what they will need, so
-    that it does so on another core while this process imports Dask (a no-op once it runs)."""
+    that it does so on another core while this process imports Dask (a no-op once it runs);
+    the Dask settings for the local cluster's workers."""
     import multiprocessing
     from multiprocessing import forkserver
 
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return {k: v for k, v in LOCAL_WORKER_CONFIG.items() if not k.endswith("multiprocessing-method")}
     multiprocessing.get_context("forkserver").set_forkserver_preload(FORKSERVER_PRELOAD)
     forkserver.ensure_running()
+    return LOCAL_WORKER_CONFIG
 
 
 _live: "ClusterWorkers | None" = None  # the cluster this process is playing on now, for status_line()
@@ -157,8 +162,8 @@ class ClusterWorkers:
     def __init__(self, spec: ClusterSpec, run: RunUnit, files: FileSet = FileSet(), tag: str = "game",
                  units: int | None = None) -> None:
         global _live
-        if spec.address is None and importlib.util.find_spec("distributed") is not None:
-            start_forkserver()
+        local = spec.address is None and importlib.util.find_spec("distributed") is not None
+        config = start_forkserver() if local else {}
         distributed = _import_dask()
         self._wait = distributed.wait
         self.spec, self.run, self.tag = spec, run, tag
@@ -173,7 +178,7 @@ class ClusterWorkers:
                 # The fork server runs already (start_forkserver); Dask's own first call would also
                 # import every optional package it knows (numpy: 0.1 s) here, to preload them there.
                 distributed.utils._forkserver_preload_set = True
-                with dask.config.set(LOCAL_WORKER_CONFIG):  # the nannies pass it on to their workers
+                with dask.config.set(config):  # the nannies pass it on to their workers
                     self._cluster = distributed.LocalCluster(n_workers=spec.workers, threads_per_worker=1,
                                                              processes=True, dashboard_address=":0")
                 self.client = distributed.Client(self._cluster)
