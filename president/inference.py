@@ -46,7 +46,7 @@ class PassEvidence:
             return
         equal = state.settings.equal_value is not EqualValue.NO
         later = {p: [0] * 17 for p in range(state.num_players)}  # walking back through the round
-        history = [(p, a) for p, a in state.history if isinstance(a, Play)]
+        history = _round_plays(state)
         events = []
         for i in range(len(history) - 1, -1, -1):
             p, action = history[i]
@@ -90,12 +90,13 @@ class ModelEvidence:
     def __init__(self, state: "PresidentState", observer: int, q: float, model) -> None:
         self.q, self.model, self._rng = q, model, random.Random(0)
         self.events: list[tuple["PresidentState", int, Play, list[int]]] = []
+        plays = _round_plays(state)
+        others = [i for i, (p, _) in enumerate(plays) if p != observer]
+        recent = set(others[-self.RECENT:])  # the decisions weighed: only their positions are copied
         snapshots: dict[int, "PresidentState"] = {}
-        plays: list[tuple[int, Play]] = []
 
         def keep(i: int, p: int, action: Play, replay: "PresidentState") -> None:
-            plays.append((p, action))
-            if p != observer:
+            if i in recent:
                 snapshots[i] = replay.clone()
 
         if not _replay(state, keep):
@@ -107,7 +108,7 @@ class ModelEvidence:
             if action.count:
                 later[p][action.value] += action.count - action.jokers
                 later[p][16] += action.jokers
-            if i in snapshots and len(events) < self.RECENT:
+            if i in snapshots:
                 events.append((snapshots[i], p, action, later[p][:]))
         self.events = events
 
@@ -152,7 +153,7 @@ def _replay(state: "PresidentState", seen) -> bool:
     replay = state.clone()
     lay, played = state.lay, state.played
     masks = replay.masks
-    plays = [(p, a) for p, a in state.history if isinstance(a, Play)]
+    plays = _round_plays(state)
     for p, action in plays:
         if action.count:
             taken = lay.take(played, action.value, action.count - action.jokers)
@@ -176,3 +177,8 @@ def _replay(state: "PresidentState", seen) -> bool:
         except GameError:  # a position that cannot be replayed gives no evidence
             return False
     return True
+
+
+def _round_plays(state: "PresidentState") -> list[tuple[int, Play]]:
+    """The round's plays and passes in order, as (player, play): the history without skipped turns."""
+    return [(p, a) for p, a in state.history if isinstance(a, Play)]

@@ -60,8 +60,7 @@ class Inference:
         evidence = (make(player, self.q) if model is None else make(player, self.q, model)) if make else None
         if evidence is None or not evidence.events:
             return redeal
-        neighbours = getattr(root, "neighbours", None) if self.pool else None
-        neighbour = neighbours(player) if neighbours is not None else None
+        neighbour = root.neighbours(player) if self.pool else None
         if neighbour is not None:
             return _chain(redeal, neighbour, evidence.weight, self.pool)
         return _rejecter(redeal, evidence.weight, self.tries)
@@ -79,26 +78,26 @@ def _chain(redeal: Redeal, neighbour: Neighbour, weight: Callable[..., float], s
     """The first `size` draws walk a Metropolis chain over worlds (each step proposes a neighbour
     and moves there with probability min(1, its weight / the current one's)); every later draw
     is a copy of one of the chain's worlds, uniformly."""
-    pool: list[GameState] = []
-    now: list = [None, 0.0]  # the chain's world and its weight
+    pool: list[GameState] = []  # the chain's worlds: the last is where it stands
+    weight_now = [0.0]  # the weight of pool[-1]
 
     def step(rng: random.Random) -> None:
-        world, w = now
-        if world is None:  # start from the likeliest of a few deals
-            w = -1.0
+        if not pool:  # start from the likeliest of a few deals
+            world, w = None, -1.0
             for _ in range(START):
                 deal = redeal(rng)
                 dw = weight(deal, w)  # below the best so far it cannot win: not weighed to the end
                 if dw > w:
                     world, w = deal, dw
         else:
+            world, w = pool[-1], weight_now[0]
             proposal = neighbour(world, rng)
             if proposal is not None and proposal is not world:
                 bar = rng.random() * w  # accepted with probability min(1, weight / w)
                 pw = weight(proposal, bar)
                 if pw >= bar:
                     world, w = proposal, pw
-        now[:] = world, w
+        weight_now[0] = w
         pool.append(world)
 
     def draw(rng: random.Random) -> GameState:
