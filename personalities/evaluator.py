@@ -157,13 +157,14 @@ assert len(_READERS) == len(Variable), "every variable needs a reader"
 class _Compiled:
     """A personality turned into ints and functions once, not re-read per decision."""
 
-    __slots__ = ("personality", "rules")
+    __slots__ = ("personality", "rules", "draws")
 
     def __init__(self, personality: Personality) -> None:
         self.personality = personality
         self.rules = [(rule, _code(rule.potential),
                        [(c, _READERS[c.variable], c.comparison.compare, c.value) for c in rule.conditions])
                       for rule in personality.rules]
+        self.draws = any(c.variable is Variable.RANDOM for rule in personality.rules for c in rule.conditions)
 
 
 _COMPILED: dict[int, _Compiled] = {}
@@ -176,6 +177,11 @@ def _compiled(personality: Personality) -> _Compiled:
             _COMPILED.clear()
         entry = _COMPILED[id(personality)] = _Compiled(personality)
     return entry
+
+
+def draws_random(personality: Personality) -> bool:
+    """May a decision of this personality draw from the generator (a `Random` condition)?"""
+    return _compiled(personality).draws
 
 
 def decide(personality: Personality, view: ClimbingView, rng: random.Random,

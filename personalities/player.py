@@ -12,7 +12,7 @@ from typing import Any, Callable, Sequence
 from recycle.kernel.protocol import Agent, Decision, GameError, Observation
 from recycle.kernel.protocol import decide as ask_agent
 
-from .evaluator import decide, explain, situation_summary
+from .evaluator import decide, draws_random, explain, situation_summary
 from .syntax import Personality
 from .trace import DecisionTrace
 from .view import JOKER, TWO, ClimbingView, ExchangeView, cards_text, hand_text
@@ -42,6 +42,11 @@ class RulePlayer:
         self.personality = personality
 
     def choose(self, observation: Observation, legal_actions: Sequence[Any], rng: random.Random) -> Any:
+        if len(legal_actions) == 1 and self.fallback is None and not draws_random(self.personality):
+            # A third of a President table's turns (mostly passes when nothing beats the upcards):
+            # every rule resolves to this action or to none, and nothing is drawn, so the walk
+            # would end here too. `explain` still walks the rules, for the trace.
+            return legal_actions[0]
         view = self.view(observation, legal_actions)
         if view is None:
             return self._fallback().choose(observation, legal_actions, rng)

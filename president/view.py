@@ -1,13 +1,14 @@
 """The President view: a President observation as the condition engine reads it."""
 from __future__ import annotations
 
+from operator import sub
 from typing import Sequence
 
 from personalities.view import ClimbingView, ExchangeView
 from recycle.kernel.arguments import UsageError
 
 from .cards import JOKER, Give, Play, play_of, PASS
-from .observation import NO_RANK, PresidentObservation
+from .observation import NO_RANK, PresidentObservation, rank_of_place
 from .settings import EqualValue, JokerMode, Settings
 from .state import Phase
 
@@ -33,41 +34,42 @@ def president_view(obs: PresidentObservation, legal_actions: Sequence[Play | Giv
             actions[(action.value, action.count)] = action
     if not actions and pass_action is None:  # ...unless only such plays are legal
         actions = {(a.value, a.count): a for a in legal_actions}
-    me = obs.player
-    unseen = _unseen(obs.settings, obs.counts, obs.played_counts)
-    opponents = [p for p in obs.still_in() if p != me]
-    rank = obs.rank()
-    higher = 0
-    if rank != NO_RANK:
-        my_place = obs.prev_places[me]
-        higher = sum(1 for p in opponents if obs.prev_places[p] < my_place)
+    _, pack, deck_size, wild, players = _table(obs.settings)
+    me, places, sizes, hand, played = obs.player, obs.places, obs.sizes, obs.counts, obs.played_counts
+    opponents = [p for p in range(players) if not places[p] and p != me]
+    prev = obs.prev_places
+    if prev is None:
+        rank, higher = NO_RANK, 0
+    else:
+        my_place = prev[me]
+        rank = rank_of_place(my_place, players)
+        higher = sum(1 for p in opponents if prev[p] < my_place)
     up = obs.upcards
-    return ClimbingView(
-        hand=obs.counts,
-        upcards=None if up is None else (up.value, up.count),
-        legal=actions.keys(),
-        can_pass=pass_action is not None,
-        unseen=unseen,
-        opponent_counts=tuple(obs.sizes[p] for p in opponents),
-        played=sum(obs.played_counts),
-        deck_size=obs.settings.deck_size,
-        order=_REVERSED if obs.reversed else _NORMAL,
-        rank=rank,
-        higher_players=higher,
-        jokers_beat_singles=True,
-        wild_jokers=obs.settings.joker_mode is JokerMode.WILD,
-        actions=actions,
-        pass_action=pass_action,
-    )
+    # Built for every decision of every rule player: positional arguments, in ClimbingView's field order.
+    return ClimbingView(hand, None if up is None else (up.value, up.count), actions.keys(), pass_action is not None,
+                        _unseen(pack, hand, played), tuple([sizes[p] for p in opponents]), sum(played), deck_size,
+                        _REVERSED if obs.reversed else _NORMAL, rank, higher, True, wild, actions, pass_action)
 
 
-def _unseen(settings: Settings, hand: Sequence[int], played: Sequence[int]) -> tuple[int, ...]:
+#: id(settings) -> (settings, the pack's cards per value, deck size, wild jokers?, players).
+_TABLES: dict[int, tuple[Settings, tuple[int, ...], int, bool, int]] = {}
+
+
+def _table(settings: Settings) -> tuple[Settings, tuple[int, ...], int, bool, int]:
+    """What a view needs of the table's settings, worked out once per settings object (they are frozen)."""
+    entry = _TABLES.get(id(settings))
+    if entry is None or entry[0] is not settings:
+        if len(_TABLES) > 256:  # bounded: a long-lived process may see many tables
+            _TABLES.clear()
+        pack = (0, 0, 0) + (4 * settings.decks,) * 13 + (settings.jokers,)  # values 0..2 do not exist
+        entry = _TABLES[id(settings)] = (settings, pack, settings.deck_size,
+                                         settings.joker_mode is JokerMode.WILD, settings.players)
+    return entry
+
+
+def _unseen(pack: Sequence[int], hand: Sequence[int], played: Sequence[int]) -> tuple[int, ...]:
     """Per value, the cards of the pack that are neither mine nor played."""
-    per_value = 4 * settings.decks
-    unseen = [per_value - h - p for h, p in zip(hand, played)]
-    unseen[0] = unseen[1] = unseen[2] = 0
-    unseen[JOKER] = settings.jokers - hand[JOKER] - played[JOKER]
-    return tuple(unseen)
+    return tuple(map(sub, map(sub, pack, hand), played))
 
 
 def hypothetical_view(settings: Settings, hand: list[int], upcards: list[int] | None, played: list[int],
@@ -98,7 +100,7 @@ def hypothetical_view(settings: Settings, hand: list[int], upcards: list[int] | 
         if len(set(upcards)) != 1:
             raise PositionError("the upcards must all be of one value")
         up = (upcards[0], len(upcards))
-    unseen = _unseen(settings, counts, played_counts)
+    unseen = _unseen(_table(settings)[1], counts, played_counts)
     if opponents is None:
         left, others = sum(unseen), settings.players - 1
         opponents = [left // others + (1 if i < left % others else 0) for i in range(others)]
