@@ -66,7 +66,7 @@ def _resolve(code: tuple[int, int, int], view: ClimbingView) -> tuple[Play | Non
         play = (v, up[1])
         return (play, True, "") if play in legal else (None, False, CANNOT_BEAT)
     # L and H: the weakest / strongest value, twos never included
-    values = view.order if kind == _LOWEST else view.order[::-1]
+    values = view.order if kind == _LOWEST else reversed(view.order)
     if up is not None:
         need = up[1]
         if exact and exact != need:
@@ -187,29 +187,58 @@ def draws_random(personality: Personality) -> bool:
 def decide(personality: Personality, view: ClimbingView, rng: random.Random,
            trace: bool = False) -> tuple[Play | None, Rule | None, list[RuleTrace] | None, str]:
     """(play or None for pass, the rule that fired or None, rule traces if asked, note)."""
+    compiled = _compiled(personality)
+    if not trace:
+        return _walk(compiled, view, rng)
     situation = Situation(view, rng)
     resolved: dict[tuple[int, int, int], tuple[Play | None, bool, str]] = {}
-    traces: list[RuleTrace] | None = [] if trace else None
-    for rule, code, conditions in _compiled(personality).rules:
+    traces: list[RuleTrace] = []
+    for rule, code, conditions in compiled.rules:
         outcome = resolved.get(code)
         if outcome is None:
             outcome = resolved[code] = _resolve(code, view)
         play, applies, reason = outcome
         if not applies:
-            if traces is not None:
-                traces.append(RuleTrace(rule.line, rule.source or str(rule), None, False, reason))
-            continue
-        if traces is None:  # the hot path: first false condition ends the rule
-            for _, reader, test, target in conditions:
-                if not test(situation._read(reader, play), target):
-                    break
-            else:
-                return play, rule, None, ""
+            traces.append(RuleTrace(rule.line, rule.source or str(rule), None, False, reason))
             continue
         holds = _trace_conditions(situation, play, conditions, checked := [])
         traces.append(RuleTrace(rule.line, rule.source or str(rule), play, True, "", tuple(checked), holds))
         if holds:
             return play, rule, traces, ""
+    return _when_no_rule_applies(view, traces)
+
+
+def _walk(compiled: _Compiled, view: ClimbingView, rng: random.Random
+          ) -> tuple[Play | None, Rule | None, None, str]:
+    """`decide` without a trace, the hot path of every game: the first false condition ends a rule,
+    and `Situation._read` is written out (a call less per condition)."""
+    resolved: dict[tuple[int, int, int], tuple[Play | None, bool, str]] = {}
+    fixed: dict[Callable, int] = {}
+    for rule, code, conditions in compiled.rules:
+        outcome = resolved.get(code)
+        if outcome is None:
+            outcome = resolved[code] = _resolve(code, view)
+        if not outcome[1]:
+            continue
+        play = outcome[0]
+        for _, (how, fn), test, target in conditions:
+            if how == _OF_PLAY:
+                value = 0 if play is None else fn(view, play)
+            elif how == _FIXED:
+                value = fixed.get(fn)
+                if value is None:
+                    value = fixed[fn] = fn(view)
+            else:
+                value = rng.randint(1, 100)
+            if not test(value, target):
+                break
+        else:
+            return play, rule, None, ""
+    return _when_no_rule_applies(view, None)
+
+
+def _when_no_rule_applies(view: ClimbingView, traces: list[RuleTrace] | None
+                          ) -> tuple[Play | None, None, list[RuleTrace] | None, str]:
     if view.can_pass:
         return None, None, traces, "no rule applied: pass"
     play, applies, _ = _resolve(_L_STAR, view)

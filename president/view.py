@@ -1,6 +1,7 @@
 """The President view: a President observation as the condition engine reads it."""
 from __future__ import annotations
 
+from functools import cached_property
 from operator import sub
 from typing import Sequence
 
@@ -34,21 +35,54 @@ def president_view(obs: PresidentObservation, legal_actions: Sequence[Play | Giv
             actions[(action.value, action.count)] = action
     if not actions and pass_action is None:  # ...unless only such plays are legal
         actions = {(a.value, a.count): a for a in legal_actions}
-    _, pack, deck_size, wild, players = _table(obs.settings)
-    me, places, sizes, hand, played = obs.player, obs.places, obs.sizes, obs.counts, obs.played_counts
-    opponents = [p for p in range(players) if not places[p] and p != me]
-    prev = obs.prev_places
-    if prev is None:
-        rank, higher = NO_RANK, 0
-    else:
-        my_place = prev[me]
-        rank = rank_of_place(my_place, players)
-        higher = sum(1 for p in opponents if prev[p] < my_place)
     up = obs.upcards
-    # Built for every decision of every rule player: positional arguments, in ClimbingView's field order.
-    return ClimbingView(hand, None if up is None else (up.value, up.count), actions.keys(), pass_action is not None,
-                        _unseen(pack, hand, played), tuple([sizes[p] for p in opponents]), sum(played), deck_size,
-                        _REVERSED if obs.reversed else _NORMAL, rank, higher, True, wild, actions, pass_action)
+    return PresidentView(obs, None if up is None else (up.value, up.count), actions, pass_action)
+
+
+class PresidentView(ClimbingView):
+    """The climbing view of a President observation; what it tells of the table (unseen cards,
+    opponents, ranks, cards played) is worked out when first read, as most personalities read none
+    of it. Built for every decision of every rule player, hence the lean `__init__`."""
+
+    def __init__(self, obs: PresidentObservation, upcards: tuple[int, int] | None, actions: dict,
+                 pass_action: Play | None) -> None:
+        _, _, deck_size, wild, _ = entry = _table(obs.settings)
+        self.__dict__.update(
+            hand=obs.counts, upcards=upcards, legal=actions.keys(), can_pass=pass_action is not None,
+            deck_size=deck_size, order=_REVERSED if obs.reversed else _NORMAL, jokers_beat_singles=True,
+            wild_jokers=wild, actions=actions, pass_action=pass_action, _obs=obs, _table=entry)
+
+    @cached_property
+    def unseen(self) -> tuple[int, ...]:
+        return _unseen(self._table[1], self.hand, self._obs.played_counts)
+
+    @cached_property
+    def _opponents(self) -> list[int]:
+        obs = self._obs
+        me, places = obs.player, obs.places
+        return [p for p in range(self._table[4]) if not places[p] and p != me]
+
+    @cached_property
+    def opponent_counts(self) -> tuple[int, ...]:
+        sizes = self._obs.sizes
+        return tuple([sizes[p] for p in self._opponents])
+
+    @cached_property
+    def played(self) -> int:
+        return sum(self._obs.played_counts)
+
+    @cached_property
+    def rank(self) -> int:
+        prev = self._obs.prev_places
+        return NO_RANK if prev is None else rank_of_place(prev[self._obs.player], self._table[4])
+
+    @cached_property
+    def higher_players(self) -> int:
+        prev = self._obs.prev_places
+        if prev is None:
+            return 0
+        mine = prev[self._obs.player]
+        return sum(1 for p in self._opponents if prev[p] < mine)
 
 
 #: id(settings) -> (settings, the pack's cards per value, deck size, wild jokers?, players).
