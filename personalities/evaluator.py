@@ -46,10 +46,20 @@ def resolve(potential: Potential, view: ClimbingView) -> tuple[Play | None, bool
 
     For `P`, play is None and applies says whether passing is allowed.
     """
-    return _resolve(_code(potential), view)
+    play, applies, reason = _resolve(_code(potential), view)
+    return play, applies, _reason_text(reason)
 
 
-def _resolve(code: tuple[int, int, int], view: ClimbingView) -> tuple[Play | None, bool, str]:
+#: Why a potential does not apply: a text, or a format and its arguments. Only traces read it,
+#: so the untraced walk never formats one.
+Reason = str | tuple
+
+
+def _reason_text(reason: Reason) -> str:
+    return reason if isinstance(reason, str) else reason[0].format(*reason[1:])
+
+
+def _resolve(code: tuple[int, int, int], view: ClimbingView) -> tuple[Play | None, bool, Reason]:
     kind, v, exact = code
     if kind == _PASS:
         return (None, True, "") if view.can_pass else (None, False, NO_PASS)
@@ -62,7 +72,7 @@ def _resolve(code: tuple[int, int, int], view: ClimbingView) -> tuple[Play | Non
             play = (v, held)
             return (play, True, "") if play in legal else (None, False, NOT_LEGAL)
         if held < up[1]:
-            return None, False, f"wrong count: hold {held}, the upcards are {up[1]}"
+            return None, False, ("wrong count: hold {}, the upcards are {}", held, up[1])
         play = (v, up[1])
         return (play, True, "") if play in legal else (None, False, CANNOT_BEAT)
     # L and H: the weakest / strongest value, twos never included
@@ -70,7 +80,7 @@ def _resolve(code: tuple[int, int, int], view: ClimbingView) -> tuple[Play | Non
     if up is not None:
         need = up[1]
         if exact and exact != need:
-            return None, False, f"wrong count: {_SET_NAMES[exact]} while the upcards are {need}"
+            return None, False, ("wrong count: {} while the upcards are {}", _SET_NAMES[exact], need)
         held_any = False
         for w in values:
             if w != TWO and (hand[w] == exact if exact else hand[w] >= need):
@@ -78,7 +88,7 @@ def _resolve(code: tuple[int, int, int], view: ClimbingView) -> tuple[Play | Non
                 if (w, need) in legal:
                     return (w, need), True, ""
         if not held_any:
-            return None, False, NOT_HELD if exact else f"wrong count: no value held {need} times"
+            return None, False, NOT_HELD if exact else ("wrong count: no value held {} times", need)
         return None, False, CANNOT_BEAT
     held_any = False
     for w in values:
@@ -191,7 +201,7 @@ def decide(personality: Personality, view: ClimbingView, rng: random.Random,
     if not trace:
         return _walk(compiled, view, rng)
     situation = Situation(view, rng)
-    resolved: dict[tuple[int, int, int], tuple[Play | None, bool, str]] = {}
+    resolved: dict[tuple[int, int, int], tuple[Play | None, bool, Reason]] = {}
     traces: list[RuleTrace] = []
     for rule, code, conditions in compiled.rules:
         outcome = resolved.get(code)
@@ -199,7 +209,7 @@ def decide(personality: Personality, view: ClimbingView, rng: random.Random,
             outcome = resolved[code] = _resolve(code, view)
         play, applies, reason = outcome
         if not applies:
-            traces.append(RuleTrace(rule.line, rule.source or str(rule), None, False, reason))
+            traces.append(RuleTrace(rule.line, rule.source or str(rule), None, False, _reason_text(reason)))
             continue
         holds = _trace_conditions(situation, play, conditions, checked := [])
         traces.append(RuleTrace(rule.line, rule.source or str(rule), play, True, "", tuple(checked), holds))
@@ -212,7 +222,7 @@ def _walk(compiled: _Compiled, view: ClimbingView, rng: random.Random
           ) -> tuple[Play | None, Rule | None, None, str]:
     """`decide` without a trace, the hot path of every game: the first false condition ends a rule,
     and `Situation._read` is written out (a call less per condition)."""
-    resolved: dict[tuple[int, int, int], tuple[Play | None, bool, str]] = {}
+    resolved: dict[tuple[int, int, int], tuple[Play | None, bool, Reason]] = {}
     fixed: dict[Callable, int] = {}
     for rule, code, conditions in compiled.rules:
         outcome = resolved.get(code)
