@@ -167,14 +167,30 @@ assert len(_READERS) == len(Variable), "every variable needs a reader"
 class _Compiled:
     """A personality turned into ints and functions once, not re-read per decision."""
 
-    __slots__ = ("personality", "rules", "draws")
+    __slots__ = ("personality", "rules", "walk", "draws")
 
     def __init__(self, personality: Personality) -> None:
         self.personality = personality
         self.rules = [(rule, _code(rule.potential),
                        [(c, _READERS[c.variable], c.comparison.compare, c.value) for c in rule.conditions])
                       for rule in personality.rules]
+        self.walk = [(rule, code, *_hoisted(conditions, code[0] in (_LOWEST, _HIGHEST)))
+                     for rule, code, conditions in self.rules]
         self.draws = any(c.variable is Variable.RANDOM for rule in personality.rules for c in rule.conditions)
+
+
+def _hoisted(conditions: list, hoist: bool) -> tuple[tuple, tuple]:
+    """A rule's conditions for the untraced walk: (those read before its potential is resolved, the
+    rest in their order). With `hoist` (L and H, whose resolution searches the hand), conditions on
+    the position alone (`Lead = 1`) that come before any `Random` go first: whether the rule fires is
+    the same (conditions are pure but for `Random`, and a `Random` is still drawn exactly when the
+    potential applies and every condition before it holds), and a third fewer potentials are resolved."""
+    first_random = next((i for i, c in enumerate(conditions) if c[1][0] == _RANDOM), len(conditions))
+    early = [i for i, c in enumerate(conditions[:first_random]) if hoist and c[1][0] == _FIXED]
+    pre = tuple((fn, test, target) for _, (_, fn), test, target in (conditions[i] for i in early))
+    post = tuple((how, fn, test, target) for i, (_, (how, fn), test, target) in enumerate(conditions)
+                 if i not in early)
+    return pre, post
 
 
 _COMPILED: dict[int, _Compiled] = {}
@@ -224,14 +240,24 @@ def _walk(compiled: _Compiled, view: ClimbingView, rng: random.Random
     and `Situation._read` is written out (a call less per condition)."""
     resolved: dict[tuple[int, int, int], tuple[Play | None, bool, Reason]] = {}
     fixed: dict[Callable, int] = {}
-    for rule, code, conditions in compiled.rules:
+    for rule, code, pre, post in compiled.walk:
+        dismissed = False
+        for fn, test, target in pre:
+            value = fixed.get(fn)
+            if value is None:
+                value = fixed[fn] = fn(view)
+            if not test(value, target):
+                dismissed = True
+                break
+        if dismissed:
+            continue
         outcome = resolved.get(code)
         if outcome is None:
             outcome = resolved[code] = _resolve(code, view)
         if not outcome[1]:
             continue
         play = outcome[0]
-        for _, (how, fn), test, target in conditions:
+        for how, fn, test, target in post:
             if how == _OF_PLAY:
                 value = 0 if play is None else fn(view, play)
             elif how == _FIXED:
