@@ -16,8 +16,10 @@ from importlib import resources
 from pathlib import Path
 
 from recycle.kernel import uploads
+from recycle.kernel.diagnostics import read_user_file
 
-from .syntax import Personality
+from . import parsed
+from .syntax import MAX_FILE_BYTES, Personality
 
 # The reader (pyparsing) is imported where a file is read: `president simulate --players random`
 # looks up the user folder here but reads no personality.
@@ -71,9 +73,7 @@ def shipped_text(name: str) -> str:
 @lru_cache(maxsize=None)
 def shipped(name: str) -> Personality:
     """A shipped personality by exact file stem."""
-    from .reader import parse_personality
-
-    return parse_personality(shipped_text(name), name=name, filename=f"{name}.rul")
+    return parsed.parse(shipped_text(name), name, f"{name}.rul")
 
 
 def shipped_names() -> list[str]:
@@ -133,7 +133,10 @@ def find_personality(spec: str, rules_dirs: tuple[Path, ...] = ()) -> Personalit
     if isinstance(where, Path):
         if not uploads.is_file(where):
             raise FileNotFoundError(f"no such personality file: {spec}")
-        from .reader import load_personality
+        text, _ = read_user_file(where, MAX_FILE_BYTES, "a .rul file")
+        if text is None:  # the reader says why, located
+            from .reader import load_personality
 
-        return load_personality(where)
+            return load_personality(where)
+        return parsed.parse(text, where.stem, str(where))
     return None if where is None else shipped(where)

@@ -26,6 +26,7 @@ from personalities import grammar
 from personalities.grammar import Problem, RawCondition, Token
 from personalities.syntax import (
     MAX_CONDITIONS,
+    MAX_FILE_BYTES,
     MAX_VALUE,
     TWO,
     Condition,
@@ -46,7 +47,6 @@ from personalities.variables import (
     span_text,
 )
 
-MAX_FILE_BYTES = 1_000_000
 MAX_LINE_CHARS = 10_000
 MAX_RULES = 5_000  # bounds the time an absurd file can take (about 60 us a rule)
 #: Lines end at LF, CRLF or a lone CR (old Mac files). Other separators (U+2028, NEL, form

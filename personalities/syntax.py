@@ -28,6 +28,8 @@ from personalities.view import TWO
 
 MAX_CONDITIONS = 10
 """At most this many conditions per rule (the 1997 manual's limit)."""
+MAX_FILE_BYTES = 1_000_000
+"""The largest `.rul` file read."""
 MAX_VALUE = 999_999_999
 """Largest value a condition may compare with: 9 digits keeps `int()` cheap."""
 

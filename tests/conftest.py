@@ -21,6 +21,16 @@ def shared_dir() -> Path:
 
 
 @pytest.fixture(autouse=True)
+def parsed_personalities_folder(tmp_path_factory, monkeypatch) -> Path:
+    """Parsed personalities are kept in a folder of the test session, never the user's cache."""
+    from personalities.parsed import CACHE_ENV
+
+    folder = tmp_path_factory.getbasetemp() / "parsed-personalities"
+    monkeypatch.setenv(CACHE_ENV, str(folder))
+    return folder
+
+
+@pytest.fixture(autouse=True)
 def user_rules_folder(tmp_path_factory, monkeypatch) -> Path:
     """A fresh per-user `.rul` folder for every test: never the real one of whoever runs the tests."""
     from personalities.catalog import USER_FOLDER_ENV

@@ -11,7 +11,6 @@ from recycle.kernel.output import progress_bar, write_csv, write_json
 from recycle.kernel.specs import split_specs
 
 from ..bots import make_bots
-from ..deals import read_deal_file
 from ..observation import place_name
 from ..simulate import SimulationResult, simulate
 from .common import add_seed_option, add_table_options, console, rules_dirs, seed_of, table_settings
@@ -45,7 +44,11 @@ def run(args: argparse.Namespace) -> int:
     specs = split_specs(args.players)
     agents, names = make_bots(specs, settings.players, rules_dirs(args))
     seed = seed_of(args)
-    deal = read_deal_file(args.deal, settings) if args.deal else None
+    deal = None
+    if args.deal:
+        from ..deals import read_deal_file
+
+        deal = read_deal_file(args.deal, settings)
     with progress_bar(console, args.matches, "simulating", "matches") as advance:
         result = simulate(settings, agents, names, args.matches, seed, advance, deal)
     if not (is_stdout(args.json) or is_stdout(args.csv)):

@@ -15,32 +15,6 @@ from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
 from rich.console import Console
-from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn,
-                           TimeElapsedColumn, TimeRemainingColumn)
-from rich.text import Text
-
-
-class RateColumn(ProgressColumn):
-    """Items per second, e.g. `312.4 games/s`."""
-
-    def __init__(self, unit: str) -> None:
-        super().__init__()
-        self.unit = unit
-
-    def render(self, task) -> Text:
-        speed = task.finished_speed or task.speed
-        return Text(f"{speed:,.1f} {self.unit}/s" if speed else f"- {self.unit}/s", style="cyan")
-
-
-class StatusColumn(ProgressColumn):
-    """A line of text asked for at every refresh (where the games are played: a cluster's workers)."""
-
-    def __init__(self, status: Callable[[], str]) -> None:
-        super().__init__()
-        self.status = status
-
-    def render(self, task) -> Text:
-        return Text(self.status(), style="dim")
 
 
 @contextmanager
@@ -50,12 +24,10 @@ def progress_bar(console: Console, total: int, label: str, unit: str = "games",
     if not console.is_terminal or total <= 1:
         yield lambda done: None
         return
-    extra = (StatusColumn(status),) if status else ()
-    with Progress(TextColumn(f"[bold]{label}"), BarColumn(), MofNCompleteColumn(), RateColumn(unit),
-                  TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(), *extra,
-                  console=console, transient=True) as bar:
-        task = bar.add_task(label, total=total)
-        yield lambda done: bar.update(task, completed=done)
+    from .progress import live_bar  # rich's progress module only where a bar is drawn
+
+    with live_bar(console, total, label, unit, status) as advance:
+        yield advance
 
 
 def write_json(path: str | Path, data: object) -> None:
