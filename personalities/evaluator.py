@@ -77,25 +77,26 @@ def _resolve(code: tuple[int, int, int], view: ClimbingView) -> tuple[Play | Non
         return (play, True, "") if play in legal else (None, False, CANNOT_BEAT)
     # L and H: the weakest / strongest value, twos never included
     values = view.order if kind == _LOWEST else reversed(view.order)
+    held_any = False
     if up is not None:
         need = up[1]
         if exact and exact != need:
             return None, False, ("wrong count: {} while the upcards are {}", _SET_NAMES[exact], need)
-        held_any = False
         for w in values:
-            if w != TWO and (hand[w] == exact if exact else hand[w] >= need):
+            held = hand[w]
+            if (held == need if exact else held >= need) and w != TWO:
                 held_any = True
                 if (w, need) in legal:
                     return (w, need), True, ""
         if not held_any:
             return None, False, NOT_HELD if exact else ("wrong count: no value held {} times", need)
         return None, False, CANNOT_BEAT
-    held_any = False
     for w in values:
-        if w != TWO and (hand[w] == exact if exact else hand[w]):
+        held = hand[w]
+        if held and (not exact or held == exact) and w != TWO:
             held_any = True
-            if (w, hand[w]) in legal:
-                return (w, hand[w]), True, ""
+            if (w, held) in legal:
+                return (w, held), True, ""
     return None, False, NOT_LEGAL if held_any else NOT_HELD
 
 
@@ -167,15 +168,17 @@ assert len(_READERS) == len(Variable), "every variable needs a reader"
 class _Compiled:
     """A personality turned into ints and functions once, not re-read per decision."""
 
-    __slots__ = ("personality", "rules", "walk", "draws")
+    __slots__ = ("personality", "rules", "walk", "potentials", "draws")
 
     def __init__(self, personality: Personality) -> None:
         self.personality = personality
         self.rules = [(rule, _code(rule.potential),
                        [(c, _READERS[c.variable], c.comparison.compare, c.value) for c in rule.conditions])
                       for rule in personality.rules]
-        self.walk = [(rule, code, *_hoisted(conditions, code[0] in (_LOWEST, _HIGHEST)))
-                     for rule, code, conditions in self.rules]
+        slots: dict[tuple[int, int, int], int] = {}  # each distinct potential's place in a decision's list
+        self.walk = [(rule, code, slots.setdefault(code, len(slots)),
+                      *_hoisted(conditions, code[0] in (_LOWEST, _HIGHEST))) for rule, code, conditions in self.rules]
+        self.potentials = len(slots)
         self.draws = any(c.variable is Variable.RANDOM for rule in personality.rules for c in rule.conditions)
 
 
@@ -238,22 +241,23 @@ def _walk(compiled: _Compiled, view: ClimbingView, rng: random.Random
           ) -> tuple[Play | None, Rule | None, None, str]:
     """`decide` without a trace, the hot path of every game: the first false condition ends a rule,
     and `Situation._read` is written out (a call less per condition)."""
-    resolved: dict[tuple[int, int, int], tuple[Play | None, bool, Reason]] = {}
+    resolved: list[tuple[Play | None, bool, Reason] | None] = [None] * compiled.potentials
     fixed: dict[Callable, int] = {}
-    for rule, code, pre, post in compiled.walk:
-        dismissed = False
-        for fn, test, target in pre:
-            value = fixed.get(fn)
-            if value is None:
-                value = fixed[fn] = fn(view)
-            if not test(value, target):
-                dismissed = True
-                break
-        if dismissed:
-            continue
-        outcome = resolved.get(code)
+    for rule, code, slot, pre, post in compiled.walk:
+        if pre:
+            dismissed = False
+            for fn, test, target in pre:
+                value = fixed.get(fn)
+                if value is None:
+                    value = fixed[fn] = fn(view)
+                if not test(value, target):
+                    dismissed = True
+                    break
+            if dismissed:
+                continue
+        outcome = resolved[slot]
         if outcome is None:
-            outcome = resolved[code] = _resolve(code, view)
+            outcome = resolved[slot] = _resolve(code, view)
         if not outcome[1]:
             continue
         play = outcome[0]
