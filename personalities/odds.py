@@ -23,7 +23,7 @@ the opponents (a multivariate hypergeometric weight each).
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import chain, product
+from itertools import product
 from math import comb, factorial, prod
 from operator import sub
 
@@ -68,14 +68,17 @@ def _chance_nobody_holds(hands: tuple[tuple[int, int], ...], groups: tuple[int, 
     scale = prod(factorial(c) for c, _ in hands) * prod(factorial(u) for u in groups) * factorial(rest)
     if _Memo.stored > _Memo.LIMIT:  # bounded; only ever cleared between two computations
         _Memo.clear()
-    return float(scale) / factorial(total) * _allocations(bytes(chain.from_iterable(hands)), groups)
+    return float(scale) / factorial(total) * _allocations(tuple([free * _UNIT + limit for free, limit in hands]),
+                                                          groups)
 
 
 _INV_FACTORIAL = [1.0 / factorial(i) for i in range(128)]
 
-# The recursion's state is the sorted (free places, limit) pairs of the hands, flattened into bytes:
-# a dict lookup by bytes instead of hashing nested tuples, and sorting and packing done in C (3x
-# faster misses). The floats are those of the plain recursion, term for term and in the same order.
+# The recursion's state is the sorted hands, each (free places, limit) as one int `free * _UNIT +
+# limit` (which sorts as the pairs do): a flat tuple instead of nested ones, split by subtracting
+# `a * _UNIT` and sorting, in C (3x faster misses). The floats are those of the plain recursion, term
+# for term and in the same order.
+_UNIT = 16  # above any limit: no set has 17 cards
 
 
 class _Memo:
@@ -83,12 +86,12 @@ class _Memo:
     hands) the splits."""
 
     LIMIT = 1 << 19
-    sums: dict[tuple[int, ...], dict[bytes, float]] = {}
-    splits: dict[tuple[int, bytes], tuple[tuple[bytes, float], ...]] = {}
+    sums: dict[tuple[int, ...], dict[tuple[int, ...], float]] = {}
+    splits: dict[tuple[int, tuple[int, ...]], tuple[tuple[tuple[int, ...], float], ...]] = {}
     stored = 0
 
     @classmethod
-    def sums_of(cls, groups: tuple[int, ...]) -> dict[bytes, float]:
+    def sums_of(cls, groups: tuple[int, ...]) -> dict[tuple[int, ...], float]:
         table = cls.sums.get(groups)
         if table is None:
             table = cls.sums[groups] = {}
@@ -101,7 +104,7 @@ class _Memo:
         cls.stored = 0
 
 
-def _allocations(hands: bytes, groups: tuple[int, ...]) -> float:
+def _allocations(hands: tuple[int, ...], groups: tuple[int, ...]) -> float:
     """Sum over ways to spread each group's cards (<= limit per hand) of the weights."""
     table = _Memo.sums_of(groups)
     total = table.get(hands)
@@ -110,39 +113,40 @@ def _allocations(hands: bytes, groups: tuple[int, ...]) -> float:
     return total
 
 
-def _sum(hands: bytes, groups: tuple[int, ...]) -> float:
+def _sum(hands: tuple[int, ...], groups: tuple[int, ...]) -> float:
     _Memo.stored += 1
     if not groups:
-        return prod(_INV_FACTORIAL[free] for free in hands[0::2])
+        return prod(_INV_FACTORIAL[hand // _UNIT] for hand in hands)
     total = 0.0
     rest = groups[1:]
     below = _Memo.sums_of(rest)
     for left, weight in _splits(groups[0], hands):
-        sub = below.get(left)
-        if sub is None:
-            sub = below[left] = _sum(left, rest)
-        total += weight * sub
+        spread = below.get(left)
+        if spread is None:
+            spread = below[left] = _sum(left, rest)
+        total += weight * spread
     return total
 
 
-def _splits(cards: int, hands: bytes) -> tuple[tuple[bytes, float], ...]:
+def _splits(cards: int, hands: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], float], ...]:
     """Every way to give `cards` cards to the hands, each within its free places and limit:
     (the sorted hands left, weight prod 1/a_i!), in the order of the plain recursion."""
     key = (cards, hands)
     found = _Memo.splits.get(key)
     if found is None:
-        frees, limits = hands[0::2], hands[1::2]
-        found = _Memo.splits[key] = tuple(
-            (bytes(chain.from_iterable(sorted(zip(map(sub, frees, split), limits)))), weight)
-            for split, weight in _compositions(cards, tuple(map(min, frees, limits))))
+        caps = tuple([min(hand // _UNIT, hand % _UNIT) for hand in hands])
+        found = _Memo.splits[key] = tuple((tuple(sorted(map(sub, hands, taken))), weight)
+                                          for taken, weight in _compositions(cards, caps))
     return found
 
 
 @lru_cache(maxsize=4096)
 def _compositions(cards: int, caps: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], float], ...]:
-    """`cards` as a sum of len(caps) parts, part i at most caps[i], in lexicographic order; with the
-    weight prod 1/part! of each (multiplied left to right, as the plain recursion did)."""
-    return tuple((split, prod(_INV_FACTORIAL[a] for a in split)) for split in _parts(cards, caps))
+    """`cards` as a sum of len(caps) parts, part i at most caps[i], in lexicographic order: each as
+    the places it takes (part * _UNIT) and its weight prod 1/part! (multiplied left to right, as the
+    plain recursion did)."""
+    return tuple((tuple([a * _UNIT for a in split]), prod(_INV_FACTORIAL[a] for a in split))
+                 for split in _parts(cards, caps))
 
 
 def _parts(cards: int, caps: tuple[int, ...]) -> list[tuple[int, ...]]:
