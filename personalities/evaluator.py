@@ -168,7 +168,7 @@ assert len(_READERS) == len(Variable), "every variable needs a reader"
 class _Compiled:
     """A personality turned into ints and functions once, not re-read per decision."""
 
-    __slots__ = ("personality", "rules", "walk", "potentials", "draws")
+    __slots__ = ("personality", "rules", "rules_slots", "walks", "potentials", "draws")
 
     def __init__(self, personality: Personality) -> None:
         self.personality = personality
@@ -176,24 +176,49 @@ class _Compiled:
                        [(c, _READERS[c.variable], c.comparison.compare, c.value) for c in rule.conditions])
                       for rule in personality.rules]
         slots: dict[tuple[int, int, int], int] = {}  # each distinct potential's place in a decision's list
-        self.walk = [(rule, code, slots.setdefault(code, len(slots)),
-                      *_hoisted(conditions, code[0] in (_LOWEST, _HIGHEST))) for rule, code, conditions in self.rules]
+        self.rules_slots = [slots.setdefault(code, len(slots)) for _, code, _ in self.rules]
         self.potentials = len(slots)
+        self.walks: dict[int, list] = {}
         self.draws = any(c.variable is Variable.RANDOM for rule in personality.rules for c in rule.conditions)
 
+    def walk(self, upcards: Play | None) -> list:
+        """The rules for a decision with these upcards, as the untraced walk tries them (`_specialised`)."""
+        need = 0 if upcards is None else upcards[1]
+        walk = self.walks.get(need)
+        if walk is None:
+            walk = self.walks[need] = _specialised(self, need)
+        return walk
 
-def _hoisted(conditions: list, hoist: bool) -> tuple[tuple, tuple]:
-    """A rule's conditions for the untraced walk: (those read before its potential is resolved, the
-    rest in their order). With `hoist` (L and H, whose resolution searches the hand), conditions on
-    the position alone (`Lead = 1`) that come before any `Random` go first: whether the rule fires is
-    the same (conditions are pure but for `Random`, and a `Random` is still drawn exactly when the
-    potential applies and every condition before it holds), and a third fewer potentials are resolved."""
-    first_random = next((i for i, c in enumerate(conditions) if c[1][0] == _RANDOM), len(conditions))
-    early = [i for i, c in enumerate(conditions[:first_random]) if hoist and c[1][0] == _FIXED]
-    pre = tuple((fn, test, target) for _, (_, fn), test, target in (conditions[i] for i in early))
-    post = tuple((how, fn, test, target) for i, (_, (how, fn), test, target) in enumerate(conditions)
-                 if i not in early)
-    return pre, post
+
+def _specialised(compiled: _Compiled, need: int) -> list:
+    """The rules worth trying when leading (`need` 0) or following `need` cards, ready for `_walk`.
+
+    Whether a rule fires and what is drawn stay those of trying every rule in order, because
+    conditions are pure but for `Random`, and a `Random` is drawn exactly when the potential applies
+    and every condition before it holds. So, in each rule, up to its first `Random`:
+    - a `Lead` condition is known: false, the rule never fires (and draws nothing); true, it is dropped;
+    - for L and H (whose resolution searches the hand), the other conditions on the position alone
+      (`TotMyTwos > 0`) are read before the potential is resolved.
+    L and H of an exact count other than the upcards' are dropped: they never apply.
+    """
+    lead = int(need == 0)
+    walk = []
+    for (rule, code, conditions), slot in zip(compiled.rules, compiled.rules_slots):
+        kind, _, exact = code
+        searched = kind in (_LOWEST, _HIGHEST)
+        if searched and exact and need and exact != need:
+            continue
+        first_random = next((i for i, c in enumerate(conditions) if c[1][0] == _RANDOM), len(conditions))
+        known = [i for i, c in enumerate(conditions[:first_random]) if c[0].variable is Variable.LEAD]
+        if any(not conditions[i][2](lead, conditions[i][3]) for i in known):
+            continue
+        early = [i for i, c in enumerate(conditions[:first_random])
+                 if searched and c[1][0] == _FIXED and i not in known]
+        pre = tuple((fn, test, target) for _, (_, fn), test, target in (conditions[i] for i in early))
+        post = tuple((how, fn, test, target) for i, (_, (how, fn), test, target) in enumerate(conditions)
+                     if i not in early and i not in known)
+        walk.append((rule, code, slot, pre, post))
+    return walk
 
 
 _COMPILED: dict[int, _Compiled] = {}
@@ -243,7 +268,7 @@ def _walk(compiled: _Compiled, view: ClimbingView, rng: random.Random
     and `Situation._read` is written out (a call less per condition)."""
     resolved: list[tuple[Play | None, bool, Reason] | None] = [None] * compiled.potentials
     fixed: dict[Callable, int] = {}
-    for rule, code, slot, pre, post in compiled.walk:
+    for rule, code, slot, pre, post in compiled.walk(view.upcards):
         if pre:
             dismissed = False
             for fn, test, target in pre:
