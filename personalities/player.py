@@ -41,11 +41,17 @@ class RulePlayer:
     def reload(self, personality: Personality) -> None:
         self.personality = personality
 
+    @property
+    def draws_nothing_when_forced(self) -> bool:
+        """With one legal action (a third of a President table's turns, mostly passes when nothing
+        beats the upcards) every rule resolves to it or to nothing, so the walk would choose it;
+        without a `Random` condition nothing is drawn, and without a fallback no other agent is
+        asked. Then the game loop need not ask (`Agent`), nor `choose` walk the rules. `explain`
+        still walks them, for the trace."""
+        return self.fallback is None and not draws_random(self.personality)
+
     def choose(self, observation: Observation, legal_actions: Sequence[Any], rng: random.Random) -> Any:
-        if len(legal_actions) == 1 and self.fallback is None and not draws_random(self.personality):
-            # A third of a President table's turns (mostly passes when nothing beats the upcards):
-            # every rule resolves to this action or to none, and nothing is drawn, so the walk
-            # would end here too. `explain` still walks the rules, for the trace.
+        if len(legal_actions) == 1 and self.draws_nothing_when_forced:
             return legal_actions[0]
         view = self.view(observation, legal_actions)
         if view is None:

@@ -222,7 +222,10 @@ def trace_json(trace: Any) -> Any:
 
 @runtime_checkable
 class Agent(Protocol):
-    """Something that chooses actions. `explain` is optional."""
+    """Something that chooses actions. `explain` is optional, and so is `draws_nothing_when_forced`:
+    an agent whose attribute is true returns the one legal action, drawing nothing, when there is
+    only one, so the game loop (`play_out`) applies it without asking (a third of a President
+    table's turns)."""
 
     name: str
 
@@ -277,21 +280,31 @@ def apply_chosen(state: GameState, legal: Sequence[Any], action: Any) -> None:
 
 
 def play_out(state: GameState, choosers: Sequence[Callable[[Any, Sequence[Any], random.Random], Any]],
-             rng: random.Random) -> int:
+             rng: random.Random, unasked: Sequence[bool] = ()) -> int:
     """Play `state` to the end, each move `choosers[player](observation, legal, rng)`; returns the moves made.
 
     The loop of simulations and of the search players' agent rollouts (methods looked
-    up once; each action applied by `apply_chosen`).
+    up once; each action applied by `apply_chosen`). A player marked in `unasked` (its
+    agent's `draws_nothing_when_forced`) is not asked when it has only one legal action.
     """
     is_terminal, current_player, observation = state.is_terminal, state.current_player, state.observation
-    legal_actions = state.legal_actions
+    legal_actions, apply_legal = state.legal_actions, state.apply_legal
+    forced = list(unasked) or [False] * len(choosers)
     moves = 0
     while not is_terminal():
         player = current_player()
         legal = legal_actions()
-        apply_chosen(state, legal, choosers[player](observation(player), legal, rng))
+        if forced[player] and len(legal) == 1:
+            apply_legal(legal[0])
+        else:
+            apply_chosen(state, legal, choosers[player](observation(player), legal, rng))
         moves += 1
     return moves
+
+
+def unasked_when_forced(agents: Sequence[Any]) -> list[bool]:
+    """Per agent, may the game loop skip it when it has one legal action (`Agent`)?"""
+    return [bool(getattr(agent, "draws_nothing_when_forced", False)) for agent in agents]
 
 
 def play_game(state: GameState, agents: Sequence[Agent], rng: random.Random,
@@ -302,7 +315,7 @@ def play_game(state: GameState, agents: Sequence[Agent], rng: random.Random,
         state.random_playout(rng, rng._randbelow)
         return state.results()
     if on_decision is None:  # the hot path of simulations: no Decision objects
-        play_out(state, [agent.choose for agent in agents], rng)
+        play_out(state, [agent.choose for agent in agents], rng, unasked_when_forced(agents))
         return state.results()
     while not state.is_terminal():
         player = state.current_player()

@@ -29,7 +29,7 @@ from rich.text import Text
 from rich.tree import Tree
 
 from recycle.kernel.specs import AgentSpecError, float_param, int_param
-from recycle.kernel.protocol import Agent, Decision, GameState, Observation, RandomAgent, play_out
+from recycle.kernel.protocol import Agent, Decision, GameState, Observation, RandomAgent, play_out, unasked_when_forced
 
 BUDGET_KINDS = ("iterations", "time", "calls")
 MAX_SECONDS = 3600.0  # the largest `time=` budget per move
@@ -170,7 +170,8 @@ class Rollout:
         if agent is None:  # the hot path: no observations, no agent calls
             steps = state.random_playout(rng)
         else:
-            steps = play_out(state, [agent.choose] * state.num_players, rng)
+            steps = play_out(state, [agent.choose] * state.num_players, rng,
+                             unasked_when_forced([agent]) * state.num_players)
         return state.results().utilities(), steps
 
 
