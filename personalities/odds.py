@@ -35,12 +35,13 @@ def follow_odds(view: ClimbingView, value: int, count: int) -> int:
     sizes = view.opponent_counts
     if not sizes or count <= 0 or value == JOKER:  # nothing beats a lone joker
         return 0
-    stronger = view.order[view.order.index(value) + 1:]
-    groups = [view.unseen[w] for w in stronger if view.unseen[w]]
-    jokers = view.unseen[JOKER]
+    order, unseen = view.order, view.unseen
+    stronger = order[order.index(value) + 1:]
+    jokers = unseen[JOKER]
     if count == 1:
         # Every unseen card is in some opponent's hand: one stronger card is enough.
-        return 100 if groups or (jokers and view.jokers_beat_singles) else 0
+        return 100 if (jokers and view.jokers_beat_singles) or any(unseen[w] for w in stronger) else 0
+    groups = [unseen[w] for w in stronger if unseen[w]]
     wild = jokers if view.wild_jokers else 0
     groups = tuple(sorted(u for u in groups if u + wild >= count))  # others can never make a set
     if not groups:
