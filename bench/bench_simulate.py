@@ -20,7 +20,7 @@ import sys
 import time
 from pathlib import Path
 
-from timing import add_smoke_option, smoke
+from timing import add_smoke_option, smoke, with_bytecode
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -53,6 +53,7 @@ def main() -> None:
     parser.add_argument("--against", metavar="DIR", help="packages from before a change, run alternately")
     add_smoke_option(parser)
     args = smoke(parser.parse_args(), rounds=10, runs=1)
+    with_bytecode(ROOT, *([args.against] if args.against else []))
     tree, before = [], []
     for _ in range(args.runs):
         tree.append(simulate_rate(args.players, args.rounds, str(ROOT)))

@@ -29,7 +29,7 @@ import time
 import venv
 from pathlib import Path
 
-from timing import add_smoke_option, smoke
+from timing import add_smoke_option, smoke, with_bytecode
 
 HERE = Path(__file__).resolve().parent
 PRESIDENT = [sys.executable, "-m", "president.cli"]
@@ -151,6 +151,7 @@ def main() -> None:
     add_smoke_option(parser)
     args = smoke(parser.parse_args(), runs=1, seconds=0.2, rounds=20)
     peers = None if args.smoke else peer_python(args.venv)
+    with_bytecode(HERE.parent)
     rows: dict[str, dict[str, list[float]]] = {}
     workloads = [
         ("random President rounds/s vs OpenSpiel C++ dou_dizhu games/s",
