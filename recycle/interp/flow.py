@@ -28,7 +28,6 @@ from __future__ import annotations
 
 from recycle.lang import tree as T
 
-from .effects import action
 from .undo import option_text
 from .errors import LimitError, NoOptionsError
 
@@ -171,18 +170,21 @@ class Machine:
         found = self.ex.options(node, env, st)
         if len(found) > MAX_OPTIONS:
             raise self.ex.error(node, f"a choice with {len(found):,} options (at most {MAX_OPTIONS:,})", LimitError)
-        options, chosen, seen = [], [], set()
-        merge = not s.rules.cardstock  # the reference offers one option per physical card
-        for effects in found:
-            text = option_text(effects, table, st, player)
-            if text not in seen:  # identical texts are the same decision (identical cards)
-                if merge:
-                    seen.add(text)
-                options.append(action(len(chosen), text))
-                chosen.append(effects)
-        if not options:
+        if len(found) == 1:  # nothing to merge: its text is made if asked for (`RecycleState.options`)
+            s.options, s.found = None, (found[0],)
+        elif found:
+            texts, chosen, seen = [], [], set()
+            merge = not s.rules.cardstock  # the reference offers one option per physical card
+            for effects in found:
+                text = option_text(effects, table, st, player)
+                if text not in seen:  # identical texts are the same decision (identical cards)
+                    if merge:
+                        seen.add(text)
+                    texts.append(text)
+                    chosen.append(effects)
+            s.options, s.found = texts, tuple(chosen)  # the actions are made if asked for
+        else:
             raise self.ex.error(node, f"player p{player} has no possible option in this choice",
                                 NoOptionsError, "every option's condition is false or it has nothing to do")
-        s.options, s.found = tuple(options), tuple(chosen)
         s.chooser = player
         st.steps = 0
