@@ -10,21 +10,27 @@ from __future__ import annotations
 import random
 
 import pytest
+from conftest import SHARED
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from recycle.games import game_path
 from recycle.interp import new_game
 from recycle.interp.transcript import records
+from recycle.interp.undo import effect
 from recycle.kernel.protocol import GameState
 from recycle.lang import load_game
 
-GAMES = ["President5", "Daifugo4", "Poker5", "BigTwo4"]
+#: Shipped games, and corpus games (Comet: identical cards, whose options merge).
+GAMES = ["President5", "Daifugo4", "Poker5", "BigTwo4", "gdl/Comet2.gdl", "rcy/Comet4.rcy", "rcy/Hearts4.rcy"]
 
 
 @pytest.fixture(scope="module")
 def games():
-    return {name: load_game(game_path(name)) for name in GAMES}
+    corpus = SHARED / "recycle-corpus"
+    if not corpus.is_dir():
+        pytest.skip(f"no corpus at {corpus}")
+    return {name: load_game(corpus / name if "/" in name else game_path(name)) for name in GAMES}
 
 
 def _end(state, rng) -> tuple:
@@ -51,17 +57,39 @@ def test_a_transcript_is_the_same_from_either_loop(games, name, seed):
     assert records(fast) == records(slow)
 
 
+def _plain_options(state) -> tuple[list[str], list[tuple]]:
+    """The options as offering once made them: every option's text from its effects' own
+    `text` (no cache), identical texts merged (not in the cardstock mode)."""
+    node, env = state.pending
+    st_, table, viewer = state.st, state.table, state.chooser
+    texts, chosen = [], []
+    for entries in state.rules.ex.options(node, env, st_):
+        text = "; ".join(effect(e).text(table, st_, viewer) for e in entries)
+        if state.rules.cardstock or text not in texts:
+            texts.append(text)
+            chosen.append(entries)
+    return texts, chosen
+
+
 @settings(max_examples=20, deadline=None)
-@given(st.sampled_from(GAMES), st.integers(0, 2**32), st.integers(0, 200))
-def test_a_lone_option_made_late_reads_as_one_made_at_once(games, name, seed, moves):
-    """The options made when asked for (a clone's, after other states moved on) are those
-    the choice offered: the same texts as a state that made them before anything else."""
-    state, rng = new_game(games[name], seed), random.Random(seed)
+@given(st.sampled_from(GAMES), st.integers(0, 2**32), st.integers(0, 200), st.booleans())
+def test_options_made_late_are_those_offering_once_made(games, name, seed, moves, cardstock):
+    """Texts are made when asked for (a clone's, after the original moved on), through the
+    phrase cache: they are those of the plain way, and so are the options' effects."""
+    state = new_game(games[name], seed, compat="cardstock" if cardstock else None)
+    rng = random.Random(seed)
     for _ in range(moves):
         if state.is_terminal():
             break
-        eager = state.legal_actions()
-        lazy = state.clone()
-        state.apply(eager[rng._randbelow(len(eager))])
-        assert [a.text for a in lazy.legal_actions()] == [a.text for a in eager]
-        assert [a.index for a in lazy.legal_actions()] == list(range(len(eager)))
+        texts, chosen = _plain_options(state)
+        late = state.clone()
+        n = len(state.found)
+        state.apply_legal(state.legal_actions()[rng._randbelow(n)] if rng.random() < 0.5 else
+                          state.options[rng._randbelow(n)])
+        assert [a.text for a in late.legal_actions()] == texts
+        assert [a.index for a in late.legal_actions()] == list(range(len(texts)))
+        assert _records(late.found, state.table) == _records(chosen, state.table)
+
+
+def _records(options, table) -> list:
+    return [[effect(e).record(table) for e in entries] for entries in options]

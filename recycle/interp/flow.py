@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from recycle.lang import tree as T
 
-from .undo import option_text
+from .undo import option_texts
 from .errors import LimitError, NoOptionsError
 
 SEQ, EACH, STAGE = 0, 1, 2
@@ -170,21 +170,19 @@ class Machine:
         found = self.ex.options(node, env, st)
         if len(found) > MAX_OPTIONS:
             raise self.ex.error(node, f"a choice with {len(found):,} options (at most {MAX_OPTIONS:,})", LimitError)
-        if len(found) == 1:  # nothing to merge: its text is made if asked for (`RecycleState.options`)
-            s.options, s.found = None, (found[0],)
-        elif found:
-            texts, chosen, seen = [], [], set()
-            merge = not s.rules.cardstock  # the reference offers one option per physical card
-            for effects in found:
-                text = option_text(effects, table, st, player)
-                if text not in seen:  # identical texts are the same decision (identical cards)
-                    if merge:
-                        seen.add(text)
-                    texts.append(text)
-                    chosen.append(effects)
-            s.options, s.found = texts, tuple(chosen)  # the actions are made if asked for
-        else:
+        if not found:
             raise self.ex.error(node, f"player p{player} has no possible option in this choice",
                                 NoOptionsError, "every option's condition is false or it has nothing to do")
+        if len(found) == 1 or s.rules.cardstock:  # nothing to merge (the reference offers one option
+            # per physical card): the texts are made if asked for (`RecycleState.options`)
+            s.options, s.found = None, tuple(found)
+        else:
+            texts = option_texts(found, table, st, player)
+            if len(set(texts)) < len(texts):  # identical texts are the same decision (identical cards)
+                kept = {}
+                for text, effects in zip(texts, found):
+                    kept.setdefault(text, effects)  # the first of each, in order
+                texts, found = list(kept), kept.values()
+            s.options, s.found = texts, tuple(found)  # the actions are made if asked for
         s.chooser = player
         st.steps = 0

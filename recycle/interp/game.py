@@ -29,7 +29,7 @@ from .effects import RecycleAction, action
 from .errors import LimitError, RecycleRuntimeError, guard, located
 from .compat import cardstock_game, check_mode, is_cardstock
 from .flow import SEQ, Machine
-from .undo import OptionEffects, apply_all, option_text
+from .undo import OptionEffects, apply_all, option_texts
 from .invariants import check_cards, checking_by_default
 from .knowledge import redeal
 from .observation import RecycleObservation
@@ -69,10 +69,10 @@ class RecycleState(GameState):
     @property
     def options(self) -> tuple[RecycleAction, ...]:
         """The pending choice's options. Made when first asked for: a random playout only
-        needs how many there are (`Machine.offer` leaves a lone option without its text)."""
+        needs how many there are (`Machine.offer` makes texts only to merge identical options)."""
         options = self._options
-        if type(options) is not tuple:  # a list of the options' texts, or None: one option, no text yet
-            texts = options if options is not None else (option_text(self.found[0], self.table, self.st, self.chooser),)
+        if type(options) is not tuple:  # a list of the options' texts, or None: no text made yet
+            texts = options if options is not None else option_texts(self.found, self.table, self.st, self.chooser)
             options = self._options = tuple(action(i, text) for i, text in enumerate(texts))
         return options
 
