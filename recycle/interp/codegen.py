@@ -238,10 +238,10 @@ class ExprSource:
             return None
         owner, players = n.owner, self.table.players
         if type(owner) is T.GameOwner:
-            return GAME + words + (n.name.value,)
+            return self.table.key(GAME + words + (n.name.value,))
         if type(owner) is T.PlayerAt and type(owner.index) is T.IntLit and type(owner.index.value) is int \
                 and 0 <= owner.index.value < len(players):
-            return players[owner.index.value] + words + (n.name.value,)
+            return self.table.key(players[owner.index.value] + words + (n.name.value,))
         return None
 
     def key(self, src, n, words: tuple, env, bound, depth) -> Piece | None:
@@ -253,7 +253,8 @@ class ExprSource:
         if fixed is not None:
             return Piece(src.const(fixed), "key", True)
         if type(n.owner) is T.PlayerRef and n.owner.which == "current":  # one key per seat, made once
-            return Piece(f"{src.const(tuple(p + suffix for p in self.table.players))}[st.pcycles[-1][0]]", "key", True)
+            seats = tuple(self.table.key(p + suffix) for p in self.table.players)
+            return Piece(f"{src.const(seats)}[st.pcycles[-1][0]]", "key", True)
         owner = self.expr(src, n.owner, env, bound, depth)
         return Piece(f"({owner.code} + {src.const(suffix)})", "key", owner.safe and owner.kind == "owner")
 

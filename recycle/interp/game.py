@@ -366,6 +366,7 @@ def _start(rules: Rules, env: dict, st: Store, shuffler=None) -> RecycleState:
     s.pending, s._options, s.found, s.chooser = None, (), (), TERMINAL
     s.choices, s.over, s.called, s._results = 0, False, False, None
     s._run()
+    rules.table.canonical(st)  # the keys the deal made, as the generated source names them
     return s
 
 
