@@ -93,3 +93,18 @@ def test_options_made_late_are_those_offering_once_made(games, name, seed, moves
 
 def _records(options, table) -> list:
     return [[effect(e).record(table) for e in entries] for entries in options]
+
+
+def test_a_semicolon_anywhere_in_a_game_keeps_every_text_made(games):
+    """Options are told apart by their numbers of effects only where no text can hold a ';'."""
+    import dataclasses
+
+    from recycle.interp.flow import no_semicolon
+    from recycle.lang import tree as T
+
+    game = games["President5"]
+    assert no_semicolon(game)
+    name = next(n for n in T.walk(game) if type(n) is T.Name)
+    renamed = dataclasses.replace(name, value=name.value + ";X")
+    assert not no_semicolon((game, renamed))
+    assert not no_semicolon({"k": ["a", ("b;",)]})
