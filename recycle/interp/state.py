@@ -156,9 +156,10 @@ class Table:
         """`st`'s location and storage keys, and its cards' places, made the objects of `key`."""
         key = self.key
         st.locs = {key(k): v for k, v in st.locs.items()}
+        made = {k: k for k in st.locs}  # the few keys the cards are in, for the many cards
         st.ints, st.strs = {key(k): v for k, v in st.ints.items()}, {key(k): v for k, v in st.strs.items()}
         st.points = {key(k): v for k, v in st.points.items()}
-        st.where = [None if k is None else key(k) for k in st.where]
+        st.where = [made.get(k, k) for k in st.where]  # (None: a card in no location)
 
     def keep(self, key: tuple, text: str) -> str:
         """Keep an effect's words under `key` (see `effects`: they are asked for at every choice)."""
