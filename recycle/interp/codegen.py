@@ -170,7 +170,7 @@ class ExprSource:
         else the live list of a location, to copy before the loop changes the game). `indent`:
         where a statement may compute it first (0: in a function whose failures all fall back)."""
         if type(coll) is T.Players:
-            return "_players", "owner", True
+            return "_players", "seat", True
         piece = self.expr(src, coll, env, bound)
         if piece.kind in ("cards", "set") and piece.safe:  # a set is never a location's live list
             return piece.code, "card", piece.kind == "set"
@@ -224,11 +224,11 @@ class ExprSource:
         return Piece(f"{env}[{n.name!r}]")  # unbound: KeyError, the closure says which
 
     def _src_PlayerRef(self, src, n, env, bound, depth):
-        return Piece("_players[st.pcycles[-1][0]]", "owner", True) if n.which == "current" else None
+        return Piece("_players[st.pcycles[-1][0]]", "seat", True) if n.which == "current" else None
 
     def _src_PlayerAt(self, src, n, env, bound, depth):
         if type(n.index) is T.IntLit and type(n.index.value) is int and 0 <= n.index.value < len(self.table.players):
-            return Piece(src.const(self.table.players[n.index.value]), "owner", True)
+            return Piece(src.const(self.table.players[n.index.value]), "seat", True)
         return None
 
     def fixed_key(self, n, words: tuple) -> tuple | None:
@@ -238,10 +238,10 @@ class ExprSource:
             return None
         owner, players = n.owner, self.table.players
         if type(owner) is T.GameOwner:
-            return GAME + words + (n.name.value,)
+            return self.table.key(GAME + words + (n.name.value,))
         if type(owner) is T.PlayerAt and type(owner.index) is T.IntLit and type(owner.index.value) is int \
                 and 0 <= owner.index.value < len(players):
-            return players[owner.index.value] + words + (n.name.value,)
+            return self.table.key(players[owner.index.value] + words + (n.name.value,))
         return None
 
     def key(self, src, n, words: tuple, env, bound, depth) -> Piece | None:
@@ -253,8 +253,12 @@ class ExprSource:
         if fixed is not None:
             return Piece(src.const(fixed), "key", True)
         if type(n.owner) is T.PlayerRef and n.owner.which == "current":  # one key per seat, made once
-            return Piece(f"{src.const(tuple(p + suffix for p in self.table.players))}[st.pcycles[-1][0]]", "key", True)
+            seats = src.const(tuple(self.table.key(p + suffix) for p in self.table.players))
+            return Piece(f"{seats}[st.pcycles[-1][0]]", "key", True)
         owner = self.expr(src, n.owner, env, bound, depth)
+        if owner.kind == "seat":  # a player ("p", i): its key made once, found by its number
+            seats = src.const(tuple(self.table.key(p + suffix) for p in self.table.players))
+            return Piece(f"{seats}[{owner.code}[1]]", "key", owner.safe)
         return Piece(f"({owner.code} + {src.const(suffix)})", "key", owner.safe and owner.kind == "owner")
 
     # --- storage and locations --------------------------------------------------
@@ -360,7 +364,7 @@ class ExprSource:
 #: What the elements of the lists some closures make are: cards, card sets (fresh lists, never a
 #: location's live one), players.
 _ELEMENT_KINDS = {T.Union: "card", T.Intersect: "card", T.Disjunction: "card", T.Tuples: "set",
-                  T.Subsets: "set", T.Runs: "set", T.Partition: "set", T.Players: "owner",
+                  T.Subsets: "set", T.Runs: "set", T.Partition: "set", T.Players: "seat",
                   T.OtherPlayers: "owner"}
 #: Conditions over a collection, generated as loops.
 _LOOPS = frozenset({T.Filter, T.AllTrue, T.AnyTrue})

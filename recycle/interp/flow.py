@@ -28,8 +28,7 @@ from __future__ import annotations
 
 from recycle.lang import tree as T
 
-from .effects import action
-from .undo import option_text
+from .undo import option_texts
 from .errors import LimitError, NoOptionsError
 
 SEQ, EACH, STAGE = 0, 1, 2
@@ -66,12 +65,32 @@ def flow_nodes(game) -> set[int]:
     return found
 
 
+def no_semicolon(game) -> bool:
+    """Does no string of the game hold a ';'? Then no effect's text does either (they are made of
+    the game's names and values, numbers and our words), and an option's text has one "; " fewer
+    than it has effects."""
+    stack = [game]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, str):
+            if ";" in x:
+                return False
+        elif isinstance(x, (tuple, list, set, frozenset)):
+            stack.extend(x)
+        elif isinstance(x, dict):
+            stack.extend(x.items())
+        elif isinstance(x, T.Node):
+            stack.extend(getattr(x, f) for f in x.__dataclass_fields__)
+    return True
+
+
 class Machine:
     """Drives one game's flow for any `RecycleState` of it (shared by all clones)."""
 
     def __init__(self, executor, game) -> None:
         self.ex = executor
         self.flowy = flow_nodes(game)
+        self.sized = no_semicolon(game)
 
     def advance(self, s) -> None:
         """Run `s` until a choice with options (s.options set) or the end (s.over)."""
@@ -163,6 +182,21 @@ class Machine:
             self.push(s, (EACH, items, 0, node.var, node.action, env), node)
         return False
 
+    def merged(self, found: list, table, st, player: int) -> tuple[list | None, tuple]:
+        """(texts, options): options with identical texts are one decision (identical cards), the
+        first kept. Where no text holds a ';' (`self.sized`), options with different numbers of
+        effects never read alike: when all differ so, no text is made (None: made if asked for,
+        see `RecycleState.options`)."""
+        if self.sized and len({len(effects) for effects in found}) == len(found):
+            return None, tuple(found)
+        texts = option_texts(found, table, st, player)
+        if len(set(texts)) < len(texts):
+            kept = {}
+            for text, effects in zip(texts, found):
+                kept.setdefault(text, effects)  # the first of each, in order
+            texts, found = list(kept), kept.values()
+        return texts, tuple(found)
+
     def offer(self, s) -> None:
         """Find the options of the pending choice for the current player (s.options)."""
         node, env = s.pending
@@ -171,18 +205,13 @@ class Machine:
         found = self.ex.options(node, env, st)
         if len(found) > MAX_OPTIONS:
             raise self.ex.error(node, f"a choice with {len(found):,} options (at most {MAX_OPTIONS:,})", LimitError)
-        options, chosen, seen = [], [], set()
-        merge = not s.rules.cardstock  # the reference offers one option per physical card
-        for effects in found:
-            text = option_text(effects, table, st, player)
-            if text not in seen:  # identical texts are the same decision (identical cards)
-                if merge:
-                    seen.add(text)
-                options.append(action(len(chosen), text))
-                chosen.append(effects)
-        if not options:
+        if not found:
             raise self.ex.error(node, f"player p{player} has no possible option in this choice",
                                 NoOptionsError, "every option's condition is false or it has nothing to do")
-        s.options, s.found = tuple(options), tuple(chosen)
+        if len(found) == 1 or s.rules.cardstock:  # nothing to merge (the reference offers one option
+            # per physical card): the texts are made if asked for (`RecycleState.options`)
+            s.options, s.found = None, tuple(found)
+        else:
+            s.options, s.found = self.merged(found, table, st, player)
         s.chooser = player
         st.steps = 0

@@ -25,11 +25,11 @@ from recycle.lang import load_game
 from recycle.lang import tree as T
 
 from .actions import Executor
-from .effects import RecycleAction
+from .effects import RecycleAction, action
 from .errors import LimitError, RecycleRuntimeError, guard, located
 from .compat import cardstock_game, check_mode, is_cardstock
 from .flow import SEQ, Machine
-from .undo import OptionEffects, apply_all
+from .undo import OptionEffects, apply_all, option_texts
 from .invariants import check_cards, checking_by_default
 from .knowledge import redeal
 from .observation import RecycleObservation
@@ -63,8 +63,22 @@ class Rules:
 class RecycleState(GameState):
     """A position of a RECYCLE game. Build with `new_game`."""
 
-    __slots__ = ("rules", "table", "num_players", "st", "stack", "pending", "options", "found", "chooser",
+    __slots__ = ("rules", "table", "num_players", "st", "stack", "pending", "_options", "found", "chooser",
                  "choices", "over", "called", "_results")
+
+    @property
+    def options(self) -> tuple[RecycleAction, ...]:
+        """The pending choice's options. Made when first asked for: a random playout only
+        needs how many there are (`Machine.offer` makes texts only to merge identical options)."""
+        options = self._options
+        if type(options) is not tuple:  # a list of the options' texts, or None: no text made yet
+            texts = options if options is not None else option_texts(self.found, self.table, self.st, self.chooser)
+            options = self._options = tuple(action(i, text) for i, text in enumerate(texts))
+        return options
+
+    @options.setter
+    def options(self, options: tuple) -> None:
+        self._options = options
 
     @property
     def effects(self) -> OptionEffects:
@@ -100,14 +114,30 @@ class RecycleState(GameState):
         option = self._find(action)
         if option is None:
             raise IllegalAction(f"{action} is not one of the {len(self.options)} options now", "not-offered")
+        self._play(option.index)
+
+    def _play(self, index: int) -> None:
+        """Do option `index` of the pending choice and run to the next choice or the end."""
         st = self.st
         if st.log is not None:
-            st.log.append({"t": "choice", "player": self.chooser, "index": option.index,
-                           "action": option.text, "options": len(self.options)})
-        apply_all(st, self.found[option.index])
+            st.log.append({"t": "choice", "player": self.chooser, "index": index,
+                           "action": self.options[index].text, "options": len(self.found)})
+        apply_all(st, self.found[index])
         self.choices += 1
-        self.options, self.found, self.pending = (), (), None
+        self._options, self.found, self.pending = (), (), None
         self._run()
+
+    def random_playout(self, rng: random.Random, draw=None) -> int:
+        """`GameState.random_playout`'s very moves and draws (options are counted by `found`,
+        one per option), without making the options' actions or texts."""
+        steps, rand = 0, rng.random
+        while not self.over:
+            n = len(self.found)
+            if not n:
+                raise GameError("no legal action in a position that is not over")
+            self._play(int(rand() * n) if draw is None else draw(n))
+            steps += 1
+        return steps
 
     def _run(self) -> None:
         with self.rules.guard():
@@ -131,7 +161,7 @@ class RecycleState(GameState):
         c.rules, c.table, c.num_players = self.rules, self.table, self.num_players
         c.st = self.st.clone()
         c.stack = self.stack[:]
-        c.pending, c.options, c.found, c.chooser = self.pending, self.options, self.found, self.chooser
+        c.pending, c._options, c.found, c.chooser = self.pending, self._options, self.found, self.chooser
         c.choices, c.over, c.called, c._results = self.choices, self.over, self.called, self._results
         return c
 
@@ -333,9 +363,10 @@ def _start(rules: Rules, env: dict, st: Store, shuffler=None) -> RecycleState:
     s = RecycleState.__new__(RecycleState)
     s.rules, s.table, s.num_players, s.st = rules, rules.table, rules.table.num_players, st
     s.stack = [(SEQ, rules.table.game.flow, 0, env)]
-    s.pending, s.options, s.found, s.chooser = None, (), (), TERMINAL
+    s.pending, s._options, s.found, s.chooser = None, (), (), TERMINAL
     s.choices, s.over, s.called, s._results = 0, False, False, None
     s._run()
+    rules.table.canonical(st)  # the keys the deal made, as the generated source names them
     return s
 
 

@@ -305,8 +305,11 @@ class RunnersMixin:
         if top_in:
             e(f"_di = {'len(_dl)' if apart else f'len(_dl) - ({s} == {d})'}")
         di = "_di" if top_in else "0"
-        # nobody knows anything yet, and nobody learns from this move (see knowledge.move_changes)
-        if apart and not self.table.learning(fixed, dst):
+        # nobody knows anything yet, and nobody learns from this move (see knowledge.move_changes):
+        # nobody learns from a move into a location all players see, or out of one nobody sees
+        sight = self.table.sight
+        if (apart and not self.table.learning(fixed, dst)) or (dst is not None and all(sight(dst))) \
+                or (fixed is not None and not any(sight(fixed))):
             e(f"_kn = _mc(_table, st, _c, {s}, {d}) if st.known else ()")
         else:
             e(f"_kn = _mc(_table, st, _c, {s}, {d}) if st.known or _learners.get(({s}, {d})) != () else ()")

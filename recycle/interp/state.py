@@ -107,6 +107,7 @@ class Table:
     sights: dict = field(default_factory=dict, repr=False, compare=False)
     learners: dict = field(default_factory=dict, repr=False, compare=False)
     phrases: dict = field(default_factory=dict, repr=False, compare=False)
+    keys: dict = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.players = tuple(("p", i) for i in range(self.num_players))
@@ -140,6 +141,25 @@ class Table:
             of, to = self.sight(src), self.sight(dst)
             got = self.learners[(src, dst)] = tuple(q for q in range(self.num_players) if of[q] and not to[q])
         return got
+
+    def key(self, key: tuple) -> tuple:
+        """One object for all equal keys the generated source names, and for the keys of a new
+        game's store (`canonical`): a dict finds a key it holds by identity, without comparing."""
+        got = self.keys.get(key)
+        if got is None:
+            if len(self.keys) >= MAX_PHRASES:
+                self.keys.clear()
+            got = self.keys[key] = key
+        return got
+
+    def canonical(self, st: "Store") -> None:
+        """`st`'s location and storage keys, and its cards' places, made the objects of `key`."""
+        key = self.key
+        st.locs = {key(k): v for k, v in st.locs.items()}
+        made = {k: k for k in st.locs}  # the few keys the cards are in, for the many cards
+        st.ints, st.strs = {key(k): v for k, v in st.ints.items()}, {key(k): v for k, v in st.strs.items()}
+        st.points = {key(k): v for k, v in st.points.items()}
+        st.where = [made.get(k, k) for k in st.where]  # (None: a card in no location)
 
     def keep(self, key: tuple, text: str) -> str:
         """Keep an effect's words under `key` (see `effects`: they are asked for at every choice)."""

@@ -94,35 +94,39 @@ def apply_all(st, entries: tuple) -> None:
             (st.ints if tag == INTS else st.strs)[entry[1]] = entry[3]
 
 
-def option_text(entries: tuple, table, st, viewer: int) -> str:
-    """What an option does, in words: its effects' texts joined by "; ". The texts of integer
+def option_texts(options, table, st, viewer: int) -> list[str]:
+    """What each option does, in words: its effects' texts joined by "; ". The texts of integer
     writes and moves (most options) are kept in `table.phrases` by what decides their words:
-    the value written, or the card (or its place from the top when `viewer` cannot see it)."""
-    phrases, where, sights, parts = table.phrases, st.where, table.sights, []
-    for e in entries:
-        if type(e) is tuple:
-            tag = e[0]
-            if tag == MOVE:
-                card = e[1]
-                seen = sights.get(where[card]) or table.sight(where[card])
-                key = ("move", card if seen[viewer] else -1 - e[6], e[2], e[4])
-            elif tag == INTS:
-                key = ("ints", e[1], e[3])
+    the value written, or the card (or its place from the top when `viewer` cannot see it).
+    (One call for all the options of a choice: the loop is the hot part of offering them.)"""
+    phrases, where, sights, texts = table.phrases, st.where, table.sights, []
+    for entries in options:
+        parts = []
+        for e in entries:
+            if type(e) is tuple:
+                tag = e[0]
+                if tag == MOVE:
+                    card = e[1]
+                    seen = sights.get(where[card]) or table.sight(where[card])
+                    key = (card if seen[viewer] else -1 - e[6], e[2], e[4])  # a move's key: three items
+                elif tag == INTS:
+                    key = (e[1], e[3])  # an integer write's: two
+                else:
+                    parts.append(effect(e).text(table, st, viewer))
+                    continue
             else:
-                parts.append(effect(e).text(table, st, viewer))
-                continue
-        else:
-            kind = type(e)
-            if kind is SetValue and e.kind == "ints":
-                key = ("ints", e.key, e.new)
-            elif kind is Move:
-                key = ("move", e.card if table.sight(where[e.card])[viewer] else -1 - e.ft, e.src, e.dst)
-            else:
-                parts.append(e.text(table, st, viewer))
-                continue
-        got = phrases.get(key)
-        parts.append(table.keep(key, effect(e).text(table, st, viewer)) if got is None else got)
-    return "; ".join(parts)
+                kind = type(e)
+                if kind is SetValue and e.kind == "ints":
+                    key = (e.key, e.new)
+                elif kind is Move:
+                    key = (e.card if table.sight(where[e.card])[viewer] else -1 - e.ft, e.src, e.dst)
+                else:
+                    parts.append(e.text(table, st, viewer))
+                    continue
+            got = phrases.get(key)
+            parts.append(table.keep(key, effect(e).text(table, st, viewer)) if got is None else got)
+        texts.append("; ".join(parts))
+    return texts
 
 
 class OptionEffects:

@@ -15,6 +15,7 @@ a warning (several corpus files carry an extra `)`).
 from __future__ import annotations
 
 import unicodedata
+from sys import intern
 
 import pyparsing as pp
 
@@ -64,7 +65,9 @@ class Atom:
     __slots__ = ("kind", "text", "offset", "line", "column")
 
     def __init__(self, kind: str, text: str, offset: int, line: int, column: int) -> None:
-        self.kind, self.text, self.offset, self.line, self.column = kind, text, offset, line, column
+        # Interned: names become parts of location and storage keys, and dict lookups of equal keys
+        # are faster when their strings are one object.
+        self.kind, self.text, self.offset, self.line, self.column = kind, intern(text), offset, line, column
 
     @property
     def source(self) -> str:

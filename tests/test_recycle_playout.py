@@ -1,0 +1,110 @@
+"""The fast paths of random RECYCLE games give exactly what the plain paths give.
+
+`RecycleState.random_playout` counts options without making their actions (and
+`Machine.offer` leaves a lone option without its text); the general loop of
+`GameState.random_playout` goes through `legal_actions()` and `apply_legal`.
+Both must make the same moves, draw the same numbers and end in the same state.
+"""
+from __future__ import annotations
+
+import random
+
+import pytest
+from conftest import SHARED
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from recycle.games import game_path
+from recycle.interp import new_game
+from recycle.interp.transcript import records
+from recycle.interp.undo import effect
+from recycle.kernel.protocol import GameState
+from recycle.lang import load_game
+
+#: Shipped games, and corpus games (Comet: identical cards, whose options merge).
+GAMES = ["President5", "Daifugo4", "Poker5", "BigTwo4", "gdl/Comet2.gdl", "rcy/Comet4.rcy", "rcy/Hearts4.rcy"]
+
+
+@pytest.fixture(scope="module")
+def games():
+    corpus = SHARED / "recycle-corpus"
+    if not corpus.is_dir():
+        pytest.skip(f"no corpus at {corpus}")
+    return {name: load_game(corpus / name if "/" in name else game_path(name)) for name in GAMES}
+
+
+def _end(state, rng) -> tuple:
+    st = state.st
+    return (state.choices, state.results(), st.locs, st.ints, st.strs, st.where, st.rng.s, rng.random())
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from(GAMES), st.integers(0, 2**32), st.integers(0, 2**32), st.booleans())
+def test_the_playout_loop_makes_the_moves_of_the_general_loop(games, name, seed, rng_seed, drawn):
+    fast, slow = new_game(games[name], seed), new_game(games[name], seed)
+    fast_rng, slow_rng = random.Random(rng_seed), random.Random(rng_seed)
+    steps = fast.random_playout(fast_rng, fast_rng._randbelow if drawn else None)
+    assert steps == GameState.random_playout(slow, slow_rng, slow_rng._randbelow if drawn else None)
+    assert _end(fast, fast_rng) == _end(slow, slow_rng)
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.sampled_from(GAMES), st.integers(0, 2**32))
+def test_a_transcript_is_the_same_from_either_loop(games, name, seed):
+    fast, slow = new_game(games[name], seed, transcript=True), new_game(games[name], seed, transcript=True)
+    fast.random_playout(random.Random(seed))
+    GameState.random_playout(slow, random.Random(seed))
+    assert records(fast) == records(slow)
+
+
+def _plain_options(state) -> tuple[list[str], list[tuple]]:
+    """The options as offering once made them: every option's text from its effects' own
+    `text` (no cache), identical texts merged (not in the cardstock mode)."""
+    node, env = state.pending
+    st_, table, viewer = state.st, state.table, state.chooser
+    texts, chosen = [], []
+    for entries in state.rules.ex.options(node, env, st_):
+        text = "; ".join(effect(e).text(table, st_, viewer) for e in entries)
+        if state.rules.cardstock or text not in texts:
+            texts.append(text)
+            chosen.append(entries)
+    return texts, chosen
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.sampled_from(GAMES), st.integers(0, 2**32), st.integers(0, 200), st.booleans())
+def test_options_made_late_are_those_offering_once_made(games, name, seed, moves, cardstock):
+    """Texts are made when asked for (a clone's, after the original moved on), through the
+    phrase cache: they are those of the plain way, and so are the options' effects."""
+    state = new_game(games[name], seed, compat="cardstock" if cardstock else None)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if state.is_terminal():
+            break
+        texts, chosen = _plain_options(state)
+        late = state.clone()
+        n = len(state.found)
+        state.apply_legal(state.legal_actions()[rng._randbelow(n)] if rng.random() < 0.5 else
+                          state.options[rng._randbelow(n)])
+        assert [a.text for a in late.legal_actions()] == texts
+        assert [a.index for a in late.legal_actions()] == list(range(len(texts)))
+        assert _records(late.found, state.table) == _records(chosen, state.table)
+
+
+def _records(options, table) -> list:
+    return [[effect(e).record(table) for e in entries] for entries in options]
+
+
+def test_a_semicolon_anywhere_in_a_game_keeps_every_text_made(games):
+    """Options are told apart by their numbers of effects only where no text can hold a ';'."""
+    import dataclasses
+
+    from recycle.interp.flow import no_semicolon
+    from recycle.lang import tree as T
+
+    game = games["President5"]
+    assert no_semicolon(game)
+    name = next(n for n in T.walk(game) if type(n) is T.Name)
+    renamed = dataclasses.replace(name, value=name.value + ";X")
+    assert not no_semicolon((game, renamed))
+    assert not no_semicolon({"k": ["a", ("b;",)]})
