@@ -43,8 +43,7 @@ def folder() -> Path | None:
 
 def parse(text: str, name: str, filename: str) -> Personality:
     """`reader.parse_personality(text, name, filename)`, from a kept entry when there is one."""
-    where = folder()
-    path = None if where is None else where / f"{_key(text, name, filename)}.json"
+    path = _entry(text, name, filename)
     if path is not None:
         try:
             return from_json(json.loads(path.read_text(encoding="utf-8")))
@@ -88,6 +87,18 @@ def _text(value: object) -> str:
     if type(value) is not str:
         raise TypeError("not a text")
     return value
+
+
+def _entry(text: str, name: str, filename: str) -> Path | None:
+    """The entry's file; None when keeping is off or the reader's source cannot be read (an
+    install without `.py` files: nothing can tell an old entry from a new one)."""
+    where = folder()
+    if where is None:
+        return None
+    try:
+        return where / f"{_key(text, name, filename)}.json"
+    except OSError:
+        return None
 
 
 def _key(text: str, name: str, filename: str) -> str:

@@ -98,3 +98,12 @@ def test_a_command_reading_kept_personalities_never_imports_the_parser(tmp_path)
     runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True,
                            cwd=Path(__file__).resolve().parents[1]).stdout.strip() for _ in range(2)]
     assert runs == ["True", "False"]
+
+
+def test_without_the_readers_source_nothing_is_kept(monkeypatch, tmp_path):
+    """An install without `.py` files cannot tell an old entry from a new one: it parses every time."""
+    monkeypatch.setenv(parsed.CACHE_ENV, str(tmp_path))
+    monkeypatch.setattr(parsed, "_reader_digest", None)
+    monkeypatch.setattr(parsed, "_READER_FILES", ("no-such-file.py",))
+    assert parsed.parse("L*\n", "S", "s.rul").rules
+    assert not list(tmp_path.iterdir())
