@@ -50,17 +50,17 @@ class PresidentView(ClimbingView):
         self.__dict__.update(
             hand=obs.counts, upcards=upcards, legal=actions.keys(), can_pass=pass_action is not None,
             deck_size=deck_size, order=_REVERSED if obs.reversed else _NORMAL, jokers_beat_singles=True,
-            wild_jokers=wild, actions=actions, pass_action=pass_action, _obs=obs, _table=entry)
+            wild_jokers=wild, actions=actions, pass_action=pass_action, _obs=obs, _facts=entry)
 
     @cached_property
     def unseen(self) -> tuple[int, ...]:
-        return _unseen(self._table[1], self.hand, self._obs.played_counts)
+        return _unseen(self._facts[1], self.hand, self._obs.played_counts)
 
     @cached_property
     def _opponents(self) -> list[int]:
         obs = self._obs
         me, places = obs.player, obs.places
-        return [p for p in range(self._table[4]) if not places[p] and p != me]
+        return [p for p in range(self._facts[4]) if not places[p] and p != me]
 
     @cached_property
     def opponent_counts(self) -> tuple[int, ...]:
@@ -74,7 +74,7 @@ class PresidentView(ClimbingView):
     @cached_property
     def rank(self) -> int:
         prev = self._obs.prev_places
-        return NO_RANK if prev is None else rank_of_place(prev[self._obs.player], self._table[4])
+        return NO_RANK if prev is None else rank_of_place(prev[self._obs.player], self._facts[4])
 
     @cached_property
     def higher_players(self) -> int:
