@@ -86,7 +86,7 @@ class _Memo:
     """The recursion's memory: per groups still to spread, the sum of each hands state; per (cards,
     hands) the splits."""
 
-    LIMIT = 1 << 19
+    LIMIT = 1 << 18  # a daifugo table of Counters peaks at 134 MB of RSS (300 MB with the lru caches before)
     sums: dict[tuple[int, ...], dict[tuple[int, ...], float]] = {}
     splits: dict[tuple[int, tuple[int, ...]], tuple[tuple[tuple[int, ...], float], ...]] = {}
     stored = 0
