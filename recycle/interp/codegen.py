@@ -47,6 +47,36 @@ class Piece:
         self.code, self.kind, self.safe, self.called = code, kind, safe, called
 
 
+def merge_steps(lines: list[str]) -> list[str]:
+    """Steps counted one after another with nothing done between (an action's own step, then
+    its first inner action's) counted at once: k of them
+
+        st.steps += 1                          st.steps += k
+        if st.steps > MAX:                     if st.steps > MAX:
+            raise _too_long(A)        ->           _over(st, k, (A, ..., B))
+        _ex.at = A                             _ex.at = B
+        ... (k times, the last for B)
+
+    where `_over` raises at the very step the lines on the left would (`runners`)."""
+    out, i, n = [], 0, len(lines)
+    while i < n:
+        run, j = [], i
+        while (j + 3 < n and lines[j].lstrip() == "st.steps += 1" and lines[j + 1].lstrip().startswith("if st.steps > ")
+               and lines[j + 2].lstrip().startswith("raise _too_long(") and lines[j + 3].lstrip().startswith("_ex.at = ")
+               and lines[j][:len(lines[j]) - len(lines[j].lstrip())] == lines[i][:len(lines[i]) - len(lines[i].lstrip())]):
+            run.append(lines[j + 3].lstrip()[len("_ex.at = "):])
+            j += 4
+        if len(run) < 2:
+            out.append(lines[i])
+            i += 1
+            continue
+        pad = lines[i][:len(lines[i]) - len(lines[i].lstrip())]
+        out += [f"{pad}st.steps += {len(run)}", lines[i + 1], f"{pad}    _over(st, {len(run)}, ({', '.join(run)}))",
+                f"{pad}_ex.at = {run[-1]}"]
+        i = j
+    return out
+
+
 class Source:
     """The source of one generated function, and the values its names stand for."""
 
@@ -80,7 +110,7 @@ class Source:
     def build(self, node):
         """The function `f` the lines define, for `node` (named after it in tracebacks and profiles)."""
         where = f"<recycle {type(node).__name__} {getattr(node, 'line', 0)}:{getattr(node, 'column', 0)}>"
-        text = "\n".join(self.lines)
+        text = "\n".join(merge_steps(self.lines) if "_over" in self.ns else self.lines)
         for e in set(_ENV_RESET.findall(text)):  # envs that no call needed: nothing to reset
             if len(re.findall(rf"\b{e}\b", text)) == 1:
                 text = re.sub(rf"\b{e} = None\b", "pass", text)

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from recycle.lang import tree as T
 
-from .undo import option_texts
+from .undo import all_read_apart, option_texts
 from .errors import LimitError, NoOptionsError
 
 SEQ, EACH, STAGE = 0, 1, 2
@@ -91,6 +91,7 @@ class Machine:
         self.ex = executor
         self.flowy = flow_nodes(game)
         self.sized = no_semicolon(game)
+        self._named = (-1, False)
 
     def advance(self, s) -> None:
         """Run `s` until a choice with options (s.options set) or the end (s.over)."""
@@ -182,12 +183,19 @@ class Machine:
             self.push(s, (EACH, items, 0, node.var, node.action, env), node)
         return False
 
+    def named(self, table) -> bool:
+        """Has every card its own name (kept while no card is added)?"""
+        if self._named[0] != len(table.text):
+            self._named = (len(table.text), len(set(table.text)) == len(table.text))
+        return self._named[1]
+
     def merged(self, found: list, table, st, player: int) -> tuple[list | None, tuple]:
         """(texts, options): options with identical texts are one decision (identical cards), the
         first kept. Where no text holds a ';' (`self.sized`), options with different numbers of
         effects never read alike: when all differ so, no text is made (None: made if asked for,
         see `RecycleState.options`)."""
-        if self.sized and len({len(effects) for effects in found}) == len(found):
+        if self.sized and (len({len(effects) for effects in found}) == len(found)
+                           or self.named(table) and all_read_apart(found, table, st, player)):
             return None, tuple(found)
         texts = option_texts(found, table, st, player)
         if len(set(texts)) < len(texts):

@@ -113,6 +113,16 @@ class RunnersMixin:
         return self.error(node, f"more than {self.max_steps:,} steps without a player choice "
                           "(does the game loop?)", LimitError)
 
+    def over(self, st, k: int, nodes: tuple) -> None:
+        """`k` steps counted at once went past the bound: raise where counting them one by one
+        (setting `at` to each node after its step) would have."""
+        before = st.steps - k
+        j = max(1, self.max_steps - before + 1)  # the first of them past the bound (1-based)
+        st.steps = before + j
+        if j > 1:
+            self.at = nodes[j - 2]
+        raise self.too_long(nodes[j - 1])
+
     def not_int(self, node, value):
         return self.error(node, f"expected an integer, found {value!r}")
 
@@ -121,7 +131,7 @@ class RunnersMixin:
     def _statement_base(self) -> dict:
         """The names generated actions use."""
         return {**self._source_base(), "_ex": self, "_MAX": self.max_steps, "_err": self.error,
-                "_too_long": self.too_long, "_not_int": self.not_int, "_MISSING": MISSING,
+                "_too_long": self.too_long, "_over": self.over, "_not_int": self.not_int, "_MISSING": MISSING,
                 "_SetValue": SetValue, "_Move": Move, "_CycleSet": CycleSet, "_mc": move_changes,
                 "_table": self.table, "_real": self._real, "_ac": apply_changes,
                 "_learners": self.table.learners}

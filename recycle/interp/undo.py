@@ -145,3 +145,41 @@ class OptionEffects:
 
     def __iter__(self):
         return (self[i] for i in range(len(self.found)))
+
+
+def all_read_apart(options, table, st, viewer: int) -> bool:
+    """True only if no two options can read alike, found from the cards they move without
+    making words, where no effect's words hold a ';' and no two cards have the same name.
+    Then two texts are equal only when the options have as many effects and the same words
+    at each place, and two moves of cards `viewer` sees, between the same locations, read
+    alike only when they move the same card. Options of one length are told apart move by
+    move. (False: maybe alike, their texts decide.)"""
+    by_length: dict[int, list] = {}
+    for entries in options:
+        by_length.setdefault(len(entries), []).append(entries)
+    sights, where = table.sights, st.where
+    for group in by_length.values():
+        if len(group) < 2:
+            continue
+        alike = [group]  # options not told apart yet, in classes of two or more
+        for i, e in enumerate(group[0]):
+            if type(e) is not tuple or e[0] != MOVE:
+                continue
+            split = []
+            for members in alike:
+                _, _, src, _, dst, *_ = members[0][i]
+                by_card: dict[int, list] | None = {}
+                for entries in members:
+                    m = entries[i]
+                    if type(m) is not tuple or m[0] != MOVE or m[2] != src or m[4] != dst \
+                            or not (sights.get(where[m[1]]) or table.sight(where[m[1]]))[viewer]:
+                        by_card = None
+                        break
+                    by_card.setdefault(m[1], []).append(entries)
+                split += [members] if by_card is None else [c for c in by_card.values() if len(c) > 1]
+            alike = split
+            if not alike:
+                break
+        if alike:
+            return False
+    return True
