@@ -17,8 +17,8 @@ from __future__ import annotations
 import operator
 from typing import Callable
 
-from .resolution import (FIXED, HIGHEST, LOWEST, PASS, PLAY_VARIABLES, RANDOM, READERS, VALUE, code_of,
-                         resolve_code, when_no_rule_applies)
+from .resolution import (FIXED, HIGHEST, LOWEST, PASS, RANDOM, READERS, VALUE, code_of, resolve_code,
+                         when_no_rule_applies)
 from .syntax import Personality
 from .variables import Variable
 from .view import ClimbingView
@@ -30,7 +30,6 @@ _OPERATORS = {operator.gt: ">", operator.lt: "<", operator.eq: "==", operator.ne
               operator.le: "<="}
 #: Play variables written inline (the others are called).
 _INLINE = {Variable.CARD_VAL: "play[0]", Variable.NUM_THIS_VALUE: "hand[play[0]]"}
-_PLAY_VARIABLE_OF = {id(f): v for v, f in PLAY_VARIABLES.items()}
 
 
 class Compiled:
@@ -115,7 +114,8 @@ def _function(compiled: Compiled, need: int) -> Walk:
 
 def _source(compiled: Compiled, need: int) -> tuple[str, dict[str, object]]:
     """The walk for `need` as Python source, and the constants it names."""
-    constants: dict[str, object] = {"_resolve": resolve_code, "_no_rule": when_no_rule_applies, "_none": None}
+    constants: dict[str, object] = {"_resolve": resolve_code, "_no_rule": when_no_rule_applies, "_none": None,
+                                    "_no_note": ""}
     names: dict[int, str] = {}
 
     def constant(value: object) -> str:
@@ -132,7 +132,7 @@ def _source(compiled: Compiled, need: int) -> tuple[str, dict[str, object]]:
         return f"(f{n} if f{n} is not None else (f{n} := {constant(fn)}(view)))"
 
     def test(condition, kind: int) -> str:
-        _, (how, fn), compare, target = condition
+        written, (how, fn), compare, target = condition
         if how == FIXED:
             left = fixed_value(fn)
         elif how == RANDOM:
@@ -140,7 +140,7 @@ def _source(compiled: Compiled, need: int) -> tuple[str, dict[str, object]]:
         elif kind == PASS:
             left = "0"  # a play variable of a pass
         else:
-            left = _INLINE.get(_PLAY_VARIABLE_OF[id(fn)]) or f"{constant(fn)}(view, play)"
+            left = _INLINE.get(written.variable) or f"{constant(fn)}(view, play)"
         return f"{left} {_OPERATORS[compare]} {int(target)}"
 
     body: list[str] = []
@@ -166,7 +166,7 @@ def _source(compiled: Compiled, need: int) -> tuple[str, dict[str, object]]:
             body.append(f"{indent}    r{slot} = _resolve({constant(code)}, view)")
             body.append(f"{indent}if r{slot}[1]:")
             body.append(f"{indent}    play = r{slot}[0]")
-        fired = f"return play, {constant(rule)}, _none, {constant('')}"
+        fired = f"return play, {constant(rule)}, _none, _no_note"
         if late:
             body.append(f"{indent}    if {' and '.join(test(c, kind) for c in late)}:")
             body.append(f"{indent}        {fired}")

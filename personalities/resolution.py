@@ -19,10 +19,9 @@ NOT_HELD = "not held"
 CANNOT_BEAT = "cannot beat the upcards"
 NO_PASS = "pass not allowed: I have the lead"
 NOT_LEGAL = "not a legal play now"
-L_STAR = (1, 0, 0)  # L*: lowest, any count (see code_of)
-
 
 VALUE, LOWEST, HIGHEST, PASS = range(4)
+L_STAR = (LOWEST, 0, 0)  # L*: lowest, any count (see code_of)
 _KIND_CODES = {PotentialKind.VALUE: VALUE, PotentialKind.LOWEST: LOWEST,
                PotentialKind.HIGHEST: HIGHEST, PotentialKind.PASS: PASS}
 

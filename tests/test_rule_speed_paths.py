@@ -81,16 +81,25 @@ def test_follow_odds_recursion_gives_the_plain_floats(problem, limit):
         odds._Memo.LIMIT = saved
 
 
-def test_follow_odds_memory_stays_bounded():
-    saved = odds._Memo.LIMIT
-    odds._Memo.LIMIT = 50
-    try:
+def test_follow_odds_memory_stays_bounded(monkeypatch):
+    """Past its limit the memory is cleared before the next computation, so it never holds more
+    than the limit plus what one computation stores."""
+    problems = [(((free, 1), (free + 1, 1), (13, 1)), (2, 3, 4, 4), 2 * free + 14) for free in range(2, 12)]
+    alone = []
+    for problem in problems:
+        odds._Memo.clear()
         odds._chance_nobody_holds.cache_clear()
-        for free in range(2, 12):
-            odds._chance_nobody_holds(((free, 1), (free + 1, 1), (13, 1)), (2, 3, 4, 4), 2 * free + 14)
-            assert odds._Memo.stored <= 50 + 200  # cleared before any computation that starts above the limit
-    finally:
-        odds._Memo.LIMIT = saved
+        odds._chance_nobody_holds(*problem)
+        alone.append(odds._Memo.stored)
+    monkeypatch.setattr(odds._Memo, "LIMIT", 50)
+    odds._Memo.clear()
+    odds._chance_nobody_holds.cache_clear()
+    held = []
+    for problem in problems:
+        odds._chance_nobody_holds(*problem)
+        held.append(sum(len(table) for table in odds._Memo.sums.values()))
+    assert max(held) <= 50 + max(alone)
+    assert sum(alone) > 50 + max(alone)  # unbounded, it would have held more
 
 
 RANDOM_PASSER = "P Random < 40\nLp Random < 70\nL*\n"

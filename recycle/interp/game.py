@@ -130,33 +130,18 @@ class RecycleState(GameState):
     def random_playout(self, rng: random.Random, draw=None) -> int:
         """`GameState.random_playout`'s very moves and draws (options are counted by `found`,
         one per option), without making the options' actions or texts."""
-        steps, rand, st, rules = 0, rng.random, self.st, self.rules
-        plain, advance, guarded = st.log is None and not rules.check, rules.machine.advance, rules.guarded
+        steps, rand = 0, rng.random
         while not self.over:
             n = len(self.found)
             if not n:
                 raise GameError("no legal action in a position that is not over")
-            index = int(rand() * n) if draw is None else draw(n)
+            self._play(int(rand() * n) if draw is None else draw(n))
             steps += 1
-            if not plain:
-                self._play(index)
-                continue
-            apply_all(st, self.found[index])  # `_play` and `_run`, without what no log and no check need
-            self.choices += 1
-            self._options, self.found, self.pending = (), (), None
-            with guarded:
-                advance(self)
-            if not self.over and self.choices >= rules.max_choices:
-                self._after()
         return steps
 
     def _run(self) -> None:
         with self.rules.guard():
             self.rules.machine.advance(self)
-        self._after()
-
-    def _after(self) -> None:
-        """After the flow ran: the choice limit, the transcript's end, the card check."""
         if not self.over and self.choices >= self.rules.max_choices:
             if self.rules.strict:
                 raise located(self.pending[0], self.table.filename,
