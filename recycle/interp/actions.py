@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from recycle.lang import tree as T
 
+from .counting import CountingMixin
 from .effects import MISSING, CycleSet, Forget, Move, Pass, Remember, Reorder, SetValue
 from .evaluate import Evaluator
 from .explorers import ExplorersMixin
@@ -26,7 +27,7 @@ from .runners import RunnersMixin
 from .state import Store, Table, loc_text
 
 
-class Executor(ExplorersMixin, RunnersMixin, Evaluator):
+class Executor(CountingMixin, ExplorersMixin, RunnersMixin, Evaluator):
     """Runs action nodes against a `Store`; finds the options of a choice."""
 
     def __init__(self, table: Table, max_steps: int) -> None:
@@ -38,6 +39,7 @@ class Executor(ExplorersMixin, RunnersMixin, Evaluator):
         self._runs: dict[int, object] = {}  # id(node) -> run(env, st), see `runners`
         self._flats: dict[int, object] = {}  # id(node) -> the walk `_explore` does, or None
         self._explorers: dict[int, object] = {}  # id(node) -> explore(env, st, out, work), see `explorers`
+        self._plans: dict[int, object] = {}  # id(choice) -> its `counting.Plan`, or None
 
     def run(self, node, env: dict, st: Store) -> None:
         """Run one action: a step counted (bounded), `at` set, its `_do_Form` done (see `runners`)."""

@@ -205,11 +205,30 @@ class Machine:
             texts, found = list(kept), kept.values()
         return texts, tuple(found)
 
+    def countable(self, leaves, s) -> bool:
+        """Are these counted options exactly what exploring would offer (`counting`)? Errors
+        (no option, too many) are left to exploring; two options could only be merged where
+        some card has no name of its own, a text may hold a ';', or two sites that can have
+        as many effects both offer options."""
+        n = len(leaves)
+        if not 0 < n <= MAX_OPTIONS:
+            return False
+        if n == 1 or s.rules.cardstock:
+            return True
+        plan = leaves.plan
+        return self.sized and plan.apart and self.named(s.table) and not plan.clash(leaves)
+
     def offer(self, s) -> None:
         """Find the options of the pending choice for the current player (s.options)."""
         node, env = s.pending
         st, table = s.st, s.table
         player = st.pcycles[-1][0]
+        if s.counting and st.log is None:  # a random playout: only how many, if that is proven
+            leaves = self.ex.leaves(node, env, st)
+            if leaves is not None and self.countable(leaves, s):
+                s.options, s.found, s.chooser = None, leaves, player
+                st.steps = 0
+                return
         found = self.ex.options(node, env, st)
         if len(found) > MAX_OPTIONS:
             raise self.ex.error(node, f"a choice with {len(found):,} options (at most {MAX_OPTIONS:,})", LimitError)

@@ -17,7 +17,6 @@ of it and re-deals the rest.
 from __future__ import annotations
 
 import random
-from itertools import product
 from pathlib import Path
 
 from recycle.kernel.protocol import TERMINAL, ActionParseError, GameError, GameState, IllegalAction, Results
@@ -27,18 +26,19 @@ from recycle.lang import tree as T
 from .actions import Executor
 from .effects import RecycleAction, action
 from .errors import LimitError, RecycleRuntimeError, guard, located
+from .setup import MAX_CARDS, create_deck, teams_of
 from .compat import cardstock_game, check_mode, is_cardstock
+from .counting import Leaves
 from .flow import SEQ, Machine
 from .undo import OptionEffects, apply_all, option_texts
 from .invariants import check_cards, checking_by_default
 from .knowledge import redeal
 from .observation import RecycleObservation
-from .state import Rng, Store, Table, loc_text
+from .state import Rng, Store, Table
 
 #: The reference engine's bound on choices per game.
 MAX_CHOICES = 500
 MAX_STEPS = 200_000
-MAX_CARDS = 10_000
 
 
 class Rules:
@@ -64,13 +64,18 @@ class RecycleState(GameState):
     """A position of a RECYCLE game. Build with `new_game`."""
 
     __slots__ = ("rules", "table", "num_players", "st", "stack", "pending", "_options", "found", "chooser",
-                 "choices", "over", "called", "_results")
+                 "choices", "over", "called", "_results", "counting")
 
     @property
     def options(self) -> tuple[RecycleAction, ...]:
         """The pending choice's options. Made when first asked for: a random playout only
         needs how many there are (`Machine.offer` makes texts only to merge identical options)."""
         options = self._options
+        if type(self.found) is Leaves:  # counted by a playout that stopped: explored after all
+            self.counting = False
+            with self.rules.guard():
+                self.rules.machine.offer(self)
+            options = self._options
         if type(options) is not tuple:  # a list of the options' texts, or None: no text made yet
             texts = options if options is not None else option_texts(self.found, self.table, self.st, self.chooser)
             options = self._options = tuple(action(i, text) for i, text in enumerate(texts))
@@ -83,6 +88,7 @@ class RecycleState(GameState):
     @property
     def effects(self) -> OptionEffects:
         """Per option (by index), what it does: a tuple of `effects` objects."""
+        self.options  # (explored, if they were only counted)
         return OptionEffects(self.found)
 
     # --- protocol -----------------------------------------------------------
@@ -122,7 +128,11 @@ class RecycleState(GameState):
         if st.log is not None:
             st.log.append({"t": "choice", "player": self.chooser, "index": index,
                            "action": self.options[index].text, "options": len(self.found)})
-        apply_all(st, self.found[index])
+        found = self.found
+        if type(found) is Leaves:
+            found.play(index, st)
+        else:
+            apply_all(st, found[index])
         self.choices += 1
         self._options, self.found, self.pending = (), (), None
         self._run()
@@ -131,12 +141,16 @@ class RecycleState(GameState):
         """`GameState.random_playout`'s very moves and draws (options are counted by `found`,
         one per option), without making the options' actions or texts."""
         steps, rand = 0, rng.random
-        while not self.over:
-            n = len(self.found)
-            if not n:
-                raise GameError("no legal action in a position that is not over")
-            self._play(int(rand() * n) if draw is None else draw(n))
-            steps += 1
+        self.counting = True  # options are only counted where that is proven (`counting`)
+        try:
+            while not self.over:
+                n = len(self.found)
+                if not n:
+                    raise GameError("no legal action in a position that is not over")
+                self._play(int(rand() * n) if draw is None else draw(n))
+                steps += 1
+        finally:
+            self.counting = False
         return steps
 
     def _run(self) -> None:
@@ -163,6 +177,7 @@ class RecycleState(GameState):
         c.stack = self.stack[:]
         c.pending, c._options, c.found, c.chooser = self.pending, self._options, self.found, self.chooser
         c.choices, c.over, c.called, c._results = self.choices, self.over, self.called, self._results
+        c.counting = False
         return c
 
     def results(self) -> Results:
@@ -227,34 +242,6 @@ class RecycleState(GameState):
             raise ActionParseError(f"{text!r} is not an option now; options: {shown}"
                                    + (" ..." if len(self.options) > 5 else ""))
         return option
-
-
-def _cards_of(deck: T.Deck, env: dict, limit: int = MAX_CARDS) -> list[dict] | None:
-    """Every card of a `(deck ...)`: one per combination of its attributes' values; None as
-    soon as there would be more than `limit` (counted before each product is made: a few
-    lines of values can multiply into billions)."""
-    def attribute(attr: T.Attribute) -> list[dict] | None:
-        out = []
-        for group in attr.groups:
-            values = env[group.values.name] if isinstance(group.values, T.Var) else group.values
-            subs = [{}]
-            for sub in group.attributes:
-                more = attribute(sub)
-                if more is None or len(subs) * len(more) > limit:
-                    return None
-                subs = [{**a, **b} for a, b in product(subs, more)]
-            if len(out) + len(values) * len(subs) > limit:
-                return None
-            out += [{attr.key: v, **s} for v in values for s in subs]
-        return out
-
-    cards = [{}]
-    for attr in deck.attributes:
-        more = attribute(attr)
-        if more is None or len(cards) * len(more) > limit:
-            return None
-        cards = [{**a, **b} for a, b in product(cards, more)]
-    return cards
 
 
 def new_game(game: "T.Game | str | Path", seed: int = 0, *, max_choices: int = MAX_CHOICES,
@@ -323,7 +310,7 @@ def _setup(game: T.Game, seed: int, probe: Executor, key: tuple, max_cards: int,
     n = probe.ev(setup.players, env, st)
     if not isinstance(n, int) or not 1 <= n <= 64:
         raise located(setup.players, filename, f"a game needs 1 to 64 players, not {n!r}")
-    teams = _teams(setup.teams, n, filename)
+    teams = teams_of(setup.teams, n, filename)
     team_of = [0] * n
     for t, members in enumerate(teams):
         for p in members:
@@ -337,7 +324,7 @@ def _setup(game: T.Game, seed: int, probe: Executor, key: tuple, max_cards: int,
         rules.ex.at = probe.at = item
         times, deck = (rules.ex.ev(item.times, env, st), item.action) if isinstance(item, T.Repeat) else (1, item)
         for _ in range(times):
-            _create_deck(rules.ex, deck, env, st, max_cards)
+            create_deck(rules.ex, deck, env, st, max_cards)
     st.log[0].update(players=n, **_limits_text(game, max_choices, strict))
     if st.rng.s == Store(seed=seed).rng.s and not st.fresh:  # the setup used no randomness
         while len(_SETUPS) >= _SETUPS_KEPT:
@@ -365,44 +352,10 @@ def _start(rules: Rules, env: dict, st: Store, shuffler=None) -> RecycleState:
     s.stack = [(SEQ, rules.table.game.flow, 0, env)]
     s.pending, s._options, s.found, s.chooser = None, (), (), TERMINAL
     s.choices, s.over, s.called, s._results = 0, False, False, None
+    s.counting = False
     s._run()
     rules.table.canonical(st)  # the keys the deal made, as the generated source names them
     return s
-
-
-def _teams(spec, n: int, filename: str) -> tuple[tuple[int, ...], ...]:
-    """Teams from `(create teams ...)` (nested lists flattened); players left out get their own."""
-    if spec is None:
-        return tuple((p,) for p in range(n))
-
-    def members(ts: T.TeamSpec) -> tuple[int, ...]:
-        return ts.members + tuple(p for sub in ts.subteams for p in members(sub))
-
-    teams = [members(ts) for ts in spec.teams]
-    for ts, m in zip(spec.teams, teams):
-        if any(not 0 <= p < n for p in m):
-            raise located(ts, filename, f"team ({', '.join(map(str, m))}) names a player not in this {n}-player game")
-    placed = {p for m in teams for p in m}
-    return tuple(teams) + tuple((p,) for p in range(n) if p not in placed)
-
-
-def _create_deck(ex: Executor, deck: T.CreateDeck, env: dict, st: Store, max_cards: int) -> None:
-    table = ex.table
-    key = ex.loc_key(deck.location, env, st) if isinstance(deck.location, T.Location) else None
-    if key is None:
-        raise located(deck, table.filename, "a deck is created in a location (OWNER iloc NAME)")
-    if key[2] == "mem":  # the reader refuses a written one; a computed one is refused here
-        raise located(deck, table.filename, "a deck's cards are real cards: they cannot be created in a mem location")
-    name = "DEFAULT" if deck.name is None else str(ex.ev(deck.name, env, st))
-    cards = _cards_of(deck.deck, env, max_cards - len(table.attrs))
-    if cards is None or len(table.attrs) + len(cards) > max_cards:
-        raise located(deck, table.filename, f"more than {max_cards:,} cards", LimitError)
-    pile = st.loc(key)
-    for attrs in cards:
-        c = table.add_card(attrs, name)
-        pile.append(c)
-        st.where.append(key)
-    st.log.append({"t": "deck", "to": loc_text(key), "cards": [table.text[c] for c in pile[-len(cards):]]})
 
 
 __all__ = ["RecycleState", "RecycleAction", "RecycleObservation", "new_game", "RecycleRuntimeError",

@@ -1,0 +1,172 @@
+"""Counted options: a choice's options found without trying them (a speed layer for random playouts).
+
+Finding options (`explorers`) runs every option's actions and undoes them, so that
+an option is its list of effects. A random playout needs only how many options
+there are and the effects of the one drawn. Where a choice's shape proves that
+trying would change nothing else, `leaves(node, env, st)` walks its conditions and
+`any` loops exactly as exploring does and records each option as a *leaf*:
+which action it runs (its site) with the values of the variables bound on the way.
+Only the drawn leaf is run (`Leaves.play`). The proof, per site, is that its action
+
+- always records at least one effect (so no option is dropped as doing nothing),
+- cannot fail (so no error is missed): only integer writes of values that cannot
+  fail, moves of the cards a variable holds, `repeat all` moves between locations,
+  and conditionals on comparisons of such values;
+- cannot read like another option (so no two would be merged, see `flow.Machine.merged`):
+  sites whose numbers of effects can be equal never both offer options, and the
+  options of one site move different cards the chooser sees, at the same place among
+  their effects (in games where every card has its own name and no text holds a ';').
+
+What can only be known in the position is checked there (`Machine.offer`): the
+number of options, the sites present, the step bound, the point maps read. When
+anything is not proven, the options are explored as always: same options, same
+errors, same steps.
+"""
+from __future__ import annotations
+
+from recycle.lang import tree as T
+
+from .codegen import Source
+from .evaluate import MAX_INT
+from .proof import Proof, Site
+from .state import PointMap
+
+
+class Plan:
+    """How to count one choice's options: the generated walk and its sites."""
+
+    __slots__ = ("walk", "sites", "overlaps", "points", "nodes", "loops", "apart")
+
+    def __init__(self, walk, sites: list[Site], points: frozenset) -> None:
+        self.walk, self.sites, self.points = walk, sites, points
+        # pairs of sites whose options could have as many effects: they must not both offer
+        self.overlaps = tuple((i, j) for i, a in enumerate(sites) for j, b in enumerate(sites[:i])
+                              if not _disjoint(a, b))
+        self.nodes = max(s.nodes for s in sites)
+        self.loops = max(s.loops for s in sites)
+        self.apart = all(s.apart for s in sites)
+
+    def clash(self, leaves: list) -> bool:
+        """Do two sites that could read alike both offer options here? (Leaves come in the
+        order of their sites: one site alone when the first and the last are of one.)"""
+        if not self.overlaps or leaves[0][0] == leaves[-1][0]:
+            return False
+        present = {leaf[0] for leaf in leaves}
+        return any(i in present and j in present for i, j in self.overlaps)
+
+
+def _disjoint(a: Site, b: Site) -> bool:
+    return (a.high is not None and a.high < b.low) or (b.high is not None and b.high < a.low)
+
+
+class Leaves(list):
+    """The options of a counted choice: (site, value, ...) each, in the order exploring finds them."""
+
+    __slots__ = ("plan", "env", "ex")
+
+    def play(self, index: int, st) -> None:
+        """Do option `index`: run its site's action where the walk bound its variables."""
+        leaf = self[index]
+        site = self.plan.sites[leaf[0]]
+        (site.run or self.ex.leaf_runner(site))(self.env, st, *leaf[1:])
+        st.steps = 0  # as after applying an explored option: the count starts at the choice
+
+
+#: Point maps whose scores are all integers within the 128-bit bound (a map is immutable).
+_SMALL_MAPS: dict[int, tuple] = {}
+
+
+def small_scores(pm) -> bool:
+    """Can no score of this point map fail or leave the 128-bit bound?"""
+    got = _SMALL_MAPS.get(id(pm))
+    if got is None or got[0] is not pm:
+        if len(_SMALL_MAPS) > 64:
+            _SMALL_MAPS.clear()
+        ok = type(pm) is PointMap and all(type(p) is int for _, p in pm.awards) \
+            and sum(abs(p) for _, p in pm.awards) <= MAX_INT
+        got = _SMALL_MAPS[id(pm)] = (pm, ok)  # the map itself kept: its id is not reused meanwhile
+    return got[1]
+
+
+class CountingMixin:
+    """`leaves(choice, env, st)` for `actions.Executor` (needs `value`, `items`, `flat`, `runner`, `pure`)."""
+
+    def leaves(self, node, env: dict, st) -> Leaves | None:
+        """The choice's options as leaves, when its shape proves them (else None: explore)."""
+        plan = self._plans.get(id(node), False)
+        if plan is False:
+            plan = self._plans[id(node)] = self._plan(node)
+        if plan is None:
+            return None
+        out = Leaves()
+        plan.walk(env, st, out)
+        if st.steps + len(out) * (plan.nodes + plan.loops * len(st.where)) > self.max_steps:
+            return None  # trying them could reach the step bound: the error must come where it does
+        points = st.points
+        for key in plan.points:
+            pm = points.get(key)
+            if pm is not None and not small_scores(pm):
+                return None
+        out.plan, out.env, out.ex = plan, env, self
+        return out
+
+    def leaf_runner(self, site: Site):
+        """`run(env, st, *values)`: the site's action as `runner` runs it, its variables bound."""
+        src = Source(self._statement_base())
+        values = [f"_v{i}" for i in range(len(site.names))]
+        src.emit(0, f"def f(env, st, {''.join(v + ', ' for v in values)}):")
+        env, bound = "env", {}
+        for name, kind, value in zip(site.names, site.kinds, values):
+            env, bound = src.bind(1, env, bound, name, kind, value)
+        self.stmt(src, site.body, env, bound, 1, True, 0)
+        try:
+            site.run = src.build(site.body)
+        except (SyntaxError, RecursionError, MemoryError):  # beyond Python's limits: the runner
+            run = self.runner(site.body)
+            site.run = lambda env, st, *values: run({**env, **dict(zip(site.names, values))}, st)
+        return site.run
+
+    def _plan(self, choice) -> Plan | None:
+        src, sites = Source(self._statement_base()), []
+        src.emit(0, "def f(env, st, _out):")
+        points: set = set()
+        for option in choice.options:
+            if not self._walk(src, option, "env", {}, 1, (), sites, points):
+                return None
+        if not sites:
+            return None
+        try:
+            return Plan(src.build(choice), sites, frozenset(points))
+        except (SyntaxError, RecursionError, MemoryError):
+            return None
+
+    def _walk(self, src: Source, n, env: str, bound: dict, indent: int, path: tuple, sites: list, points: set) -> bool:
+        """Source recording the leaves under `n` as exploring finds them; False: not provable."""
+        kind = type(n)
+        if indent > 20:
+            return False
+        if kind is T.Conditional:  # a false condition: nothing done, no option
+            if not self.pure(n.condition):
+                return False  # (counted and then explored, a draw would be made twice)
+            cond, _ = self.value(src, n.condition, env, bound, indent)
+            src.emit(indent, f"if {cond}:")
+            return self._walk(src, n.action, env, bound, indent + 1, path, sites, points)
+        if kind is T.AnyDo:  # an `any` over nothing: no option
+            if not self.pure(n.collection):
+                return False
+            items, ikind, _ = self.items(src, n.collection, env, bound, indent)
+            x = src.temp()
+            src.emit(indent, f"for {x} in {items}:")
+            inner, ibound = src.bind(indent + 1, env, bound, n.var.name, ikind, x)
+            return self._walk(src, n.action, inner, ibound, indent + 1, path + ((n, x, ikind),), sites, points)
+        if kind in (T.Choice, T.AnyDo) or self.flat(n) is None:
+            return False
+        site = Proof(self, path).site(n, points)
+        if site is None:
+            return False
+        sites.append(site)
+        src.emit(indent, f"_out.append(({len(sites) - 1}, {''.join(x + ', ' for _, x, _ in path)}))")
+        return True
+
+
+__all__ = ["CountingMixin", "Leaves", "Plan", "small_scores"]

@@ -1,0 +1,220 @@
+"""Counted options (`recycle.interp.counting`) are exactly the explored ones.
+
+A random playout counts a choice's options without trying them only where the
+choice's shape proves that trying would give one option per leaf, none merged,
+none failing. These tests play the same games with counting and with exploring
+(counting switched off) and compare everything: moves, draws, final state, errors.
+The games are drawn from a family of choice shapes that includes what the proof
+must refuse: options that merge, may do nothing, may fail, move hidden cards,
+draw at random, or come near the step bound.
+"""
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from recycle.games import game_path
+from recycle.interp import new_game
+from recycle.interp.actions import Executor
+from recycle.interp.counting import Leaves, small_scores
+from recycle.interp.evaluate import MAX_INT
+from recycle.interp.state import PointMap
+from recycle.interp.flow import Machine
+from recycle.interp.errors import LimitError, RecycleRuntimeError
+from recycle.lang import load_game, parse_game
+
+HAND, SHOWN, HIDDEN = "((current player) iloc HAND)", "((current player) vloc SHOWN)", "(game hloc POOL)"
+TABLE = "(game vloc TABLE)"
+TOP = f"(set (game sto TOP) (score (top {TABLE}) using (game points VALUE)))"
+
+
+def _game(options: list[str], rounds: int = 12) -> str:
+    """Three players, 16 cards of 4 values (4 each); a stage of `rounds` turns whose
+    choice has the given options (they may use TABLE, DISCARD, A, B, C, TOP)."""
+    return f"""
+(game
+ (setup
+  (create players 3)
+  (create deck (game iloc STOCK) (deck (RANK (ONE, TWO, THREE, FOUR))
+                                       (COLOR (RED (SUIT (HEARTS, DIAMONDS))) (BLACK (SUIT (CLUBS, SPADES)))))))
+ (do (
+      (set (game points VALUE) (((RANK : ONE) 1) ((RANK : TWO) 2) ((RANK : THREE) 3) ((RANK : FOUR) 4)))
+      (shuffle (game iloc STOCK))
+      (repeat 3 (all player 'P (move (top (game iloc STOCK)) (top ('P iloc HAND)))))
+      (all player 'P (move (top (game iloc STOCK)) (top ('P vloc SHOWN))))
+      (repeat 2 (move (top (game iloc STOCK)) (top (game hloc POOL))))))
+ (stage player
+        (end (or (>= (game sto ROUNDS) {rounds}) (== (size ((current player) iloc HAND)) 0)))
+        (do ((inc (game sto ROUNDS) 1)))
+        (choice ({' '.join(options)})))
+ (scoring max (game sto A)))
+"""
+
+
+def _outcome(game, seed: int, counting: bool, **limits):
+    """How a random playout ends: its moves, draws and state, or the error it raised."""
+    with pytest.MonkeyPatch.context() as m:
+        if not counting:
+            m.setattr(Executor, "leaves", lambda self, node, env, st: None)
+        rng = random.Random(seed)
+        try:
+            state = new_game(game, seed, **limits)
+            steps = state.random_playout(rng, rng._randbelow)  # (draws as many bits as options need)
+        except RecycleRuntimeError as e:
+            return type(e).__name__, str(e), rng.random()
+        s = state.st
+        return steps, state.results(), s.locs, s.ints, s.where, s.rng.s, rng.random()
+
+
+# --- a family of choices -----------------------------------------------------------------------
+
+STATEMENTS = [
+    "(set (game sto A) 1)", "(inc (game sto B) 1)", "((== (game sto A) 1) (set (game sto C) 2))",
+    f"(repeat all (move (top {TABLE}) (top (game vloc DISCARD))))", TOP,
+    "(set (game sto C) (size (game vloc DISCARD)))",
+    "((> (game sto B) 2) (inc (game sto A) 1))", "((< (game sto ROUNDS) 3) (inc (game sto A) 1))",
+    "(set (game sto A) (random 1))",  # a draw: trying every option draws for each
+]
+
+
+@st.composite
+def _option(draw) -> str:
+    """One option: maybe a condition, maybe `any` over tuples or cards of some place, then
+    statements around the move of the bound cards (or none: its options all alike)."""
+    source = draw(st.sampled_from([HAND, HAND, SHOWN, HIDDEN, TABLE]))
+    loop = draw(st.sampled_from(["tuples", "ranged", "doubled", "cards", "still", "none"]))
+    before = draw(st.lists(st.sampled_from(STATEMENTS), max_size=1))
+    after = draw(st.lists(st.sampled_from(STATEMENTS), max_size=2))
+    if loop in ("none", "still"):
+        body = before + after or ["((> (game sto B) 1) (inc (game sto A) 1))"]  # (it may do nothing)
+    elif loop == "cards":
+        body = before + [f"(move 'C (top {TABLE}))"] + after
+    else:
+        body = before + [f"(all 'T 'X (move 'X (top {TABLE})))"] + after
+    action = f"(do ({' '.join(body)}))"
+    size = draw(st.sampled_from(["1", "2", f"(size {TABLE})"]))
+    tuples = f"(tuples {{}} {source} using (game points VALUE))"
+    if loop == "tuples":
+        action = f"(any {tuples.format(size)} 'T {action})"
+    elif loop in ("ranged", "doubled"):  # doubled: every set twice, once per N
+        inner = tuples.format("'N" if loop == "ranged" else size)
+        action = f"(any (range 1..2) 'N (any {inner} 'T {action}))"
+    elif loop in ("cards", "still"):
+        action = f"(any {source} 'C {action})"
+    guard = draw(st.sampled_from(["", "", f"(== (size {TABLE}) 0)", f"(> (size {TABLE}) 0)", "(> (game sto B) 0)"]))
+    return f"({guard} {action})" if guard else action
+
+
+@settings(max_examples=250, deadline=None)
+@given(st.lists(_option(), min_size=1, max_size=2), st.integers(0, 4), st.integers(0, 2**16))
+def test_counted_playouts_are_explored_playouts(options, twice, seed):
+    """Whatever the choice, a playout that counts is the playout that explores."""
+    if not twice:  # an option written twice: every option of it is offered once (merged)
+        options = options + options[:1]
+    game = parse_game(_game(options))
+    assert _outcome(game, seed, True) == _outcome(game, seed, False)
+
+
+def _counted(game, seed: int) -> tuple[int, int]:
+    """(choices of two options or more that were counted, such choices) in one random playout."""
+    state, seen = new_game(game, seed), [0, 0]
+    offer = Machine.offer
+
+    def spy(self, s):
+        offer(self, s)
+        if len(s.found) > 1:
+            seen[0] += type(s.found) is Leaves
+            seen[1] += 1
+
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(Machine, "offer", spy)
+        state.random_playout(random.Random(seed))
+    return seen[0], seen[1]
+
+
+def test_every_choice_of_president_is_counted():
+    """The shipped President's choices are all proven (leads, follows, passes), so its
+    random playouts never try options."""
+    game = load_game(game_path("President5"))
+    for seed in range(5):
+        counted, asked = _counted(game, seed)
+        assert asked > 50 and counted == asked, seed
+
+
+@pytest.mark.parametrize("option, why", [
+    (f"(any (tuples 1 {HAND} using (game points VALUE)) 'T (do (((> (game sto B) 0) (inc (game sto A) 1)))))",
+     "may do nothing"),
+    (f"(any {HAND} 'C (do ((set (game sto A) (random 1)) (move 'C (top {TABLE})))))", "draws at random"),
+    (f"(any {HIDDEN} 'C (move 'C (top {TABLE})))", "moves cards the chooser cannot see"),
+    (f"(any {HAND} 'C (set (game sto A) 1))", "its options all read alike"),
+    (f"(any {SHOWN} 'C (do ((move 'C (top {TABLE})) (set (game sto A) (score (top {HAND}) "
+     "using (game points VALUE))))))", "may fail on an empty place"),
+])
+def test_a_choice_not_proven_is_explored(option, why):
+    game = parse_game(_game([option, "(inc (game sto B) 1)"]))
+    counted, choices = _counted(game, 3)
+    assert choices > 0 and counted == 0, why
+
+
+@pytest.mark.parametrize("options", [
+    ["(do (((< (game sto ROUNDS) 3) (inc (game sto A) 1))))"],  # from round 3 on: no option
+    [f"(any {HAND} 'C (do ((move 'C (top {TABLE})) ((> (game sto ROUNDS) 2) (set (game sto A) "
+     "(score (top (game vloc DISCARD)) using (game points VALUE)))))))"],  # round 3: fails
+])
+def test_an_option_that_may_do_nothing_or_fail_does_so_when_explored(options):
+    """The playout stops with the error exploring finds, before drawing (not after, as it
+    would if only the drawn option ran)."""
+    game = parse_game(_game(options))
+    got = _outcome(game, 2, True)
+    assert got[0] in ("NoOptionsError", "RecycleRuntimeError") and got == _outcome(game, 2, False)
+
+
+def test_counting_stops_where_trying_the_options_would_pass_the_step_bound():
+    """Trying a lead of President counts a step per effect: with fewer steps left than that,
+    offering the options raises the step limit, counting or not."""
+    state = new_game(load_game(game_path("President5")), 1, max_steps=20_000)
+    state.counting = True
+    state.rules.machine.offer(state)
+    assert type(state.found) is Leaves  # room enough: counted
+    state.st.steps = 20_000 - len(state.found)
+    with pytest.raises(LimitError, match="more than 20,000 steps"):
+        state.rules.machine.offer(state)
+
+
+def test_a_point_map_whose_scores_could_pass_the_bound_is_not_counted_on():
+    """A lead writes the score of the card it plays: with a map whose awards could add up
+    past 128 bits, writing could fail, so the options are tried."""
+    state = new_game(load_game(game_path("President5")), 1)
+    node, env = state.pending
+    ex, points = state.rules.ex, state.st.points
+    assert ex.leaves(node, env, state.st) is not None
+    key = next(k for k in points if k[-1] == "VALUE")
+    red, two = (("COLOR", "RED"),), (("RANK", "TWO"),)
+    big = PointMap(((red, MAX_INT), (two, 1)))  # a red two scores past the bound
+    assert small_scores(points[key]) and not small_scores(big)
+    assert not small_scores(PointMap(((red, "A"),)))
+    points[key] = big
+    assert ex.leaves(node, env, state.st) is None
+
+
+def test_near_the_step_bound_options_are_explored():
+    """Counting stops where trying the options could pass the step bound; the error then comes
+    at the same step, with the same words."""
+    game = parse_game(_game([f"(any {HAND} 'C (move 'C (top {TABLE})))"]))
+    for limit in (3, 5, 8, 20):
+        got = _outcome(game, 1, True, max_steps=limit)
+        assert got == _outcome(game, 1, False, max_steps=limit)
+    assert "steps" in _outcome(game, 1, True, max_steps=5)[1]
+
+
+def test_a_counted_state_still_offers_its_options():
+    """A state left counted (a playout that stopped at an error) explores when asked."""
+    game = load_game(game_path("President5"))
+    state = new_game(game, 4)
+    state.counting = True
+    state.rules.machine.offer(state)
+    assert len(state.found) == len(state.legal_actions()) > 0
+    assert state.options == new_game(game, 4).options
