@@ -28,12 +28,13 @@ from recycle.lang import load_game, parse_game
 
 HAND, SHOWN, HIDDEN = "((current player) iloc HAND)", "((current player) vloc SHOWN)", "(game hloc POOL)"
 TABLE = "(game vloc TABLE)"
+FILTERED = f"(filter {HAND} 'H (!= (cardatt RANK 'H) ONE))"
 TOP = f"(set (game sto TOP) (score (top {TABLE}) using (game points VALUE)))"
 
 
-def _game(options: list[str], rounds: int = 12) -> str:
-    """Three players, 16 cards of 4 values (4 each); a stage of `rounds` turns whose
-    choice has the given options (they may use TABLE, DISCARD, A, B, C, TOP)."""
+def _game(options: list[str], rounds: int = 12, table: int = 0) -> str:
+    """Three players, 16 cards of 4 values (4 each), `table` of them on the table; a stage of
+    `rounds` turns whose choice has the given options (they may use TABLE, DISCARD, A, B, C, TOP)."""
     return f"""
 (game
  (setup
@@ -45,7 +46,8 @@ def _game(options: list[str], rounds: int = 12) -> str:
       (shuffle (game iloc STOCK))
       (repeat 3 (all player 'P (move (top (game iloc STOCK)) (top ('P iloc HAND)))))
       (all player 'P (move (top (game iloc STOCK)) (top ('P vloc SHOWN))))
-      (repeat 2 (move (top (game iloc STOCK)) (top (game hloc POOL))))))
+      (repeat 2 (move (top (game iloc STOCK)) (top (game hloc POOL))))
+      (repeat {table} (move (top (game iloc STOCK)) (top (game vloc TABLE))))))
  (stage player
         (end (or (>= (game sto ROUNDS) {rounds}) (== (size ((current player) iloc HAND)) 0)))
         (do ((inc (game sto ROUNDS) 1)))
@@ -77,6 +79,7 @@ STATEMENTS = [
     "(set (game sto C) (size (game vloc DISCARD)))",
     "((> (game sto B) 2) (inc (game sto A) 1))", "((< (game sto ROUNDS) 3) (inc (game sto A) 1))",
     "(set (game sto A) (random 1))",  # a draw: trying every option draws for each
+    f"(remember (top {TABLE}) (top (game mem LAST)))", f"(move (top {TABLE}) (top (game vloc DISCARD)))",
 ]
 
 
@@ -84,7 +87,7 @@ STATEMENTS = [
 def _option(draw) -> str:
     """One option: maybe a condition, maybe `any` over tuples or cards of some place, then
     statements around the move of the bound cards (or none: its options all alike)."""
-    source = draw(st.sampled_from([HAND, HAND, SHOWN, HIDDEN, TABLE]))
+    source = draw(st.sampled_from([HAND, HAND, SHOWN, HIDDEN, TABLE, FILTERED]))
     loop = draw(st.sampled_from(["tuples", "ranged", "doubled", "cards", "still", "none"]))
     before = draw(st.lists(st.sampled_from(STATEMENTS), max_size=1))
     after = draw(st.lists(st.sampled_from(STATEMENTS), max_size=2))
@@ -104,6 +107,8 @@ def _option(draw) -> str:
         action = f"(any (range 1..2) 'N (any {inner} 'T {action}))"
     elif loop in ("cards", "still"):
         action = f"(any {source} 'C {action})"
+    if draw(st.integers(0, 9)) == 0:
+        action = "(turn pass)"
     guard = draw(st.sampled_from(["", "", f"(== (size {TABLE}) 0)", f"(> (size {TABLE}) 0)", "(> (game sto B) 0)"]))
     return f"({guard} {action})" if guard else action
 
@@ -159,15 +164,21 @@ def test_a_choice_not_proven_is_explored(option, why):
     assert choices > 0 and counted == 0, why
 
 
-@pytest.mark.parametrize("options", [
+@pytest.mark.parametrize("options, table", [(options, 0) for options in [
     ["(do (((< (game sto ROUNDS) 3) (inc (game sto A) 1))))"],  # from round 3 on: no option
     [f"(any {HAND} 'C (do ((move 'C (top {TABLE})) ((> (game sto ROUNDS) 2) (set (game sto A) "
      "(score (top (game vloc DISCARD)) using (game points VALUE)))))))"],  # round 3: fails
-])
-def test_an_option_that_may_do_nothing_or_fail_does_so_when_explored(options):
+    [f"(any {HAND} 'C (move 'C (top {TABLE})))",  # with one card on the table, the other fails
+     f"((> (size {TABLE}) 0) (do ((move (top {TABLE}) (top (game vloc DISCARD))) "
+     f"(remember (top {TABLE}) (top (game mem LAST))))))"],
+]] + [([f"(any {HAND} 'C (do ((move 'C (top {TABLE})) (move (top {TABLE}) (top (game vloc DISCARD))) "
+        f"(remember (top {TABLE}) (top (game mem LAST))))))",  # fails once the table is empty
+        f"((> (size {TABLE}) 0) (do ((inc (game sto B) 1) (repeat all (move (top {TABLE}) (top (game vloc DISCARD)))))))"],
+       1)])
+def test_an_option_that_may_do_nothing_or_fail_does_so_when_explored(options, table):
     """The playout stops with the error exploring finds, before drawing (not after, as it
     would if only the drawn option ran)."""
-    game = parse_game(_game(options))
+    game = parse_game(_game(options, table=table))
     got = _outcome(game, 2, True)
     assert got[0] in ("NoOptionsError", "RecycleRuntimeError") and got == _outcome(game, 2, False)
 

@@ -41,7 +41,7 @@ class Proof:
     """What one site's action does, from its syntax: its effects as segments, in order
 
         ("one",)             one effect                ("all", place)   every card of a place moved
-        ("cond", low, high)  a conditional's effects   ("cards", name)  the cards of a variable moved
+        ("cond", low, high)  a conditional's effects   ("cards", name, place, kind)  a variable's cards moved
 
     and whether it cannot fail. Places are keys (a fixed location) or ("cur", vis, NAME)."""
 
@@ -59,14 +59,16 @@ class Proof:
             place = self.place(coll.cards)
             size = coll.size.name if type(coll.size) is T.Var else None
             return (TUPLES, place, size) if place is not None else (OTHER, None, None)
+        if type(coll) is T.Filter and type(coll.collection) is T.Location:  # some cards of a location
+            coll = coll.collection
         if type(coll) is T.Location:
             place = self.place(coll)
             return (CARD, place, None) if place is not None else (OTHER, None, None)
         return OTHER, None, None
 
-    def place(self, loc):
-        """A real location's place: its fixed key, or the current player's; else None."""
-        if type(loc) is not T.Location or loc.visibility == "mem" or type(loc.name) is not T.Name \
+    def place(self, loc, mem: bool = False):
+        """A real (or, `mem`, a mem) location's place: its fixed key, or the current player's; else None."""
+        if type(loc) is not T.Location or (loc.visibility == "mem") != mem or type(loc.name) is not T.Name \
                 or loc.index is not None:
             return None
         fixed = self.ex.fixed_key(loc, (loc.visibility,))
@@ -124,9 +126,22 @@ class Proof:
                 return None
             return self._moved(coll.name, move)
         if kind is T.Move:  # (move 'C (top PLACE)): the card of a variable moved
-            if type(n.card) is not T.Var or self.bound.get(n.card.name, (OTHER,))[0] != CARD:
+            if type(n.card) is T.Var and self.bound.get(n.card.name, (OTHER,))[0] == CARD:
+                return self._moved(n.card.name, n)
+            source, to = self._held(n.card), self._destination(n)
+            if source is None or to is None:
                 return None
-            return self._moved(n.card.name, n)
+            self.full.discard(source)  # (it may hold no card now)
+            self.full.add(to)
+            return [("one",)]
+        if kind is T.Remember:  # a copy of a card held somewhere, into a mem location
+            to = n.to
+            if self._held(n.card) is None or type(to) is not T.CardAt or to.position not in ("top", "bottom") \
+                    or self.place(to.cards, mem=True) is None:
+                return None
+            return [("one",)]
+        if kind is T.TurnPass:
+            return [("one",)]
         if kind is T.RepeatAll:
             move = n.action
             if type(move) is not T.Move or type(move.card) is not T.CardAt or move.card.position not in ("top", "bottom"):
@@ -142,6 +157,13 @@ class Proof:
             return [("all", source)]
         return None
 
+    def _held(self, card):
+        """The place of `(top|bottom PLACE)` when PLACE is known to hold a card here, else None."""
+        if type(card) is not T.CardAt or card.position not in ("top", "bottom"):
+            return None
+        place = self.place(card.cards)
+        return place if place is not None and place in self.full else None
+
     def _destination(self, move):
         to = move.to
         return self.place(to.cards) if type(to) is T.CardAt and to.position in ("top", "bottom") else None
@@ -153,7 +175,7 @@ class Proof:
         self.nodes += 1
         self.loops += 1
         self.full.add(to)  # a variable bound on the way holds at least one card
-        return [("cards", name, to)]
+        return [("cards", name, to, self.bound[name][0])]
 
     def storage(self, n) -> bool:
         """An integer storage whose key cannot fail: the game's, a numbered or the current player's."""
@@ -231,8 +253,8 @@ def _span(segments: list) -> tuple[int, int | None]:
             low, high = low + 1, None if high is None else high + 1
         elif s[0] == "cond":
             high = None if high is None or s[2] is None else high + s[2]
-        elif s[0] == "cards":
-            low, high = low + 1, None  # a bound variable holds at least one card
+        elif s[0] == "cards":  # a card, or the cards of tuples (at least one)
+            low, high = low + 1, None if high is None or s[3] != CARD else high + 1
         else:
             high = None
     return low, high
