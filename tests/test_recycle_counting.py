@@ -221,11 +221,21 @@ def test_near_the_step_bound_options_are_explored():
     assert "steps" in _outcome(game, 1, True, max_steps=5)[1]
 
 
-def test_a_counted_state_still_offers_its_options():
-    """A state left counted (a playout that stopped at an error) explores when asked."""
+def test_a_new_game_explores_its_first_options_when_asked_for():
+    """A new game only counts its first options; asking for them (or their effects, or playing
+    one) explores them: the same options as a game that never counted."""
     game = load_game(game_path("President5"))
-    state = new_game(game, 4)
-    state.counting = True
-    state.rules.machine.offer(state)
-    assert len(state.found) == len(state.legal_actions()) > 0
-    assert state.options == new_game(game, 4).options
+    for seed in range(3):
+        state = new_game(game, seed)
+        assert type(state.found) is Leaves
+        with pytest.MonkeyPatch.context() as m:
+            m.setattr(Executor, "leaves", lambda self, node, env, st: None)
+            plain = new_game(game, seed)
+        assert type(plain.found) is not Leaves
+        assert state.legal_actions() == plain.legal_actions() and len(state.found) == len(plain.found)
+        records = [[[e.record(s.table) for e in option] for option in s.effects] for s in (state, plain)]
+        assert records[0] == records[1]
+        played = new_game(game, seed)
+        played.apply(plain.legal_actions()[-1])
+        plain.apply(plain.legal_actions()[-1])
+        assert played.st.locs == plain.st.locs and played.legal_actions() == plain.legal_actions()

@@ -48,11 +48,16 @@ class Plan:
 
     def clash(self, leaves: list) -> bool:
         """Do two sites that could read alike both offer options here? (Leaves come in the
-        order of their sites: one site alone when the first and the last are of one.)"""
-        if not self.overlaps or leaves[0][0] == leaves[-1][0]:
-            return False
-        present = {leaf[0] for leaf in leaves}
-        return any(i in present and j in present for i, j in self.overlaps)
+        order of their sites, so a pair outside the first and the last leaf's sites is not.)"""
+        first, last, present = leaves[0][0], leaves[-1][0], None
+        for i, j in self.overlaps:  # (i > j)
+            if j < first or i > last:
+                continue
+            if present is None:
+                present = {leaf[0] for leaf in leaves}
+            if i in present and j in present:
+                return True
+        return False
 
 
 def _disjoint(a: Site, b: Site) -> bool:

@@ -352,8 +352,9 @@ def _start(rules: Rules, env: dict, st: Store, shuffler=None) -> RecycleState:
     s.stack = [(SEQ, rules.table.game.flow, 0, env)]
     s.pending, s._options, s.found, s.chooser = None, (), (), TERMINAL
     s.choices, s.over, s.called, s._results = 0, False, False, None
-    s.counting = False
+    s.counting = True  # the first options only counted where that is proven: explored when asked for
     s._run()
+    s.counting = False
     rules.table.canonical(st)  # the keys the deal made, as the generated source names them
     return s
 
