@@ -71,7 +71,7 @@ class RecycleState(GameState):
         """The pending choice's options. Made when first asked for: a random playout only
         needs how many there are (`Machine.offer` makes texts only to merge identical options)."""
         options = self._options
-        if type(self.found) is Leaves:  # counted by a playout that stopped: explored after all
+        if type(self.found) is Leaves:  # only counted (a new game, a playout that stopped): explored now
             self.counting = False
             with self.rules.guard():
                 self.rules.machine.offer(self)
