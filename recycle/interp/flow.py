@@ -96,8 +96,12 @@ class Machine:
 
     def advance(self, s) -> None:
         """Run `s` until a choice with options (s.options set) or the end (s.over)."""
-        ex, st, stack, flowy, runs = self.ex, s.st, s.stack, self.flowy, self.ex._runs
+        ex, st, stack, flowy = self.ex, s.st, s.stack, self.flowy
         max_steps = ex.max_steps
+        if st.journal is None and st.log is None:  # nothing to record: the quiet runners
+            runs, made = ex._quiets, ex.quiet
+        else:
+            runs, made = ex._runs, ex.runner
         while stack:
             frame = stack[-1]
             kind = frame[0]
@@ -112,7 +116,7 @@ class Machine:
                         if id(last) in flowy:
                             break
                         ex.at = last  # what `enter` does with an action holding no choice
-                        (runs.get(id(last)) or ex.runner(last))(env, st)
+                        (runs.get(id(last)) or made(last))(env, st)
                         st.steps += 1
                         if st.steps > max_steps:
                             raise ex.too_long(last)
