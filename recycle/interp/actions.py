@@ -23,11 +23,12 @@ from .evaluate import Evaluator
 from .explorers import ExplorersMixin
 from .undo import undo_to
 from .knowledge import move_changes, reorder_changes
+from .quiet import QuietMixin
 from .runners import RunnersMixin
 from .state import Store, Table, loc_text
 
 
-class Executor(CountingMixin, ExplorersMixin, RunnersMixin, Evaluator):
+class Executor(CountingMixin, ExplorersMixin, QuietMixin, RunnersMixin, Evaluator):
     """Runs action nodes against a `Store`; finds the options of a choice."""
 
     def __init__(self, table: Table, max_steps: int) -> None:
@@ -37,6 +38,7 @@ class Executor(CountingMixin, ExplorersMixin, RunnersMixin, Evaluator):
         self._actions = {cls: getattr(self, "_do_" + cls.__name__) for cls in vars(T).values()
                          if isinstance(cls, type) and hasattr(self, "_do_" + cls.__name__)}
         self._runs: dict[int, object] = {}  # id(node) -> run(env, st), see `runners`
+        self._quiets: dict[int, object] = {}  # id(node) -> the same for a state keeping no record, see `quiet`
         self._flats: dict[int, object] = {}  # id(node) -> the walk `_explore` does, or None
         self._explorers: dict[int, object] = {}  # id(node) -> explore(env, st, out, work), see `explorers`
         self._plans: dict[int, object] = {}  # id(choice) -> its `counting.Plan`, or None

@@ -57,22 +57,24 @@ def merge_steps(lines: list[str]) -> list[str]:
         _ex.at = A                             _ex.at = B
         ... (k times, the last for B)
 
-    where `_over` raises at the very step the lines on the left would (`runners`)."""
+    where `_over` raises at the very step the lines on the left would (`runners`); in a quiet
+    function (no check, see `quiet`) `st.steps += k` and `_ex.at = B`."""
     out, i, n = [], 0, len(lines)
     while i < n:
-        run, j = [], i
-        while (j + 3 < n and lines[j].lstrip() == "st.steps += 1" and lines[j + 1].lstrip().startswith("if st.steps > ")
-               and lines[j + 2].lstrip().startswith("raise _too_long(") and lines[j + 3].lstrip().startswith("_ex.at = ")
-               and lines[j][:len(lines[j]) - len(lines[j].lstrip())] == lines[i][:len(lines[i]) - len(lines[i].lstrip())]):
-            run.append(lines[j + 3].lstrip()[len("_ex.at = "):])
-            j += 4
+        run, j, pad = [], i, lines[i][:len(lines[i]) - len(lines[i].lstrip())]
+        size = 4 if i + 1 < n and lines[i + 1].lstrip().startswith("if st.steps > ") else 2
+        while (j + size - 1 < n and lines[j] == pad + "st.steps += 1"
+               and (size == 2 or lines[j + 1] == lines[i + 1] and lines[j + 2].lstrip().startswith("raise _too_long("))
+               and lines[j + size - 1].startswith(pad + "_ex.at = ")):
+            run.append(lines[j + size - 1].lstrip()[len("_ex.at = "):])
+            j += size
         if len(run) < 2:
             out.append(lines[i])
             i += 1
             continue
-        pad = lines[i][:len(lines[i]) - len(lines[i].lstrip())]
-        out += [f"{pad}st.steps += {len(run)}", lines[i + 1], f"{pad}    _over(st, {len(run)}, ({', '.join(run)}))",
-                f"{pad}_ex.at = {run[-1]}"]
+        out += [f"{pad}st.steps += {len(run)}"] + (
+            [lines[i + 1], f"{pad}    _over(st, {len(run)}, ({', '.join(run)}))"] if size == 4 else []) + [
+            f"{pad}_ex.at = {run[-1]}"]
         i = j
     return out
 
@@ -85,6 +87,7 @@ class Source:
         self.lines: list[str] = []
         self.temps = 0
         self.journaled = False  # the function only runs while options are explored (see `explorers`)
+        self.quiet = False  # no step checked, nothing recorded (see `quiet`)
         self.hoisted: dict[int, Piece] = {}  # id(node) -> its value, computed before a loop (see `explorers`)
 
     def const(self, value) -> str:

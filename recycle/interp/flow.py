@@ -92,24 +92,42 @@ class Machine:
         self.flowy = flow_nodes(game)
         self.sized = no_semicolon(game)
         self._named = (-1, False)
+        self._stages: dict[int, tuple] = {}  # id(stage node) -> what each round needs (`stage_round`)
 
     def advance(self, s) -> None:
         """Run `s` until a choice with options (s.options set) or the end (s.over)."""
-        ex, st, stack, flowy, runs = self.ex, s.st, s.stack, self.flowy, self.ex._runs
+        ex, st, stack, flowy = self.ex, s.st, s.stack, self.flowy
+        max_steps = ex.max_steps
+        if st.journal is None and st.log is None:  # nothing to record: the quiet runners
+            runs, made = ex._quiets, ex.quiet
+        else:
+            runs, made = ex._runs, ex.runner
         while stack:
             frame = stack[-1]
             kind = frame[0]
             if kind == SEQ:
                 _, items, i, env = frame
-                if i >= len(items):
-                    stack.pop()
-                    continue
-                stack[-1] = (SEQ, items, i + 1, env)
-                last = items[i]
-                if id(last) not in flowy:  # what `enter` does with an action holding no choice
-                    ex.at = last
-                    (runs.get(id(last)) or ex.runner(last))(env, st)
-                elif self.enter(s, last, env):
+                n = len(items)
+                try:  # the items holding no choice run here, one after another: the frame is
+                    # written back when one is entered, or if one fails (as if at every item)
+                    while i < n:
+                        last = items[i]
+                        i += 1
+                        if id(last) in flowy:
+                            break
+                        ex.at = last  # what `enter` does with an action holding no choice
+                        (runs.get(id(last)) or made(last))(env, st)
+                        st.steps += 1
+                        if st.steps > max_steps:
+                            raise ex.too_long(last)
+                    else:
+                        stack.pop()
+                        continue
+                except BaseException:
+                    stack[-1] = (SEQ, items, i, env)
+                    raise
+                stack[-1] = (SEQ, items, i, env)
+                if self.enter(s, last, env):
                     return
             elif kind == EACH:
                 _, items, i, var, action, env = frame
@@ -124,31 +142,32 @@ class Machine:
                 last = frame[1]
                 self.stage_round(s, frame)
             st.steps += 1
-            if st.steps > ex.max_steps:
-                raise ex.error(last, f"more than {ex.max_steps:,} steps without a player choice "
-                               "(does the game loop?)", LimitError)
+            if st.steps > max_steps:
+                raise ex.too_long(last)
         s.over = True
 
     def stage_round(self, s, frame) -> None:
         _, node, env, rounds = frame
-        self.ex.at = node
+        ex = self.ex
+        ex.at = node
         st, stack = s.st, s.stack
-        cycles = st.pcycles if node.cycle == "player" else st.tcycles
+        plan = self._stages.get(id(node))
+        if plan is None:  # (a player cycle?, members, the end test's function or None: once)
+            plan = self._stages[id(node)] = (
+                node.cycle == "player", s.table.num_players if node.cycle == "player" else len(s.table.teams),
+                ex.fn(node.end) if node.mode == "end" else None)
+        player, count, end = plan
+        cycles = st.pcycles if player else st.tcycles
         if rounds < 0:  # entering: a copy of the enclosing cycle, without its queued player
             cycles.append((cycles[-1][0], -1))
             rounds = 0
-        if node.mode == "end":
-            done = self.ex.ev(node.end, env, st)
-        else:  # once / simultaneous: one round per member
-            members = s.table.num_players if node.cycle == "player" else len(s.table.teams)
-            done = rounds >= members
-        if done:
+        # once / simultaneous: one round per member
+        if end(env, st) if end is not None else rounds >= count:
             cycles.pop()
             stack.pop()
             return
         if rounds > 0:
             idx, queued = cycles[-1]
-            count = s.table.num_players if node.cycle == "player" else len(s.table.teams)
             cycles[-1] = (queued if queued >= 0 else (idx + 1) % count, -1)
         stack[-1] = (STAGE, node, env, rounds + 1)
         self.push(s, (SEQ, node.body, 0, env), node)

@@ -136,9 +136,11 @@ class RunnersMixin:
                 "_table": self.table, "_real": self._real, "_ac": apply_changes,
                 "_learners": self.table.learners}
 
-    def _generate(self, node, counted: bool):
+    def _generate(self, node, counted: bool, bound=None):
         src = Source(self._statement_base())
         src.emit(0, "def f(env, st):")
+        if bound is not None:  # quiet: no step checked, nothing recorded (see `quiet`)
+            self.quiet_start(src, node, bound)
         if not counted:  # a walk of `_explore`: only ever run while options are explored
             src.journaled = True
             src.emit(1, "_j = st.journal")
@@ -181,8 +183,9 @@ class RunnersMixin:
         if counted or kind not in WALKED:
             node = src.const(n)
             src.emit(indent, "st.steps += 1")
-            src.emit(indent, f"if st.steps > {self.max_steps}:")
-            src.emit(indent + 1, f"raise _too_long({node})")
+            if not src.quiet:
+                src.emit(indent, f"if st.steps > {self.max_steps}:")
+                src.emit(indent + 1, f"raise _too_long({node})")
             src.emit(indent, f"_ex.at = {node}")
         start = len(src.lines)
         write(src, n, env, bound, indent, counted or kind not in WALKED, loops)
@@ -256,6 +259,8 @@ class RunnersMixin:
         explored, as the object `make` in a transcript."""
         for line in apply:
             src.emit(indent + len(line) - len(line.lstrip(">")), line.lstrip(">"))
+        if src.quiet:
+            return
         if src.journaled:  # exploring options: the journal `_j` is always kept
             src.emit(indent, f"_j.append({entry})")
             return
