@@ -390,10 +390,21 @@ class ExprSource:
         k, cards = self.expr(src, n.size, env, bound, depth), self.expr(src, n.cards, env, bound, depth)
         return Piece(f"{src.const(self.tuple_sets(n))}({pm.code}, {k.code}, {cards.code})", "list")
 
+    def _src_Range(self, src, n, env, bound, depth):
+        """A range of two literals is a list written out (a new one at every evaluation)."""
+        low, high = n.low, n.high
+        if type(low) is not T.IntLit or type(high) is not T.IntLit or type(low.value) is not int \
+                or type(high.value) is not int:
+            return None
+        numbers = range(low.value, high.value + 1 if n.inclusive else high.value)
+        return Piece(repr(list(numbers)), "list", True) if len(numbers) <= SHORT_RANGE else None
+
     def _src_Players(self, src, n, env, bound, depth):
         return Piece("list(_players)", "list", True)
 
 
+#: Ranges written out as a list in the source, at most this long.
+SHORT_RANGE = 64
 #: What the elements of the lists some closures make are: cards, card sets (fresh lists, never a
 #: location's live one), players.
 _ELEMENT_KINDS = {T.Union: "card", T.Intersect: "card", T.Disjunction: "card", T.Tuples: "set",

@@ -161,10 +161,14 @@ class CountingMixin:
             if not self.pure(n.collection):
                 return False
             items, ikind, _ = self.items(src, n.collection, env, bound, indent)
+            if type(n.action) is T.Conditional:  # the state is the same for every element: see `hoist`
+                self.hoist(src, n.action.condition, env, bound, indent)
             x = src.temp()
             src.emit(indent, f"for {x} in {items}:")
             inner, ibound = src.bind(indent + 1, env, bound, n.var.name, ikind, x)
-            return self._walk(src, n.action, inner, ibound, indent + 1, path + ((n, x, ikind),), sites, points)
+            done = self._walk(src, n.action, inner, ibound, indent + 1, path + ((n, x, ikind),), sites, points)
+            src.hoisted.clear()
+            return done
         if kind in (T.Choice, T.AnyDo) or self.flat(n) is None:
             return False
         site = Proof(self, path).site(n, points)

@@ -117,19 +117,23 @@ class ExplorersMixin:
                 self.xstmt(src, option, env, bound, indent, loops)
                 self._undo_to(src, mark, indent)
 
+    def hoist(self, src: Source, node, env: str, bound: dict, indent: int) -> None:
+        """What `node` reads from storage at a constant key, read once before a loop whose every
+        element sees the same state (until `src.hoisted` is cleared)."""
+        for n in T.walk(node):
+            if type(n) in _STORAGE and self.fixed_key(n, ()) is not None:
+                piece, h = self.expr(src, n, env, bound), src.temp()
+                src.emit(indent, f"{h} = {piece.code}")
+                src.hoisted[id(n)] = Piece(h, piece.kind, True)
+
     def _any_if(self, src: Source, body, items: str, x: str, mark: str, var: str, kind: str, env, bound, indent, loops):
         """`(any C 'V (COND ACTION))` without a fork in ACTION, the usual filter of candidates:
         an element whose condition is false changes nothing, so its branch is the work so far,
         done only when that is something (`quiet`: the same for every element)."""
         quiet = src.temp()
         src.emit(indent, f"{quiet} = work is None and not _j")
-        # Every element starts from the same state (each branch is undone), so what the condition
-        # reads from storage at a constant key is read once, before the loop.
-        for node in T.walk(body.condition):
-            if type(node) in _STORAGE and self.fixed_key(node, ()) is not None:
-                piece, h = self.expr(src, node, env, bound), src.temp()
-                src.emit(indent, f"{h} = {piece.code}")
-                src.hoisted[id(node)] = Piece(h, piece.kind, True)
+        # Every element starts from the same state (each branch is undone): see `hoist`
+        self.hoist(src, body.condition, env, bound, indent)
         src.emit(indent, f"for {x} in {items}:")
         inner, ibound = src.bind(indent + 1, env, bound, var, kind, x)
         cond, _ = self.value(src, body.condition, inner, ibound, indent + 1)
