@@ -88,6 +88,7 @@ class Source:
         self.temps = 0
         self.journaled = False  # the function only runs while options are explored (see `explorers`)
         self.quiet = False  # no step checked, nothing recorded (see `quiet`)
+        self.bare = False  # quiet, and no step counted nor `Executor.at` set (see `counting`)
         self.hoisted: dict[int, Piece] = {}  # id(node) -> its value, computed before a loop (see `explorers`)
 
     def const(self, value) -> str:

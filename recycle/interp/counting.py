@@ -118,7 +118,9 @@ class CountingMixin:
     def leaf_runner(self, site: Site):
         """`run(env, st, *values)`: the site's action as `runner` runs it, its variables bound."""
         src = Source(self._statement_base())
-        src.quiet = True  # nothing to record (a playout keeps none), no step to check (proven)
+        # nothing to record (a playout keeps none); no step to count: the count starts again at
+        # the choice after (`Leaves.play`), and none can fail (proven)
+        src.quiet = src.bare = True
         values = [f"_v{i}" for i in range(len(site.names))]
         src.emit(0, f"def f(env, st, {''.join(v + ', ' for v in values)}):")
         env, bound = "env", {}

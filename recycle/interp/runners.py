@@ -180,7 +180,7 @@ class RunnersMixin:
             src.emit(indent, f"{src.const(made)}({env}, st)")
             return
         write = getattr(self, "_stmt_" + kind.__name__)
-        if counted or kind not in WALKED:
+        if (counted or kind not in WALKED) and not src.bare:
             node = src.const(n)
             src.emit(indent, "st.steps += 1")
             if not src.quiet:
@@ -355,7 +355,8 @@ class RunnersMixin:
         if kind != "int":
             e(f"if type({v}) is not int:")
             e(f"raise _not_int({src.const(amount)}, {v})", 1)
-        e(f"_o = st.ints.get({k}, _MISSING)")
+        if new is not None or not src.quiet:  # (the old value: to add to, or to record)
+            e(f"_o = st.ints.get({k}, _MISSING)")
         if new is not None:
             e(f"_n = {new.format(v)}")
             v = "_n"
