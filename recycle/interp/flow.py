@@ -127,6 +127,9 @@ class Machine:
                     stack[-1] = (SEQ, items, i, env)
                     raise
                 stack[-1] = (SEQ, items, i, env)
+                if type(last) is T.Choice:  # (the commonest item holding a choice)
+                    self.choose(s, last, env)
+                    return
                 if self.enter(s, last, env):
                     return
             elif kind == EACH:
@@ -170,12 +173,23 @@ class Machine:
             idx, queued = cycles[-1]
             cycles[-1] = (queued if queued >= 0 else (idx + 1) % count, -1)
         stack[-1] = (STAGE, node, env, rounds + 1)
-        self.push(s, (SEQ, node.body, 0, env), node)
+        if len(stack) >= MAX_FRAMES:
+            raise self.too_deep(node)
+        stack.append((SEQ, node.body, 0, env))
 
     def push(self, s, frame, node) -> None:
         if len(s.stack) >= MAX_FRAMES:
-            raise self.ex.error(node, f"the game nests deeper than {MAX_FRAMES} stages and blocks", LimitError)
+            raise self.too_deep(node)
         s.stack.append(frame)
+
+    def too_deep(self, node):
+        return self.ex.error(node, f"the game nests deeper than {MAX_FRAMES} stages and blocks", LimitError)
+
+    def choose(self, s, node, env) -> None:
+        """Stop at a choice: its options offered to the current player."""
+        self.ex.at = node
+        s.pending = (node, env)
+        self.offer(s)
 
     def enter(self, s, node, env) -> bool:
         """Start one flow item; True when it stopped at a choice."""
@@ -185,8 +199,7 @@ class Machine:
             return False
         kind = type(node)
         if kind is T.Choice:
-            s.pending = (node, env)
-            self.offer(s)
+            self.choose(s, node, env)
             return True
         if kind is T.Stage:
             self.push(s, (STAGE, node, env, -1), node)

@@ -154,7 +154,7 @@ class RecycleState(GameState):
         return steps
 
     def _run(self) -> None:
-        with self.rules.guard():
+        with self.rules.guarded:
             self.rules.machine.advance(self)
         if not self.over and self.choices >= self.rules.max_choices:
             if self.rules.strict:
