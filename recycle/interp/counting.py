@@ -17,6 +17,10 @@ Only the drawn leaf is run (`Leaves.play`). The proof, per site, is that its act
   options of one site move different cards the chooser sees, at the same place among
   their effects (in games where every card has its own name and no text holds a ';').
 
+Trying options also leaves the places they moved cards to, empty once undone. Nothing tells
+an empty place from an absent one but `(indexed ...)`, which lists them: games that use it
+are explored.
+
 What can only be known in the position is checked there (`Machine.offer`): the
 number of options, the sites present, the step bound, the point maps read. When
 anything is not proven, the options are explored as always: same options, same
@@ -135,6 +139,10 @@ class CountingMixin:
         return site.run
 
     def _plan(self, choice) -> Plan | None:
+        if any(type(n) is T.IndexedLocations for n in T.walk(self.table.game)):
+            # Trying options leaves the empty places they moved cards to; `(indexed ...)` lists
+            # those too, so counting (which tries none) could list fewer.
+            return None
         src, sites = Source(self._statement_base()), []
         src.emit(0, "def f(env, st, _out):")
         points: set = set()
