@@ -244,6 +244,20 @@ def test_near_the_step_bound_options_are_explored():
     assert "steps" in _outcome(game, 1, True, max_steps=5)[1]
 
 
+def test_an_error_in_a_later_option_comes_after_what_trying_the_earlier_ones_raises():
+    """Counting reads every option's condition before any step of trying them: where a later
+    condition fails, the options are explored, and trying the earlier ones may first pass
+    the step bound (that error comes), or not (the condition's)."""
+    failing = "((== (score (top (game vloc DISCARD)) using (game points VALUE)) 1) (inc (game sto B) 1))"
+    game = parse_game(_game([f"(any {HAND} 'C (move 'C (top {TABLE})))", failing]))
+    errors = set()
+    for limit in range(26, 40):  # (the setup takes about 30 steps)
+        got = _outcome(game, 1, True, max_steps=limit)
+        assert got == _outcome(game, 1, False, max_steps=limit)
+        errors.add("steps" in got[1])
+    assert errors == {True, False}  # both errors were seen
+
+
 def test_a_new_game_explores_its_first_options_when_asked_for():
     """A new game only counts its first options; asking for them (or their effects, or playing
     one) explores them: the same options as a game that never counted."""

@@ -108,7 +108,10 @@ class CountingMixin:
         if plan is None:
             return None
         out = Leaves()
-        plan.walk(env, st, out)
+        try:
+            plan.walk(env, st, out)
+        except Exception:  # exploring raises it, or first what trying an earlier option raises
+            return None
         if st.steps + len(out) * (plan.nodes + plan.loops * len(st.where)) > self.max_steps:
             return None  # trying them could reach the step bound: the error must come where it does
         points = st.points
@@ -179,7 +182,7 @@ class CountingMixin:
             done = self._walk(src, n.action, inner, ibound, indent + 1, path + ((n, x, ikind),), sites, points)
             src.hoisted.clear()
             return done
-        if kind in (T.Choice, T.AnyDo) or self.flat(n) is None:
+        if kind is T.Choice or self.flat(n) is None:
             return False
         site = Proof(self, path).site(n, points)
         if site is None:
