@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from recycle.lang import tree as T
 
-from .codegen import Source
+from .codegen import IMPURE, Source
 from .evaluate import MAX_INT
 from .proof import Proof, Site
 from .state import PointMap
@@ -39,10 +39,10 @@ from .state import PointMap
 class Plan:
     """How to count one choice's options: the generated walk and its sites."""
 
-    __slots__ = ("walk", "sites", "overlaps", "points", "nodes", "loops", "apart")
+    __slots__ = ("walk", "sites", "overlaps", "points", "ranked", "nodes", "loops", "apart")
 
-    def __init__(self, walk, sites: list[Site], points: frozenset) -> None:
-        self.walk, self.sites, self.points = walk, sites, points
+    def __init__(self, walk, sites: list[Site], points: frozenset, ranked: frozenset) -> None:
+        self.walk, self.sites, self.points, self.ranked = walk, sites, points, ranked
         # pairs of sites whose options could have as many effects: they must not both offer
         self.overlaps = tuple((i, j) for i, a in enumerate(sites) for j, b in enumerate(sites[:i])
                               if not _disjoint(a, b))
@@ -81,20 +81,29 @@ class Leaves(list):
         st.steps = 0  # as after applying an explored option: the count starts at the choice
 
 
-#: Point maps whose scores are all integers within the 128-bit bound (a map is immutable).
-_SMALL_MAPS: dict[int, tuple] = {}
+#: What is known of point maps (immutable): (map, cards, answer) by (question, id of the map).
+_MAPS: dict[tuple, tuple] = {}
+
+
+def _known(question: str, pm, cards: int, answer) -> bool:
+    got = _MAPS.get((question, id(pm)))
+    if got is None or got[0] is not pm or got[1] != cards:
+        if len(_MAPS) > 64:
+            _MAPS.clear()
+        got = _MAPS[(question, id(pm))] = (pm, cards, answer())  # (the map kept: its id is not reused)
+    return got[2]
 
 
 def small_scores(pm) -> bool:
     """Can no score of this point map fail or leave the 128-bit bound?"""
-    got = _SMALL_MAPS.get(id(pm))
-    if got is None or got[0] is not pm:
-        if len(_SMALL_MAPS) > 64:
-            _SMALL_MAPS.clear()
-        ok = type(pm) is PointMap and all(type(p) is int for _, p in pm.awards) \
-            and sum(abs(p) for _, p in pm.awards) <= MAX_INT
-        got = _SMALL_MAPS[id(pm)] = (pm, ok)  # the map itself kept: its id is not reused meanwhile
-    return got[1]
+    return _known("small", pm, 0, lambda: type(pm) is PointMap and all(type(p) is int for _, p in pm.awards)
+                  and sum(abs(p) for _, p in pm.awards) <= MAX_INT)
+
+
+def distinct_scores(pm, attrs: list) -> bool:
+    """Does this point map score every card of the game differently (so max and min never tie)?"""
+    return _known("distinct", pm, len(attrs), lambda: small_scores(pm)
+                  and len({pm.score(c, attrs) for c in range(len(attrs))}) == len(attrs))
 
 
 class CountingMixin:
@@ -107,6 +116,11 @@ class CountingMixin:
             plan = self._plans[id(node)] = self._plan(node)
         if plan is None:
             return None
+        points = st.points
+        for key in plan.ranked:  # max and min by these maps draw for ties: there must be none
+            pm = points.get(key)
+            if pm is None or not distinct_scores(pm, self.attrs):
+                return None
         out = Leaves()
         try:
             plan.walk(env, st, out)
@@ -114,7 +128,6 @@ class CountingMixin:
             return None
         if st.steps + len(out) * (plan.nodes + plan.loops * len(st.where)) > self.max_steps:
             return None  # trying them could reach the step bound: the error must come where it does
-        points = st.points
         for key in plan.points:
             pm = points.get(key)
             if pm is not None and not small_scores(pm):
@@ -149,29 +162,42 @@ class CountingMixin:
         src, sites = Source(self._statement_base()), []
         src.emit(0, "def f(env, st, _out):")
         points: set = set()
+        ranked: set = set()
         for option in choice.options:
-            if not self._walk(src, option, "env", {}, 1, (), sites, points):
+            if not self._walk(src, option, "env", {}, 1, (), sites, (points, ranked)):
                 return None
         if not sites:
             return None
         try:
-            return Plan(src.build(choice), sites, frozenset(points))
+            return Plan(src.build(choice), sites, frozenset(points), frozenset(ranked))
         except (SyntaxError, RecursionError, MemoryError):
             return None
 
-    def _walk(self, src: Source, n, env: str, bound: dict, indent: int, path: tuple, sites: list, points: set) -> bool:
-        """Source recording the leaves under `n` as exploring finds them; False: not provable."""
+    def steady(self, node, ranked: set) -> bool:
+        """Does evaluating `node` draw nothing (no random number, no new name)? A max or min by a
+        stored map draws only for a tie: its map goes to `ranked`, checked in the position."""
+        for x in T.walk(node):
+            if type(x) in (T.MaxCard, T.MinCard) and type(x.using) is T.PointStorage \
+                    and self.fixed_key(x.using, ()) is not None:
+                ranked.add(self.fixed_key(x.using, ()))
+            elif isinstance(x, IMPURE):
+                return False
+        return True
+
+    def _walk(self, src: Source, n, env: str, bound: dict, indent: int, path: tuple, sites: list, maps) -> bool:
+        """Source recording the leaves under `n` as exploring finds them; False: not provable.
+        `maps`: (point maps whose scores are written, point maps max and min pick cards by)."""
         kind = type(n)
         if indent > 20:
             return False
         if kind is T.Conditional:  # a false condition: nothing done, no option
-            if not self.pure(n.condition):
+            if not self.steady(n.condition, maps[1]):
                 return False  # (counted and then explored, a draw would be made twice)
             cond, _ = self.value(src, n.condition, env, bound, indent)
             src.emit(indent, f"if {cond}:")
-            return self._walk(src, n.action, env, bound, indent + 1, path, sites, points)
+            return self._walk(src, n.action, env, bound, indent + 1, path, sites, maps)
         if kind is T.AnyDo:  # an `any` over nothing: no option
-            if not self.pure(n.collection):
+            if not self.steady(n.collection, maps[1]):
                 return False
             items, ikind, _ = self.items(src, n.collection, env, bound, indent)
             if type(n.action) is T.Conditional:  # the state is the same for every element: see `hoist`
@@ -179,12 +205,12 @@ class CountingMixin:
             x = src.temp()
             src.emit(indent, f"for {x} in {items}:")
             inner, ibound = src.bind(indent + 1, env, bound, n.var.name, ikind, x)
-            done = self._walk(src, n.action, inner, ibound, indent + 1, path + ((n, x, ikind),), sites, points)
+            done = self._walk(src, n.action, inner, ibound, indent + 1, path + ((n, x, ikind),), sites, maps)
             src.hoisted.clear()
             return done
         if kind is T.Choice or self.flat(n) is None:
             return False
-        site = Proof(self, path).site(n, points)
+        site = Proof(self, path).site(n, *maps)
         if site is None:
             return False
         sites.append(site)
@@ -192,4 +218,4 @@ class CountingMixin:
         return True
 
 
-__all__ = ["CountingMixin", "Leaves", "Plan", "small_scores"]
+__all__ = ["CountingMixin", "Leaves", "Plan", "distinct_scores", "small_scores"]

@@ -51,6 +51,7 @@ class Proof:
         self.nodes = self.loops = 0
         self.full: set = set()  # places known to hold a card at this point of the action
         self.points: set = set()
+        self.ranked: set = set()  # maps max/min pick cards by (no two cards score alike by them)
 
     def _binding(self, any_) -> tuple:
         """(TUPLES|CARD|OTHER, source place, size variable name) of an `any`'s variable."""
@@ -78,7 +79,7 @@ class Proof:
             return ("cur", loc.visibility, loc.name.value)
         return None
 
-    def site(self, body, points: set) -> Site | None:
+    def site(self, body, points: set, ranked: set) -> Site | None:
         segments = self.segments(body)
         if segments is None:
             return None
@@ -86,6 +87,7 @@ class Proof:
         if low < 1:
             return None  # it might do nothing: such an option is not offered
         points |= self.points
+        ranked |= self.ranked
         names, kinds = tuple(p[0].var.name for p in self.path), tuple(p[2] for p in self.path)
         return Site(body, names, kinds, low, high, self.nodes, self.loops, self.apart(segments))
 
@@ -193,9 +195,14 @@ class Proof:
         if kind is T.Size:
             coll = n.collection
             return self.place(coll) is not None or (type(coll) is T.Var and self.bound.get(coll.name, (OTHER,))[0] == TUPLES)
-        if kind is T.Score:  # of the top or bottom card of something holding one, by a stored map
+        if kind is T.Score:  # of the top, bottom, max or min card of something holding one, by a stored map
             card, using = n.card, n.using
-            if type(card) is not T.CardAt or card.position not in ("top", "bottom") or type(using) is not T.PointStorage:
+            if type(card) in (T.MaxCard, T.MinCard) and type(card.using) is T.PointStorage \
+                    and self.ex.fixed_key(card.using, ()) is not None:
+                self.ranked.add(self.ex.fixed_key(card.using, ()))  # a tie would be drawn for: see `ranked`
+            elif type(card) is not T.CardAt or card.position not in ("top", "bottom"):
+                return False
+            if type(using) is not T.PointStorage:
                 return False
             key = self.ex.fixed_key(using, ())
             cards = card.cards
