@@ -87,6 +87,8 @@ STATEMENTS = [
     # the highest card by a map that scores every card differently (ORDER), or not (VALUE: ties drawn for)
     f"(set (game sto TOP) (score (max {TABLE} using (game points ORDER)) using (game points VALUE)))",
     f"(set (game sto TOP) (score (min {TABLE} using (game points VALUE)) using (game points VALUE)))",
+    f"(set (game str LEAD) (cardatt SUIT (top {TABLE})))", "(set (game str LEAD) (game str LAST))",
+    f"(set (game str LAST) (cardatt SUIT (max {HAND} using (game points VALUE))))",  # (ties drawn for)
 ]
 
 
@@ -165,6 +167,8 @@ def test_every_choice_of_the_shipped_climbing_games_is_counted(name):
      "may do nothing"),
     (f"(any {HAND} 'C (do ((set (game sto A) (random 1)) (move 'C (top {TABLE})))))", "draws at random"),
     (f"((== (random 1) 0) (any {HAND} 'C (move 'C (top {TABLE}))))", "draws at random to offer it"),
+    (f"(any {HAND} 'C (do ((move 'C (top {TABLE})) (set (game str LEAD) (cardatt SUIT (max {TABLE} using "
+     "(game points VALUE)))))))", "names the suit of a card drawn among ties"),
     (f"(any {HIDDEN} 'C (move 'C (top {TABLE})))", "moves cards the chooser cannot see"),
     (f"(any {HAND} 'C (set (game sto A) 1))", "its options all read alike"),
     (f"(any (range 1..2) 'N (any (tuples 1 {HAND} using (game points VALUE)) 'T "

@@ -144,6 +144,8 @@ class Proof:
             return [("one",)]
         if kind is T.TurnPass:
             return [("one",)]
+        if kind is T.SetStr:
+            return [("one",)] if self.storage(n.storage, T.StrStorage) and self.text(n.value) else None
         if kind is T.RepeatAll:
             move = n.action
             if type(move) is not T.Move or type(move.card) is not T.CardAt or move.card.position not in ("top", "bottom"):
@@ -179,9 +181,10 @@ class Proof:
         self.full.add(to)  # a variable bound on the way holds at least one card
         return [("cards", name, to, self.bound[name][0])]
 
-    def storage(self, n) -> bool:
-        """An integer storage whose key cannot fail: the game's, a numbered or the current player's."""
-        if type(n) is not T.IntStorage or type(n.name) is not T.Name or getattr(n, "index", None) is not None:
+    def storage(self, n, kind=T.IntStorage) -> bool:
+        """An integer (or `kind`) storage whose key cannot fail: the game's, a numbered or the
+        current player's."""
+        if type(n) is not kind or type(n.name) is not T.Name or getattr(n, "index", None) is not None:
             return False
         return self.ex.fixed_key(n, ()) is not None or (type(n.owner) is T.PlayerRef and n.owner.which == "current")
 
@@ -212,6 +215,19 @@ class Proof:
                 return False
             self.points.add(key)  # its awards are checked in the position (`small_scores`)
             return True
+        return False
+
+    def text(self, n) -> bool:
+        """A text that cannot fail: a name, a stored text, a card's attribute (of no card: "")."""
+        kind = type(n)
+        if kind is T.Name:
+            return True
+        if kind is T.StrStorage:
+            return self.storage(n, T.StrStorage)
+        if kind is T.CardAtt and type(n.key) is T.Name:
+            card = n.card
+            return (type(card) is T.Var and self.bound.get(card.name, (OTHER,))[0] == CARD) or (
+                type(card) is T.CardAt and card.position in ("top", "bottom") and self.place(card.cards) is not None)
         return False
 
     def truth(self, n) -> bool:
