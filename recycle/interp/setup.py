@@ -21,24 +21,23 @@ def cards_of(deck: T.Deck, env: dict, limit: int = MAX_CARDS) -> list[dict] | No
         out = []
         for group in attr.groups:
             values = env[group.values.name] if isinstance(group.values, T.Var) else group.values
-            subs = [{}]
-            for sub in group.attributes:
-                more = attribute(sub)
-                if more is None or len(subs) * len(more) > limit:
-                    return None
-                subs = [{**a, **b} for a, b in product(subs, more)]
-            if len(out) + len(values) * len(subs) > limit:
+            subs = combined(group.attributes)
+            if subs is None or len(out) + len(values) * len(subs) > limit:
                 return None
             out += [{attr.key: v, **s} for v in values for s in subs]
         return out
 
-    cards = [{}]
-    for attr in deck.attributes:
-        more = attribute(attr)
-        if more is None or len(cards) * len(more) > limit:
-            return None
-        cards = [{**a, **b} for a, b in product(cards, more)]
-    return cards
+    def combined(attributes) -> list[dict] | None:
+        """Every combination of the attributes' values (None: more than `limit`)."""
+        made = [{}]
+        for attr in attributes:
+            more = attribute(attr)
+            if more is None or len(made) * len(more) > limit:
+                return None
+            made = [{**a, **b} for a, b in product(made, more)]
+        return made
+
+    return combined(deck.attributes)
 
 
 def teams_of(spec, n: int, filename: str) -> tuple[tuple[int, ...], ...]:
