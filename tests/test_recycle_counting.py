@@ -272,6 +272,16 @@ def test_an_error_in_a_later_option_comes_after_what_trying_the_earlier_ones_rai
     assert errors == {True, False}  # both errors were seen
 
 
+def test_clones_share_the_options_explored_once():
+    """Search clones a position many times: its options are explored once, before the first
+    clone, and every clone shares them."""
+    state = new_game(load_game(game_path("President5")), 2)
+    assert type(state.found) is Leaves
+    clones = [state.clone() for _ in range(3)]
+    assert type(state.found) is not Leaves
+    assert all(c.found is state.found and c.legal_actions() == state.legal_actions() for c in clones)
+
+
 def test_a_new_game_explores_its_first_options_when_asked_for():
     """A new game only counts its first options; asking for them (or their effects, or playing
     one) explores them: the same options as a game that never counted."""

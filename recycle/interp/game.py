@@ -171,6 +171,8 @@ class RecycleState(GameState):
             check_cards(self, f"after {self.choices} choice(s)")
 
     def clone(self) -> "RecycleState":
+        if type(self.found) is Leaves:  # explored once here, not in each of the many clones search makes
+            self.options
         c = RecycleState.__new__(RecycleState)
         c.rules, c.table, c.num_players = self.rules, self.table, self.num_players
         c.st = self.st.clone()
