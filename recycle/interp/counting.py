@@ -81,29 +81,40 @@ class Leaves(list):
         st.steps = 0  # as after applying an explored option: the count starts at the choice
 
 
-#: What is known of point maps (immutable): (map, cards, answer) by (question, id of the map).
-_MAPS: dict[tuple, tuple] = {}
-
-
-def _known(question: str, pm, cards: int, answer) -> bool:
-    got = _MAPS.get((question, id(pm)))
-    if got is None or got[0] is not pm or got[1] != cards:
-        if len(_MAPS) > 64:
-            _MAPS.clear()
-        got = _MAPS[(question, id(pm))] = (pm, cards, answer())  # (the map kept: its id is not reused)
-    return got[2]
+#: What is known of point maps (immutable), by the map's id: (the map, so that its id is not
+#: reused meanwhile; the number of cards asked about; the answer).
+_SMALL: dict[int, tuple] = {}
+_DISTINCT: dict[int, tuple] = {}
 
 
 def small_scores(pm) -> bool:
     """Can no score of this point map fail or leave the 128-bit bound?"""
-    return _known("small", pm, 0, lambda: type(pm) is PointMap and all(type(p) is int for _, p in pm.awards)
-                  and sum(abs(p) for _, p in pm.awards) <= MAX_INT)
+    got = _SMALL.get(id(pm))
+    return got[2] if got is not None and got[0] is pm else _learn(_SMALL, pm, (), _small)
 
 
 def distinct_scores(pm, attrs: list) -> bool:
     """Does this point map score every card of the game differently (so max and min never tie)?"""
-    return _known("distinct", pm, len(attrs), lambda: small_scores(pm)
-                  and len({pm.score(c, attrs) for c in range(len(attrs))}) == len(attrs))
+    got = _DISTINCT.get(id(pm))
+    return got[2] if got is not None and got[0] is pm and got[1] == len(attrs) else \
+        _learn(_DISTINCT, pm, attrs, _distinct)
+
+
+def _learn(memo: dict, pm, attrs, question) -> bool:
+    if len(memo) > 64:
+        memo.clear()
+    answer = question(pm, attrs)
+    memo[id(pm)] = (pm, len(attrs), answer)
+    return answer
+
+
+def _small(pm, attrs) -> bool:
+    return type(pm) is PointMap and all(type(p) is int for _, p in pm.awards) \
+        and sum(abs(p) for _, p in pm.awards) <= MAX_INT
+
+
+def _distinct(pm, attrs) -> bool:
+    return small_scores(pm) and len({pm.score(c, attrs) for c in range(len(attrs))}) == len(attrs)
 
 
 class CountingMixin:
