@@ -39,15 +39,15 @@ from .state import PointMap
 class Plan:
     """How to count one choice's options: the generated walk and its sites."""
 
-    __slots__ = ("walk", "sites", "overlaps", "points", "ranked", "nodes", "loops", "apart")
+    __slots__ = ("walk", "sites", "overlaps", "points", "ranked", "steps", "apart")
 
     def __init__(self, walk, sites: list[Site], points: frozenset, ranked: frozenset) -> None:
         self.walk, self.sites, self.points, self.ranked = walk, sites, points, ranked
         # pairs of sites whose options could have as many effects: they must not both offer
         self.overlaps = tuple((i, j) for i, a in enumerate(sites) for j, b in enumerate(sites[:i])
                               if not _disjoint(a, b))
-        self.nodes = max(s.nodes for s in sites)
-        self.loops = max(s.loops for s in sites)
+        # at most a + b x cards steps an option (`quiet.steps_bound`)
+        self.steps = (max(s.steps[0] for s in sites), max(s.steps[1] for s in sites))
         self.apart = all(s.apart for s in sites)
 
     def clash(self, leaves: list) -> bool:
@@ -137,7 +137,7 @@ class CountingMixin:
             plan.walk(env, st, out)
         except Exception:  # exploring raises it, or first what trying an earlier option raises
             return None
-        if st.steps + len(out) * (plan.nodes + plan.loops * len(st.where)) > self.max_steps:
+        if st.steps + len(out) * (plan.steps[0] + plan.steps[1] * len(st.where)) > self.max_steps:
             return None  # trying them could reach the step bound: the error must come where it does
         for key in plan.points:
             pm = points.get(key)

@@ -20,15 +20,15 @@ SMALL = 2**64
 class Site:
     """An action options run at the end of their walk, and what is proven of it."""
 
-    __slots__ = ("body", "names", "kinds", "low", "high", "nodes", "loops", "apart", "run")
+    __slots__ = ("body", "names", "kinds", "low", "high", "steps", "apart", "run")
 
-    def __init__(self, body, names: tuple, kinds: tuple, low: int, high: int | None, nodes: int, loops: int,
+    def __init__(self, body, names: tuple, kinds: tuple, low: int, high: int | None, steps: tuple[int, int],
                  apart: bool):
         self.body, self.names = body, names  # the action; the variables bound on the way, outer first
         self.kinds = kinds  # what the generated source knows of their values (`codegen`)
         self.run = None  # run(env, st, *values), made when first played (`CountingMixin.leaf_runner`)
         self.low, self.high = low, high  # how many effects an option of it has (high None: any number)
-        self.nodes, self.loops = nodes, loops  # steps it counts: at most nodes + loops x cards
+        self.steps = steps  # (a, b): it counts at most a + b x cards steps (`quiet.steps_bound`)
         self.apart = apart  # two of its options never read alike
 
 
@@ -48,7 +48,6 @@ class Proof:
     def __init__(self, ex, path: tuple) -> None:
         self.ex, self.path = ex, path
         self.bound = {any_.var.name: self._binding(any_) for any_, _, _ in path}
-        self.nodes = self.loops = 0
         self.full: set = set()  # places known to hold a card at this point of the action
         self.points: set = set()
         self.ranked: set = set()  # maps max/min pick cards by (no two cards score alike by them)
@@ -89,12 +88,14 @@ class Proof:
         points |= self.points
         ranked |= self.ranked
         names, kinds = tuple(p[0].var.name for p in self.path), tuple(p[2] for p in self.path)
-        return Site(body, names, kinds, low, high, self.nodes, self.loops, self.apart(segments))
+        steps = self.ex.steps_bound(body, frozenset(name for name, b in self.bound.items() if b[0] == TUPLES))
+        if steps is None:
+            return None
+        return Site(body, names, kinds, low, high, steps, self.apart(segments))
 
     # --- what the action does -------------------------------------------------------------
 
     def segments(self, n) -> list | None:
-        self.nodes += 1
         kind = type(n)
         if kind is T.Do:
             out = []
@@ -153,8 +154,6 @@ class Proof:
             source, to = self.place(move.card.cards), self._destination(move)
             if source is None or to is None:
                 return None
-            self.nodes += 1
-            self.loops += 1
             if source in self.full:
                 self.full.add(to)
             self.full.discard(source)
@@ -176,8 +175,6 @@ class Proof:
         to = self._destination(move)
         if to is None:
             return None
-        self.nodes += 1
-        self.loops += 1
         self.full.add(to)  # a variable bound on the way holds at least one card
         return [("cards", name, to, self.bound[name][0])]
 

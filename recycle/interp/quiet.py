@@ -27,17 +27,18 @@ class QuietMixin:
             f = self._quiets[id(node)] = (bound and self._generate(node, True, bound)) or self.runner(node)
         return f
 
-    def steps_bound(self, n) -> tuple[int, int] | None:
-        """(a, b): running `n` takes at most a + b * (the number of cards) steps; None: unknown."""
+    def steps_bound(self, n, cards: frozenset = frozenset()) -> tuple[int, int] | None:
+        """(a, b): running `n` takes at most a + b * (the number of cards) steps; None: unknown.
+        `cards`: names of variables known to hold cards (at most all of them)."""
         kind = type(n)
         if not self._writable(n):
             return None if kind in HOLDERS else (1, 0)
         if kind is T.Do:
-            parts = [self.steps_bound(a) for a in n.actions]
+            parts = [self.steps_bound(a, cards) for a in n.actions]
             return None if None in parts else (1 + sum(a for a, _ in parts), sum(b for _, b in parts))
         if kind not in HOLDERS:
             return (1, 0)
-        inner = self.steps_bound(n.action)
+        inner = self.steps_bound(n.action, cards)
         if inner is None:
             return None
         a, b = inner
@@ -47,6 +48,8 @@ class QuietMixin:
             return None if b or n.action.card.cards.visibility == "mem" else (1, a)
         if kind is T.Repeat:
             times = n.times.value if type(n.times) is T.IntLit and type(n.times.value) is int else None
+        elif type(n.collection) is T.Var and n.collection.name in cards:  # at most all cards
+            return None if b else (1, a)
         else:  # all, any: known for the players only
             times = self.table.num_players if type(n.collection) is T.Players else None
         return None if times is None else (1 + max(times, 0) * a, max(times, 0) * b)
