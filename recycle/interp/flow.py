@@ -93,6 +93,7 @@ class Machine:
         self.sized = no_semicolon(game)
         self._named = (-1, False)
         self._stages: dict[int, tuple] = {}  # id(stage node) -> what each round needs (`stage_round`)
+        self.loops: dict[int, object] = {}  # id(stage node) -> its `rounds.RoundLoop`, or None
 
     def advance(self, s) -> None:
         """Run `s` until a choice with options (s.options set) or the end (s.over)."""

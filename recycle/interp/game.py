@@ -30,6 +30,7 @@ from .setup import MAX_CARDS, create_deck, teams_of
 from .compat import cardstock_game, check_mode, is_cardstock
 from .counting import Leaves
 from .flow import SEQ, Machine
+from .rounds import loop_here, play_rounds
 from .undo import OptionEffects, apply_all, option_texts
 from .invariants import check_cards, checking_by_default
 from .knowledge import redeal
@@ -143,12 +144,18 @@ class RecycleState(GameState):
         steps, rand = 0, rng.random
         self.counting = True  # options are only counted where that is proven (`counting`)
         try:
+            rules, st = self.rules, self.st
             while not self.over:
                 n = len(self.found)
                 if not n:
                     raise GameError("no legal action in a position that is not over")
-                self._play(int(rand() * n) if draw is None else draw(n))
-                steps += 1
+                index = int(rand() * n) if draw is None else draw(n)
+                here = loop_here(self) if st.log is None and st.journal is None and not rules.check else None
+                if here is None:
+                    self._play(index)
+                    steps += 1
+                else:  # a stage's rounds in one loop, the same moves and draws (`rounds`)
+                    steps += play_rounds(self, *here, index, rand, draw)
         finally:
             self.counting = False
         return steps
@@ -156,6 +163,10 @@ class RecycleState(GameState):
     def _run(self) -> None:
         with self.rules.guarded:
             self.rules.machine.advance(self)
+        self._settle()
+
+    def _settle(self) -> None:
+        """After the machine stopped: call a game at the choice limit, record the end, check."""
         if not self.over and self.choices >= self.rules.max_choices:
             if self.rules.strict:
                 raise located(self.pending[0], self.table.filename,

@@ -1,0 +1,147 @@
+"""A stage's rounds played straight through in a random playout (a speed layer of `flow`).
+
+Most games are a stage whose body is a few actions, one choice and a few more actions:
+
+    (stage player (end COND) PRE... (choice ...) POST...)
+
+Driven by `flow.Machine.advance`, every choice of a playout passes through the whole
+machine: the game's `_play` and `_run`, the frame stack's dispatch, `stage_round` and
+`offer`. `play_rounds` does the very same steps in one loop for such a stage: the drawn
+option, POST, the end test, the next player, PRE and the next choice's options, drawing
+each choice as the playout would, until the stage ends or the choice limit comes near.
+Then the general machine takes over from exactly where it would be.
+
+Everything observable is the same, step for step: the frames on the stack (also when an
+error stops the game), `st.steps` and the step bound, `executor.at` for errors, the
+cycle's moves, and the draws. The loop runs only where nothing is recorded (no
+transcript, no journal) and no check runs after each choice (`Rules.check`).
+"""
+from __future__ import annotations
+
+from recycle.kernel.protocol import GameError
+from recycle.lang import tree as T
+
+from .counting import Leaves
+from .flow import SEQ, STAGE
+from .undo import apply_all
+
+
+class RoundLoop:
+    """What `play_rounds` needs of one stage (one per stage node, shared by all states)."""
+
+    __slots__ = ("stage", "body", "at", "pre", "post", "end", "player", "members")
+
+    def __init__(self, stage, at: int, end, members: int) -> None:
+        self.stage, self.body, self.at, self.end = stage, stage.body, at, end
+        self.pre, self.post = stage.body[:at], stage.body[at + 1:]
+        self.player, self.members = stage.cycle == "player", members
+
+
+def round_loop(machine, stage, table) -> RoundLoop | None:
+    """The stage's loop, if its rounds have the shape `play_rounds` runs: an end test, and one
+    item of the body reaching a choice, which is the choice itself."""
+    if stage.mode != "end":
+        return None
+    reaching = [i for i, item in enumerate(stage.body) if id(item) in machine.flowy]
+    if len(reaching) != 1 or type(stage.body[reaching[0]]) is not T.Choice:
+        return None
+    members = table.num_players if stage.cycle == "player" else len(table.teams)
+    return RoundLoop(stage, reaching[0], machine.ex.fn(stage.end), members)
+
+
+def loop_here(s) -> tuple | None:
+    """(the loop, its env) when `s` waits at the choice of a stage `play_rounds` can run."""
+    stack = s.stack
+    if len(stack) < 2:
+        return None
+    top, below = stack[-1], stack[-2]
+    if top[0] != SEQ or below[0] != STAGE:
+        return None
+    stage = below[1]
+    machine = s.rules.machine
+    loops = machine.loops
+    loop = loops.get(id(stage), False)
+    if loop is False:
+        loop = loops[id(stage)] = round_loop(machine, stage, s.table)
+    if loop is None or top[1] is not loop.body or top[2] != loop.at + 1 or top[3] is not below[2] \
+            or s.pending is None or s.pending[0] is not loop.body[loop.at]:
+        return None
+    return loop, top[3]
+
+
+def play_rounds(s, loop: RoundLoop, env: dict, index: int, rand, draw) -> int:
+    """Play option `index` of the pending choice, then the stage's rounds, each choice drawn by
+    `draw(n)` (or `int(rand() * n)`), as `RecycleState.random_playout` would; return how many
+    choices were played. Stops, with the state as the machine leaves it, once the stage ends
+    (the machine then runs on to the next choice or the end) or the choice limit is reached."""
+    rules = s.rules
+    ex, st, stack, machine = rules.ex, s.st, s.stack, rules.machine
+    runs, made, max_steps = ex._quiets, ex.quiet, ex.max_steps
+    stage, body, at, end, pre, post = loop.stage, loop.body, loop.at, loop.end, loop.pre, loop.post
+    choice, members, limit = body[at], loop.members, rules.max_choices
+    cycles = st.pcycles if loop.player else st.tcycles
+    rounds = stack[-2][3]
+    played = 0
+    with rules.guarded:
+        while True:
+            found = s.found
+            if type(found) is Leaves:
+                found.play(index, st)
+            else:
+                apply_all(st, found[index])
+            s.choices += 1
+            played += 1
+            s._options, s.found, s.pending = (), (), None
+            i, seq = at + 1, True  # (the frame written back if an item fails, as `advance` does)
+            try:
+                for item in post:
+                    i += 1
+                    ex.at = item
+                    (runs.get(id(item)) or made(item))(env, st)
+                    st.steps += 1
+                    if st.steps > max_steps:
+                        raise ex.too_long(item)
+                stack.pop()
+                seq = False
+                ex.at = stage
+                if end(env, st):  # the stage is over: the machine goes on from here
+                    cycles.pop()
+                    stack.pop()
+                    st.steps += 1
+                    if st.steps > max_steps:
+                        raise ex.too_long(stage)
+                    machine.advance(s)
+                    break
+                idx, queued = cycles[-1]
+                cycles[-1] = (queued if queued >= 0 else (idx + 1) % members, -1)
+                rounds += 1
+                stack[-1] = (STAGE, stage, env, rounds)
+                stack.append((SEQ, body, 0, env))
+                i, seq = 0, True
+                st.steps += 1
+                if st.steps > max_steps:
+                    raise ex.too_long(stage)
+                for item in pre:
+                    i += 1
+                    ex.at = item
+                    (runs.get(id(item)) or made(item))(env, st)
+                    st.steps += 1
+                    if st.steps > max_steps:
+                        raise ex.too_long(item)
+                i += 1
+                stack[-1] = (SEQ, body, i, env)
+                ex.at = choice
+                s.pending = (choice, env)
+                machine.offer(s)
+            except BaseException:
+                if seq:
+                    stack[-1] = (SEQ, body, i, env)
+                raise
+            if s.choices >= limit:
+                break
+            n = len(s.found)
+            if not n:
+                raise GameError("no legal action in a position that is not over")
+            index = int(rand() * n) if draw is None else draw(n)
+    s._settle()
+    return played

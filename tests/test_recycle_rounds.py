@@ -1,0 +1,131 @@
+"""A stage's rounds played in one loop (`rounds.play_rounds`) play exactly as the machine.
+
+A random playout of a state that records nothing runs a stage shaped
+`(stage ... (end C) PRE... (choice ...) POST...)` through `play_rounds` instead of
+`Machine.advance`. Everything a caller can see must be the same: the draws, the moves,
+the store, the frames, the step count, the results, the error and where it points, and
+the state an error leaves behind.
+"""
+from __future__ import annotations
+
+import random
+
+import pytest
+from test_recycle_speed_golden import OURS, corpus_names, game_path
+
+from recycle.interp import game as game_module, new_game, rounds
+from recycle.lang import load_game, parse_game
+
+#: A stage with actions before and after its choice; the cards run out after some rounds,
+#: and then a move (after the choice), a score (in the end test) or a move before the
+#: choice fails, by the variant (A).
+STAGED = """(game (setup (create players 3) (create deck (game iloc STOCK) (deck (RANK (ONE, TWO, THREE, FOUR)))))
+  (do ((set (game points V) (((RANK : ONE) 1) ((RANK : TWO) 2) ((RANK : THREE) 3) ((RANK : FOUR) 4)))
+       (set (game sto A) VARIANT)))
+  (stage player (end (or (>= (game sto N) 30)
+                         (and (== (game sto A) 2) (> (score (top (game iloc STOCK)) using (game points V)) 9))))
+    (do ((inc (game sto E) 1) (repeat (game sto N) (inc (game sto B) 1))))
+    (do (((== (game sto A) 3) (move (top (game iloc STOCK)) (top (game iloc PILE))))))
+    (choice ((inc (game sto N) 1) (inc (game sto N) 2)
+             ((> (size (game iloc STOCK)) 0) (move (top (game iloc STOCK)) (top ((current player) iloc HAND))))))
+    (do ((inc (game sto C) 1) ((== (game sto N) 7) (cycle next current)) (repeat (game sto N) (inc (game sto D) 1))))
+    (do (((== (game sto A) 1) (move (top (game iloc STOCK)) (top (game iloc PILE)))))))
+  (stage player (end (>= (game sto M) 3))
+    (choice ((inc (game sto M) 1) (inc (game sto M) 2))))
+  (scoring max ((current player) sto N)))"""
+
+#: Step bounds that stop the variants' playouts at every kind of item, in several rounds.
+STEP_BOUNDS = range(20, 80, 3)
+
+
+def _seen(state) -> tuple:
+    st = state.st
+    return (state.over, state.called, state.choices, state.chooser, state.stack, state.pending, st.steps,
+            st.ints, st.locs, st.where, st.pcycles, st.tcycles, st.rng.s,
+            state.results() if state.over else len(state.found))
+
+
+def playout(game, seed: int, **limits) -> tuple:
+    """What a seeded random playout leaves: its result or error, the state, the draws."""
+    rng, state = random.Random(seed), None
+    try:
+        state = new_game(game, seed, **limits)
+        got = state.random_playout(rng, rng._randbelow if seed % 2 else None)
+    except Exception as e:  # noqa: BLE001 — the error is what is compared
+        got = (type(e).__name__, str(e), getattr(e, "line", None), getattr(e, "column", None))
+    return got, state and _seen(state), rng.getstate()
+
+
+@pytest.fixture
+def machine_only(monkeypatch):
+    """Playouts driven by `Machine.advance` alone, as before `play_rounds`."""
+    return lambda: monkeypatch.setattr(game_module, "loop_here", lambda state: None)
+
+
+@pytest.fixture
+def loops_used(monkeypatch):
+    """The number of `play_rounds` calls made."""
+    calls = []
+    real = game_module.play_rounds
+
+    def counted(*args):
+        calls.append(args[1])
+        return real(*args)
+    monkeypatch.setattr(game_module, "play_rounds", counted)
+    return calls
+
+
+@pytest.mark.parametrize("key", OURS + corpus_names())
+def test_playouts_of_every_game_are_the_machines(key, machine_only):
+    name, seed = key.rsplit("#", 1)
+    game = load_game(game_path(name))
+    looped = [playout(game, seed) for seed in range(int(seed), int(seed) + 2)]
+    machine_only()
+    assert [playout(game, seed) for seed in range(int(seed), int(seed) + 2)] == looped
+
+
+@pytest.mark.parametrize("variant", [0, 1, 2, 3])
+@pytest.mark.parametrize("limits", [{}, {"max_choices": 5}, {"max_choices": 12, "strict": True}]
+                         + [{"max_steps": m} for m in STEP_BOUNDS])
+def test_errors_limits_and_the_next_stage_are_the_machines(variant, limits, machine_only, loops_used):
+    game = parse_game(STAGED.replace("VARIANT", str(variant)), "staged.rcy")
+    looped = [playout(game, seed, **limits) for seed in range(6)]
+    assert loops_used, "the stage was not played by play_rounds"
+    machine_only()
+    assert [playout(game, seed, **limits) for seed in range(6)] == looped
+
+
+def test_the_variants_reach_what_they_are_for():
+    """The cases above are not vacuous: each variant ends or stops with its own error, and the
+    step bounds stop playouts in many rounds, at actions before and after the choice."""
+    def stops(variant, **limits) -> set:
+        game = parse_game(STAGED.replace("VARIANT", str(variant)), "staged.rcy")
+        return {(got[1].split(": ")[0], seen and seen[2]) if type(got) is tuple else "over"
+                for got, seen, _ in (playout(game, seed, **limits) for seed in range(6))}
+    assert stops(0) == {"over"}
+    assert {where for where, _ in stops(1)} == {"staged.rcy:11:37"}  # after the choice
+    assert {where for where, _ in stops(2)} == {"staged.rcy:5:54"}  # the end test
+    assert {where for where, _ in stops(3)} == {"staged.rcy:7:37"}  # before the choice
+    bounded = set().union(*(stops(0, max_steps=m) for m in STEP_BOUNDS)) - {"over"}
+    assert {where for where, _ in bounded} >= {"staged.rcy:7:5", "staged.rcy:7:10", "staged.rcy:8:14",
+                                               "staged.rcy:8:35", "staged.rcy:9:46"}
+    assert len({choices for _, choices in bounded}) > 15
+
+
+def test_president_and_big_two_are_played_by_the_loop(loops_used):
+    for name in ("President5", "BigTwo4"):
+        state = new_game(load_game(game_path(name)), 3)
+        state.random_playout(random.Random(3))
+        assert state.over
+    assert {loop.stage.line for loop in loops_used} and len(loops_used) == 2
+
+
+def test_only_a_stage_with_one_choice_and_an_end_test_is_looped():
+    game = parse_game("""(game (setup (create players 2) (create deck (game iloc STOCK) (deck (RANK (ONE)))))
+      (stage player (end (>= (game sto N) 4)) (choice ((inc (game sto N) 1))) (choice ((inc (game sto N) 2))))
+      (stage player (end (>= (game sto M) 4)) (choice ((inc (game sto M) 1))))
+      (scoring max ((current player) sto N)))""", "two.rcy")
+    state = new_game(game, 0)
+    first, second = game.flow
+    assert rounds.round_loop(state.rules.machine, first, state.table) is None
+    assert rounds.round_loop(state.rules.machine, second, state.table).at == 0
