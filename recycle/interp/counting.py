@@ -39,10 +39,11 @@ from .state import PointMap
 class Plan:
     """How to count one choice's options: the generated walk and its sites."""
 
-    __slots__ = ("walk", "sites", "overlaps", "points", "ranked", "steps", "apart")
+    __slots__ = ("walk", "sites", "overlaps", "points", "ranked", "steps", "apart", "small")
 
     def __init__(self, walk, sites: list[Site], points: frozenset, ranked: frozenset) -> None:
         self.walk, self.sites, self.points, self.ranked = walk, sites, points, ranked
+        self.small: dict = {}  # key -> the point map last found there with small scores
         # pairs of sites whose options could have as many effects: they must not both offer
         self.overlaps = tuple((i, j) for i, a in enumerate(sites) for j, b in enumerate(sites[:i])
                               if not _disjoint(a, b))
@@ -139,10 +140,13 @@ class CountingMixin:
             return None
         if st.steps + len(out) * (plan.steps[0] + plan.steps[1] * len(st.where)) > self.max_steps:
             return None  # trying them could reach the step bound: the error must come where it does
+        small = plan.small
         for key in plan.points:
             pm = points.get(key)
-            if pm is not None and not small_scores(pm):
-                return None
+            if pm is not None and small.get(key) is not pm:  # (maps are immutable: once asked)
+                if not small_scores(pm):
+                    return None
+                small[key] = pm
         out.plan, out.env, out.ex = plan, env, self
         return out
 

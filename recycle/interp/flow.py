@@ -249,12 +249,12 @@ class Machine:
         if n == 1 or s.rules.cardstock:
             return True
         plan = leaves.plan
-        return self.sized and plan.apart and self.named(s.table) and not plan.clash(leaves)
+        return self.sized and plan.apart and self.named(s.table) and not (plan.overlaps and plan.clash(leaves))
 
     def offer(self, s) -> None:
         """Find the options of the pending choice for the current player (s.options)."""
         node, env = s.pending
-        st, table = s.st, s.table
+        st = s.st
         player = st.pcycles[-1][0]
         if s.counting and st.log is None:  # a random playout: only how many, if that is proven
             leaves = self.ex.leaves(node, env, st)
@@ -262,6 +262,11 @@ class Machine:
                 s.options, s.found, s.chooser = None, leaves, player
                 st.steps = 0
                 return
+        self.explore(s, node, env, player)
+
+    def explore(self, s, node, env, player: int) -> None:
+        """The options of the pending choice found by trying each (`Executor.options`)."""
+        st, table = s.st, s.table
         found = self.ex.options(node, env, st)
         if len(found) > MAX_OPTIONS:
             raise self.ex.error(node, f"a choice with {len(found):,} options (at most {MAX_OPTIONS:,})", LimitError)

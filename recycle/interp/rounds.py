@@ -76,12 +76,17 @@ def play_rounds(s, loop: RoundLoop, env: dict, index: int, rand, draw) -> int:
     (the machine then runs on to the next choice or the end) or the choice limit is reached."""
     rules = s.rules
     ex, st, stack, machine = rules.ex, s.st, s.stack, rules.machine
-    runs, made, max_steps = ex._quiets, ex.quiet, ex.max_steps
-    stage, body, at, end, pre, post = loop.stage, loop.body, loop.at, loop.end, loop.pre, loop.post
+    max_steps, count, countable = ex.max_steps, ex.leaves, machine.countable
+    # (index of the next item, item, its quiet runner): the frame an item failing leaves
+    pre = [(k + 1, item, ex.quiet(item)) for k, item in enumerate(loop.pre)]
+    post = [(loop.at + k + 2, item, ex.quiet(item)) for k, item in enumerate(loop.post)]
+    stage, body, at, end = loop.stage, loop.body, loop.at, loop.end
     choice, members, limit = body[at], loop.members, rules.max_choices
-    cycles = st.pcycles if loop.player else st.tcycles
+    cycles, players = (st.pcycles if loop.player else st.tcycles), st.pcycles
     rounds = stack[-2][3]
     played = 0
+    # The frames stay as they are at the choice, (STAGE, ...) and (SEQ, body, at + 1, env), and
+    # are written as the machine would have them only when the loop stops or an error does.
     with rules.guarded:
         while True:
             found = s.found
@@ -92,56 +97,60 @@ def play_rounds(s, loop: RoundLoop, env: dict, index: int, rand, draw) -> int:
             s.choices += 1
             played += 1
             s._options, s.found, s.pending = (), (), None
-            i, seq = at + 1, True  # (the frame written back if an item fails, as `advance` does)
+            i = at + 1  # the next item of the body; -1: the stage's end test (the body left)
             try:
-                for item in post:
-                    i += 1
+                for i, item, run in post:
                     ex.at = item
-                    (runs.get(id(item)) or made(item))(env, st)
+                    run(env, st)
                     st.steps += 1
                     if st.steps > max_steps:
                         raise ex.too_long(item)
-                stack.pop()
-                seq = False
+                i = -1
                 ex.at = stage
-                if end(env, st):  # the stage is over: the machine goes on from here
-                    cycles.pop()
-                    stack.pop()
-                    st.steps += 1
-                    if st.steps > max_steps:
-                        raise ex.too_long(stage)
-                    machine.advance(s)
+                if end(env, st):
                     break
                 idx, queued = cycles[-1]
                 cycles[-1] = (queued if queued >= 0 else (idx + 1) % members, -1)
                 rounds += 1
-                stack[-1] = (STAGE, stage, env, rounds)
-                stack.append((SEQ, body, 0, env))
-                i, seq = 0, True
+                i = 0
                 st.steps += 1
                 if st.steps > max_steps:
                     raise ex.too_long(stage)
-                for item in pre:
-                    i += 1
+                for i, item, run in pre:
                     ex.at = item
-                    (runs.get(id(item)) or made(item))(env, st)
+                    run(env, st)
                     st.steps += 1
                     if st.steps > max_steps:
                         raise ex.too_long(item)
-                i += 1
-                stack[-1] = (SEQ, body, i, env)
+                i = at + 1
                 ex.at = choice
                 s.pending = (choice, env)
-                machine.offer(s)
+                leaves = count(choice, env, st) if s.counting else None  # (`Machine.offer`'s counted half)
+                if leaves is not None and countable(leaves, s):
+                    s.options, s.found, s.chooser = None, leaves, players[-1][0]
+                    st.steps = 0
+                else:
+                    machine.explore(s, choice, env, players[-1][0])
             except BaseException:
-                if seq:
+                stack[-2] = (STAGE, stage, env, rounds)
+                if i < 0:
+                    stack.pop()
+                else:
                     stack[-1] = (SEQ, body, i, env)
                 raise
             if s.choices >= limit:
+                stack[-2] = (STAGE, stage, env, rounds)
                 break
             n = len(s.found)
             if not n:
                 raise GameError("no legal action in a position that is not over")
             index = int(rand() * n) if draw is None else draw(n)
+        if i < 0:  # the stage is over: the machine goes on from here
+            del stack[-2:]
+            cycles.pop()
+            st.steps += 1
+            if st.steps > max_steps:
+                raise ex.too_long(stage)
+            machine.advance(s)
     s._settle()
     return played
