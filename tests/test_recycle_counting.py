@@ -134,18 +134,15 @@ def test_counted_playouts_are_explored_playouts(options, twice, seed):
 
 def _counted(game, seed: int) -> tuple[int, int]:
     """(choices of two options or more that were counted, such choices) in one random playout."""
-    state, seen = new_game(game, seed), [0, 0]
-    offer = Machine.offer
+    state, seen, rng = new_game(game, seed), [0, 0], random.Random(seed)
 
-    def spy(self, s):
-        offer(self, s)
-        if len(s.found) > 1:
-            seen[0] += type(s.found) is Leaves
+    def draw(n: int) -> int:  # (asked at every choice, its options found)
+        if n > 1:
+            seen[0] += type(state.found) is Leaves
             seen[1] += 1
+        return rng.randrange(n)
 
-    with pytest.MonkeyPatch.context() as m:
-        m.setattr(Machine, "offer", spy)
-        state.random_playout(random.Random(seed))
+    state.random_playout(rng, draw)
     return seen[0], seen[1]
 
 
