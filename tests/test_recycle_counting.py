@@ -22,7 +22,6 @@ from recycle.interp.actions import Executor
 from recycle.interp.counting import Leaves, small_scores
 from recycle.interp.evaluate import MAX_INT
 from recycle.interp.state import PointMap
-from recycle.interp.flow import Machine
 from recycle.interp.errors import LimitError, RecycleRuntimeError
 from recycle.lang import load_game, parse_game
 
