@@ -334,6 +334,14 @@ class ExprSource:
         return Piece(f"({a.code} {n.op} {b.code})", "int" if ints else "any", a.safe and b.safe and ints)
 
     def _src_Compare(self, src, n, env, bound, depth):
+        empty = _EMPTINESS.get(n.op)
+        if empty is not None and type(n.left) is T.Size and type(n.left.collection) is T.Location \
+                and type(n.right) is T.IntLit and n.right.value == 0 and type(n.right.value) is int:
+            # is a place empty: its list (or None) read as a truth value, no length taken
+            coll = n.left.collection
+            key = self.key(src, coll, (coll.visibility,), env, bound, depth)
+            if key is not None:
+                return Piece(f"({empty}st.locs.get({key.code}))", "bool", key.safe)
         a, b = self.expr(src, n.left, env, bound, depth), self.expr(src, n.right, env, bound, depth)
         # == and != never raise; an order between two ints or two strings neither
         safe = a.safe and b.safe and (n.op in ("==", "!=") or a.kind == b.kind and a.kind in ("int", "str"))
@@ -404,6 +412,8 @@ class ExprSource:
         return Piece("list(_players)", "list", True)
 
 
+#: (size PLACE) OP 0, as a test of the place's list: "not " for empty, "not not " for not.
+_EMPTINESS = {"==": "not ", "<=": "not ", ">": "not not ", "!=": "not not "}
 #: Ranges written out as a list in the source, at most this long.
 SHORT_RANGE = 64
 #: What the elements of the lists some closures make are: cards, card sets (fresh lists, never a
