@@ -258,10 +258,10 @@ def test_poker_a_known_showdown():
         if key[2] == "mem" or key in hand_keys.values():
             continue
         swap = dict(zip([c for c in cards if c in used], [c for c in displaced if c not in cards]))
-        st.locs[key] = [swap.get(c, c) for c in cards]
+        cards[:] = [swap.get(c, c) for c in cards]  # (in place: a location's list is never replaced)
         displaced = [c for c in displaced if c not in swap.values()]
     for p, key in hand_keys.items():
-        st.locs[key] = list(given[p])
+        st.locs[key][:] = given[p]
     for key, cards in st.locs.items():
         if key[2] != "mem":
             for c in cards:

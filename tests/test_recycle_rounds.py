@@ -129,3 +129,25 @@ def test_only_a_stage_with_one_choice_and_an_end_test_is_looped():
     first, second = game.flow
     assert rounds.round_loop(state.rules.machine, first, state.table) is None
     assert rounds.round_loop(state.rules.machine, second, state.table).at == 0
+
+
+@pytest.mark.parametrize("name", ["President5", "BigTwo4", "Daifugo4"])
+def test_games_played_in_turns_play_as_each_alone(name):
+    """Generated source keeps each location's list for the store it last saw (`codegen.place`):
+    three games and a clone, a choice of each in turn, play as each played alone."""
+    game = load_game(game_path(name))
+
+    def play(states: list, first: int = 0) -> list:
+        rngs = [random.Random(first + i) for i in range(len(states))]
+        while not all(s.is_terminal() for s in states):
+            for s, rng in zip(states, rngs):
+                if not s.is_terminal():
+                    legal = s.legal_actions()
+                    s.apply(legal[rng.randrange(len(legal))])
+        return [(s.results(), s.st.locs, s.st.ints) for s in states]
+
+    def fresh() -> list:
+        states = [new_game(game, seed) for seed in (1, 2, 3)]
+        return states + [states[0].clone()]
+    apart = [play([s], i)[0] for i, s in enumerate(fresh())]
+    assert play(fresh()) == apart

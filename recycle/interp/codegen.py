@@ -39,12 +39,27 @@ _COMPARE_OPS = {"==": "==", "!=": "!=", "<": "<", ">": ">", "<=": "<=", ">=": ">
 
 
 class Piece:
-    """A piece of generated source: its text, what it yields, and whether it can raise."""
+    """A piece of generated source: its text, what it yields, and whether it can raise. A key
+    of a location may say how it is found: `fixed`, the name of a constant key, or `seats`,
+    (the name of the keys by seat, the seat's source)."""
 
-    __slots__ = ("code", "kind", "safe", "called")
+    __slots__ = ("code", "kind", "safe", "called", "fixed", "seats")
 
-    def __init__(self, code: str, kind: str = "any", safe: bool = False, called: bool = False) -> None:
+    def __init__(self, code: str, kind: str = "any", safe: bool = False, called: bool = False,
+                 fixed: str | None = None, seats: tuple[str, str] | None = None) -> None:
         self.code, self.kind, self.safe, self.called = code, kind, safe, called
+        self.fixed, self.seats = fixed, seats
+
+
+def place(cells: list, i: int, st, key):
+    """`st.locs.get(key)`, kept in `cells[i]` as (store, list) for the next time: a location's
+    list, once made, is the same object as long as its store lives (`state.Store`), and a
+    tuple key costs a hash at every lookup. (One tuple, so a thread reading it mid-write
+    never pairs one store with another's list.)"""
+    got = st.locs.get(key)
+    if got is not None:
+        cells[i] = (st, got)
+    return got
 
 
 def merge_steps(lines: list[str]) -> list[str]:
@@ -103,6 +118,18 @@ class Source:
     def emit(self, indent: int, line: str) -> None:
         self.lines.append("    " * indent + line)
 
+    def place(self, key: Piece) -> str:
+        """Source giving the list of the location `key` names, or None while it has none; where
+        the key is a constant or one per seat, its list is kept between calls (`place`)."""
+        if key.fixed is not None:
+            cell, t = self.const([(None, None)]), self.temp()
+            return f"({t}[1] if ({t} := {cell}[0])[0] is st else _place({cell}, 0, st, {key.fixed}))"
+        if key.seats is not None:
+            keys, seat = key.seats
+            cells, t, i = self.const([(None, None)] * len(self.ns[keys])), self.temp(), self.temp()
+            return f"({t}[1] if ({t} := {cells}[{i} := {seat}])[0] is st else _place({cells}, {i}, st, {keys}[{i}]))"
+        return f"st.locs.get({key.code})"
+
     def bind(self, indent: int, env: str, bound: dict, name: str, kind: str, local: str) -> tuple[str, dict]:
         """Variable `name` bound to the Python local `local` (it holds the value): -> (env, bound).
         The env dict with the binding is built only where a call needs one, once per binding."""
@@ -126,7 +153,7 @@ class ExprSource:
     """Writes expressions of one game as Python source (a mixin of `evaluate.Evaluator`)."""
 
     def _source_base(self) -> dict:
-        return {"_players": self.table.players, "_attrs": self.attrs, "_GameError": GameError,
+        return {"_players": self.table.players, "_attrs": self.attrs, "_GameError": GameError, "_place": place,
                 "_EMPTY_PM": PointMap(()), "_iterate": self.iterate}
 
     def pure(self, node) -> bool:
@@ -168,7 +195,7 @@ class ExprSource:
         slow = src.const(self._later(node))
         src.emit(0, "def f(env, st):")
         src.emit(1, "try:")
-        if kind in _LOOPS:
+        if kind in _LOOPS or kind is T.Size and type(node.collection) is T.Filter:
             self._loop(src, node)
             safe = False
         else:
@@ -217,18 +244,20 @@ class ExprSource:
         return f"_iterate({src.const(coll)}, {env}, st)", "any", True
 
     def _loop(self, src: Source, n) -> None:
-        """The body of a filter, (all ...) or (any ...) condition over a collection."""
+        """The body of a filter, (all ...) or (any ...) condition over a collection, or of the
+        size of a filter (counted, no list made)."""
+        size, n = type(n) is T.Size, (n.collection if type(n) is T.Size else n)
         items, kind, _ = self.items(src, n.collection, "env", {})
         if type(n) is T.Filter:
-            src.emit(2, "_out = []")
+            src.emit(2, "_n = 0" if size else "_out = []")
         src.emit(2, f"for _x in {items}:")
         env, bound = src.bind(3, "env", {}, n.var.name, kind, "_x")
         cond = self.expr(src, n.condition, env, bound)
         if type(n) is T.Filter:
             test = f"_x and {cond.code}" if n.kind == "cardsets" else cond.code  # empty sets never pass
             src.emit(3, f"if {test}:")
-            src.emit(4, "_out.append(_x)")
-            src.emit(2, "return _out")
+            src.emit(4, "_n += 1" if size else "_out.append(_x)")
+            src.emit(2, "return _n" if size else "return _out")
         elif type(n) is T.AllTrue:
             src.emit(3, f"if not {cond.code}:")
             src.emit(4, "return False")
@@ -285,14 +314,15 @@ class ExprSource:
         suffix = words + (n.name.value,)
         fixed = self.fixed_key(n, words)
         if fixed is not None:
-            return Piece(src.const(fixed), "key", True)
+            name = src.const(fixed)
+            return Piece(name, "key", True, fixed=name)
         if type(n.owner) is T.PlayerRef and n.owner.which == "current":  # one key per seat, made once
             seats = src.const(tuple(self.table.key(p + suffix) for p in self.table.players))
-            return Piece(f"{seats}[st.pcycles[-1][0]]", "key", True)
+            return Piece(f"{seats}[st.pcycles[-1][0]]", "key", True, seats=(seats, "st.pcycles[-1][0]"))
         owner = self.expr(src, n.owner, env, bound, depth)
         if owner.kind == "seat":  # a player ("p", i): its key made once, found by its number
             seats = src.const(tuple(self.table.key(p + suffix) for p in self.table.players))
-            return Piece(f"{seats}[{owner.code}[1]]", "key", owner.safe)
+            return Piece(f"{seats}[{owner.code}[1]]", "key", owner.safe, seats=(seats, f"{owner.code}[1]"))
         return Piece(f"({owner.code} + {src.const(suffix)})", "key", owner.safe and owner.kind == "owner")
 
     # --- storage and locations --------------------------------------------------
@@ -313,16 +343,18 @@ class ExprSource:
 
     def _src_Location(self, src, n, env, bound, depth):
         key = self.key(src, n, (n.visibility,), env, bound, depth)
-        return None if key is None else Piece(f"(st.locs.get({key.code}) or [])", "cards", key.safe)
+        return None if key is None else Piece(f"({src.place(key)} or [])", "cards", key.safe)
 
     # --- integers and conditions ------------------------------------------------
 
     def _src_Size(self, src, n, env, bound, depth):
         coll = n.collection
+        if type(coll) is T.Filter:  # its own function, which counts (see `_loop`)
+            return Piece(f"{src.const(self.fn(n))}({env}, st)", "int", called=True)
         if type(coll) is T.Location:
             key = self.key(src, coll, (coll.visibility,), env, bound, depth)
             if key is not None:
-                return Piece(f"len(st.locs.get({key.code}) or ())", "int", key.safe)
+                return Piece(f"len({src.place(key)} or ())", "int", key.safe)
         inner = self.expr(src, coll, env, bound, depth)
         return Piece(f"len({inner.code})", "int", inner.safe) if inner.kind in ("cards", "set", "list") else None
 
@@ -341,7 +373,7 @@ class ExprSource:
             coll = n.left.collection
             key = self.key(src, coll, (coll.visibility,), env, bound, depth)
             if key is not None:
-                return Piece(f"({empty}st.locs.get({key.code}))", "bool", key.safe)
+                return Piece(f"({empty}{src.place(key)})", "bool", key.safe)
         a, b = self.expr(src, n.left, env, bound, depth), self.expr(src, n.right, env, bound, depth)
         # == and != never raise; an order between two ints or two strings neither
         safe = a.safe and b.safe and (n.op in ("==", "!=") or a.kind == b.kind and a.kind in ("int", "str"))

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from recycle.lang import tree as T
 
-from .codegen import Source
+from .codegen import Piece, Source
 from .effects import MISSING, CycleSet, Move, SetValue
 from .errors import LimitError
 from .evaluate import MAX_INT, MIN_INT
@@ -280,7 +280,7 @@ class RunnersMixin:
             fixed = None
         s, d = ("_s" if fixed is None else src.const(fixed)), ("_d" if dst is None else src.const(dst))
         if fixed is not None:  # from the top or bottom of one location: known at once
-            e(f"_p = st.locs.get({s})")
+            e(f"_p = {src.place(Piece(s, fixed=s))}")
             e("if not _p:")
             e(f"raise _err({src.const(card)}, {NOTHING_TO_MOVE!r})", 1)
             e(f"_i = {'len(_p) - 1' if card.position == 'top' else '0'}")
@@ -312,7 +312,7 @@ class RunnersMixin:
             e(f"_d = {self._key(src, to.cards, (to.cards.visibility,), env, bound, self.loc_key_fn)}")
             e("if _d[2] == 'mem':")
             e(f"raise _err({src.const(to)}, 'a card cannot move into memory', hint='use (remember CARD CARD)')", 1)
-        e(f"_dl = st.locs.get({d})")
+        e(f"_dl = {src.place(Piece(d, fixed=None if dst is None else d))}")
         e("if _dl is None:")
         e(f"_dl = st.locs[{d}] = []", 1)
         apart = fixed is not None and dst is not None and fixed != dst  # two lists: no index shifts

@@ -195,7 +195,10 @@ def loc_text(key: tuple) -> str:
 
 
 class Store:
-    """Everything about a game position that changes. `clone` is shallow where data is immutable."""
+    """Everything about a game position that changes. `clone` is shallow where data is immutable.
+
+    A location's list, once in `locs`, stays the same list object while the store lives: cards
+    move in and out of it in place, and generated source keeps it (`codegen.place`)."""
 
     __slots__ = ("locs", "where", "ints", "strs", "points", "gvars", "pcycles", "tcycles", "rng",
                  "known", "journal", "log", "steps", "fresh")
