@@ -123,11 +123,18 @@ class CountingMixin:
 
     def leaves(self, node, env: dict, st) -> Leaves | None:
         """The choice's options as leaves, when its shape proves them (else None: explore)."""
+        plan = self.plan_of(node)
+        return None if plan is None else self.count(plan, env, st)
+
+    def plan_of(self, node) -> Plan | None:
+        """How to count the options of choice `node`, or None: they are explored."""
         plan = self._plans.get(id(node), False)
         if plan is False:
             plan = self._plans[id(node)] = self._plan(node)
-        if plan is None:
-            return None
+        return plan
+
+    def count(self, plan: Plan, env: dict, st) -> Leaves | None:
+        """`leaves`, its plan known."""
         points = st.points
         for key in plan.ranked:  # max and min by these maps draw for ties: there must be none
             pm = points.get(key)

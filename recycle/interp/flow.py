@@ -244,9 +244,11 @@ class Machine:
         some card has no name of its own, a text may hold a ';', or two sites that can have
         as many effects both offer options."""
         n = len(leaves)
+        if n == 1:
+            return True
         if not 0 < n <= MAX_OPTIONS:
             return False
-        if n == 1 or s.rules.cardstock:
+        if s.rules.cardstock:
             return True
         plan = leaves.plan
         return self.sized and plan.apart and self.named(s.table) and not (plan.overlaps and plan.clash(leaves))

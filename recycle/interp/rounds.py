@@ -76,15 +76,16 @@ def play_rounds(s, loop: RoundLoop, env: dict, index: int, rand, draw) -> int:
     (the machine then runs on to the next choice or the end) or the choice limit is reached."""
     rules = s.rules
     ex, st, stack, machine = rules.ex, s.st, s.stack, rules.machine
-    max_steps, count, countable = ex.max_steps, ex.leaves, machine.countable
+    max_steps, count, countable = ex.max_steps, ex.count, machine.countable
     # (index of the next item, item, its quiet runner): the frame an item failing leaves
     pre = [(k + 1, item, ex.quiet(item)) for k, item in enumerate(loop.pre)]
     post = [(loop.at + k + 2, item, ex.quiet(item)) for k, item in enumerate(loop.post)]
     stage, body, at, end = loop.stage, loop.body, loop.at, loop.end
     choice, members, limit = body[at], loop.members, rules.max_choices
+    plan = ex.plan_of(choice)
     cycles, players = (st.pcycles if loop.player else st.tcycles), st.pcycles
     rounds = stack[-2][3]
-    played = 0
+    first = s.choices
     # The frames stay as they are at the choice, (STAGE, ...) and (SEQ, body, at + 1, env), and
     # are written as the machine would have them only when the loop stops or an error does.
     with rules.guarded:
@@ -95,7 +96,6 @@ def play_rounds(s, loop: RoundLoop, env: dict, index: int, rand, draw) -> int:
             else:
                 apply_all(st, found[index])
             s.choices += 1
-            played += 1
             s._options, s.found, s.pending = (), (), None
             i = at + 1  # the next item of the body; -1: the stage's end test (the body left)
             try:
@@ -125,7 +125,7 @@ def play_rounds(s, loop: RoundLoop, env: dict, index: int, rand, draw) -> int:
                 i = at + 1
                 ex.at = choice
                 s.pending = (choice, env)
-                leaves = count(choice, env, st) if s.counting else None  # (`Machine.offer`'s counted half)
+                leaves = count(plan, env, st) if s.counting and plan is not None else None  # (`Machine.offer`)
                 if leaves is not None and countable(leaves, s):
                     s.options, s.found, s.chooser = None, leaves, players[-1][0]
                     st.steps = 0
@@ -153,4 +153,4 @@ def play_rounds(s, loop: RoundLoop, env: dict, index: int, rand, draw) -> int:
                 raise ex.too_long(stage)
             machine.advance(s)
     s._settle()
-    return played
+    return s.choices - first
