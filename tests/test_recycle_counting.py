@@ -296,3 +296,32 @@ def test_a_new_game_explores_its_first_options_when_asked_for():
         played.apply(plain.legal_actions()[-1])
         plain.apply(plain.legal_actions()[-1])
         assert played.st.locs == plain.st.locs and played.legal_actions() == plain.legal_actions()
+
+
+#: Hands that come back (cards 0-11 are the twos, threes and fours: groups of one value).
+_HANDS = [[0, 1, 2, 3, 4], [4, 5, 6, 7], [0, 4, 8, 9, 10, 11], [9, 1, 5, 2, 6], []]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.one_of(st.sampled_from(_HANDS), st.lists(st.integers(0, 51), max_size=9, unique=True)),
+                          st.integers(-1, 5), st.booleans()), min_size=1, max_size=12),
+       st.integers(1, 6))
+def test_tuples_kept_between_asks_are_the_tuples_made_afresh(asks, kept):
+    """`(tuples ...)` keeps what it found of a hand (its order, groups and sets of each size) for
+    the next asks: hands coming back, other sizes, another point map, and the memory cleared
+    when full (`MAX_KEPT`) answer as one that keeps nothing."""
+    from recycle.interp import fast
+    from recycle.lang import tree as T
+
+    state = new_game(load_game(game_path("President5")), 0)
+    ex = state.rules.ex
+    node = next(x for x in T.walk(state.table.game) if type(x) is T.Tuples)
+    maps = {True: next(iter(state.st.points.values())), False: PointMap(((((("SUIT", "HEARTS"),), 1),)))}
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(fast, "MAX_KEPT", kept)
+        ex._sets.clear()
+        keeping = ex.tuple_sets(node)
+        for cards, size, by_value in asks:
+            ex._sets.clear()
+            afresh = ex.tuple_sets(node)(maps[by_value], size, list(cards))
+            assert keeping(maps[by_value], size, list(cards)) == afresh

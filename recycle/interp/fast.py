@@ -17,7 +17,7 @@ from recycle.lang import tree as T
 from .cardsets import _COMPARE, MAX_MADE, tuple_count
 from .state import GAME, PointMap
 
-#: Answers of a `(tuples ...)` kept per node (see `_make_Tuples`).
+#: Hands and answers of a `(tuples ...)` kept per node (see `tuple_sets`).
 MAX_KEPT = 256
 
 
@@ -218,62 +218,64 @@ class FastMixin:
 
     def tuple_sets(self, n):
         """`sets(point map, size, cards)`: the sets of `size` cards of one score, for `(tuples ...)`
-        node `n`. Answers are kept by (cards, size) for one point map (values are never changed
-        by their users): a choice asks for sets of 1, 2, 3, 4 cards of one hand, and the same
-        hands come back turn after turn. The grouping by score is kept too."""
+        node `n`. What is found of a hand is kept, by its cards, for one point map (values are
+        never changed by their users): the cards in score order, the groups of one score, and
+        the sets of each size. A choice asks for sets of 1, 2, 3, 4 cards of one hand, and the
+        same hands come back turn after turn."""
         made = self._sets.get(id(n))
         if made is not None:
             return made
         attrs = self.attrs
-        last = [None, None, None, None]  # point map, cards, them in score order (stable), groups of 2+
-        known: dict[tuple, list] = {}  # (cards, size) -> the sets, for the point map last[0]
+        mapped = [None, 0]  # the point map the hands below were scored by, how many answers they keep
+        known: dict[tuple, list] = {}  # cards -> [them in score order (stable), groups of 2+, {size: sets}]
 
         def sets(pm, k, cs):
             if type(pm) is not PointMap:
                 raise self.error(n.using, f"expected a point map, found {pm!r}")
             if type(cs) is not list:
                 raise self.error(n.cards, f"(tuples ...) needs cards, found {cs!r}")
-            key = None
-            if pm is not last[0]:
+            if pm is not mapped[0] or mapped[1] >= MAX_KEPT:
                 known.clear()
-            elif type(k) is int:
-                try:
-                    key = (tuple(cs), k)
-                    got = known.get(key)
-                except TypeError:  # not cards: the sets are made (or refused) below
-                    key = got = None
-                if got is not None:
-                    return got
-            score = pm._cache.__getitem__
-            if pm is last[0] and cs == last[1]:
-                ordered = last[2]
-            else:
+                mapped[:] = pm, 0
+            try:
+                hand = tuple(cs)
+                found = known.get(hand)
+            except TypeError:  # not cards: the sets are made (or refused) below, and not kept
+                hand = found = None
+            if found is None:
+                score = pm._cache.__getitem__
                 try:
                     ordered = sorted(cs, key=score)
                 except KeyError:  # scores not known yet
                     for c in cs:
                         pm.score(c, attrs)
                     ordered = sorted(cs, key=score)
-                last[:] = pm, list(cs), ordered, None
+                found = [ordered, None, {}]
+                if hand is not None:
+                    known[hand] = found
+                    mapped[1] += 1
+            elif type(k) is int:
+                got = found[2].get(k)
+                if got is not None:
+                    return got
             if type(k) is not int:
                 self.check_tuples(n, (), k)  # raises the located error
             if not k > 0:
                 return []
             if k == 1:
-                out = [[c] for c in ordered]
+                out = [[c] for c in found[0]]
             else:
-                if last[3] is None:  # the cards that share their score, by score
-                    last[3] = [g for g in (list(g) for _, g in groupby(ordered, score)) if len(g) > 1]
-                if len(cs) > 16 and tuple_count(last[3], k) > MAX_MADE:  # (16 cards: at most 12,870)
-                    self.check_tuples(n, last[3], k)
+                if found[1] is None:  # the cards that share their score, by score
+                    score = pm._cache.__getitem__
+                    found[1] = [g for g in (list(g) for _, g in groupby(found[0], score)) if len(g) > 1]
+                if len(cs) > 16 and tuple_count(found[1], k) > MAX_MADE:  # (16 cards: at most 12,870)
+                    self.check_tuples(n, found[1], k)
                 out = []
-                for group in last[3]:
+                for group in found[1]:
                     if len(group) >= k:
                         out += map(list, combinations(group, k))
-            if key is not None:
-                if len(known) >= MAX_KEPT:
-                    known.clear()
-                known[key] = out
+            found[2][k] = out
+            mapped[1] += 1
             return out
         self._sets[id(n)] = sets
         return sets

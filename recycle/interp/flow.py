@@ -261,7 +261,7 @@ class Machine:
         if s.counting and st.log is None:  # a random playout: only how many, if that is proven
             leaves = self.ex.leaves(node, env, st)
             if leaves is not None and self.countable(leaves, s):
-                s.options, s.found, s.chooser = None, leaves, player
+                s._options, s.found, s.chooser = None, leaves, player
                 st.steps = 0
                 return
         self.explore(s, node, env, player)
@@ -277,8 +277,8 @@ class Machine:
                                 NoOptionsError, "every option's condition is false or it has nothing to do")
         if len(found) == 1 or s.rules.cardstock:  # nothing to merge (the reference offers one option
             # per physical card): the texts are made if asked for (`RecycleState.options`)
-            s.options, s.found = None, tuple(found)
+            s._options, s.found = None, tuple(found)
         else:
-            s.options, s.found = self.merged(found, table, st, player)
+            s._options, s.found = self.merged(found, table, st, player)
         s.chooser = player
         st.steps = 0

@@ -83,6 +83,7 @@ def play_rounds(s, loop: RoundLoop, env: dict, index: int, rand, draw) -> int:
     stage, body, at, end = loop.stage, loop.body, loop.at, loop.end
     choice, members, limit = body[at], loop.members, rules.max_choices
     plan = ex.plan_of(choice)
+    counting = s.counting and plan is not None  # (a playout's choices are only counted)
     cycles, players = (st.pcycles if loop.player else st.tcycles), st.pcycles
     rounds = stack[-2][3]
     first = s.choices
@@ -125,9 +126,9 @@ def play_rounds(s, loop: RoundLoop, env: dict, index: int, rand, draw) -> int:
                 i = at + 1
                 ex.at = choice
                 s.pending = (choice, env)
-                leaves = count(plan, env, st) if s.counting and plan is not None else None  # (`Machine.offer`)
+                leaves = count(plan, env, st) if counting else None  # (as `Machine.offer`)
                 if leaves is not None and countable(leaves, s):
-                    s.options, s.found, s.chooser = None, leaves, players[-1][0]
+                    s._options, s.found, s.chooser = None, leaves, players[-1][0]
                     st.steps = 0
                 else:
                     machine.explore(s, choice, env, players[-1][0])
