@@ -151,3 +151,22 @@ def test_games_played_in_turns_play_as_each_alone(name):
         return states + [states[0].clone()]
     apart = [play([s], i)[0] for i, s in enumerate(fresh())]
     assert play(fresh()) == apart
+
+
+def test_an_interpreter_failure_in_a_call_of_a_quiet_block_is_placed_at_its_action(monkeypatch):
+    """Quiet blocks set `Executor.at` only before actions that call out (what could fail in a
+    way of its own): an interpreter bug there is still placed at the very action."""
+    from recycle.interp import InternalError
+    from recycle.interp.evaluate import Evaluator
+
+    def broken(self, n, env, st):
+        return [][1]  # an interpreter bug: IndexError
+    monkeypatch.setattr(Evaluator, "_Tri", broken)
+    game = parse_game("""(game (setup (create players 2) (create deck (game iloc STOCK) (deck (RANK (ONE)))))
+  (stage player (end (>= (game sto N) 9))
+    (do ((inc (game sto E) 1) ((> (game sto N) 3) (set (game sto T) (tri 3))) (inc (game sto F) 1)))
+    (choice ((inc (game sto N) 1) (inc (game sto N) 2))))
+  (scoring max ((current player) sto N)))""", "t.rcy")
+    state = new_game(game, 0)
+    with pytest.raises(InternalError, match=r"t\.rcy:3:51: IndexError"):
+        state.random_playout(random.Random(0))

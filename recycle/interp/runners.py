@@ -24,6 +24,8 @@ compiled, for the parts of an option that hold no `any` or `choice`.
 """
 from __future__ import annotations
 
+import re
+
 from recycle.lang import tree as T
 
 from .codegen import Piece, Source
@@ -45,6 +47,9 @@ def _is_location_card(n) -> bool:
     """`(top|bottom LOCATION)`: the card shape moves are written for."""
     return type(n) is T.CardAt and type(n.cards) is T.Location and n.position in ("top", "bottom")
 
+
+#: A call of a closure or runner in generated source (what could fail in a way of its own).
+_CALL = re.compile(r"\b_c\d+\(")
 
 class RunnersMixin:
     """`runner(node)` and `flat(node)` for `actions.Executor` (needs `fn`, `expr`, `error`, `_actions`...)."""
@@ -179,7 +184,7 @@ class RunnersMixin:
             made = self.flat(n) if kind in WALKED and not counted else self.runner(n)
             src.emit(indent, f"{src.const(made)}({env}, st)")
             return
-        write = getattr(self, "_stmt_" + kind.__name__)
+        write, node = getattr(self, "_stmt_" + kind.__name__), None
         if (counted or kind not in WALKED) and not src.bare:
             node = src.const(n)
             src.emit(indent, "st.steps += 1")
@@ -191,6 +196,11 @@ class RunnersMixin:
         write(src, n, env, bound, indent, counted or kind not in WALKED, loops)
         if len(src.lines) == start:
             src.emit(indent, "pass")
+        elif node is not None and src.quiet and src.lines[start - 1].endswith(f"_ex.at = {node}") \
+                and not any(_CALL.search(line) for line in src.lines[start:]):
+            # Where an error is placed matters only for what a call could raise (a game error
+            # carries its own place): a quiet action calling nothing leaves `at` at its block
+            del src.lines[start - 1]
 
     def _writable(self, n) -> bool:
         """Does this module write `n` as source (else: a call of its method's runner)?"""
