@@ -186,7 +186,7 @@ class Table:
         made = {k: k for k in st.locs}  # the few keys the cards are in, for the many cards
         st.ints, st.strs = {key(k): v for k, v in st.ints.items()}, {key(k): v for k, v in st.strs.items()}
         st.points = {key(k): v for k, v in st.points.items()}
-        st.where = [made.get(k, k) for k in st.where]  # (None: a card in no location)
+        st.where = list(map(made.get, st.where, st.where))  # (None: a card in no location)
 
     def keep(self, key: tuple, text: str) -> str:
         """Keep an effect's words under `key` (see `effects`: they are asked for at every choice)."""
