@@ -18,6 +18,7 @@ from __future__ import annotations
 from recycle.lang import tree as T
 
 from .counting import CountingMixin
+from .deals import DealsMixin
 from .effects import MISSING, CycleSet, Forget, Move, Pass, Remember, Reorder, SetValue
 from .evaluate import Evaluator
 from .explorers import ExplorersMixin
@@ -28,7 +29,7 @@ from .runners import RunnersMixin
 from .state import Store, Table, loc_text
 
 
-class Executor(CountingMixin, ExplorersMixin, QuietMixin, RunnersMixin, Evaluator):
+class Executor(CountingMixin, DealsMixin, ExplorersMixin, QuietMixin, RunnersMixin, Evaluator):
     """Runs action nodes against a `Store`; finds the options of a choice."""
 
     def __init__(self, table: Table, max_steps: int) -> None:

@@ -111,7 +111,7 @@ class Reorder:
 
     def _put(self, st: Store, cards: tuple) -> None:
         st.loc(self.key)[:] = cards
-        if self.key[2] != "mem":
+        if self.key[2] != "mem" and self.why != "shuffle":  # a shuffle's cards stay where they are
             for c in cards:
                 st.where[c] = self.key
 

@@ -19,6 +19,7 @@ from recycle.lang import tree as T
 from .cardsets import _COMPARE, CollectionsMixin
 from .codegen import ExprSource
 from .fast import FastMixin
+from .finding import FindingMixin
 from .errors import LimitError, RecycleRuntimeError, located
 from .state import GAME, PointMap, Store, Table
 
@@ -53,7 +54,7 @@ def _arith(op: str, a: int, b: int) -> int:
     return a ** b
 
 
-class Evaluator(ExprSource, FastMixin, CollectionsMixin):
+class Evaluator(ExprSource, FastMixin, FindingMixin, CollectionsMixin):
     """Evaluates expressions of one game (its `Table`) against any `Store`."""
 
     def __init__(self, table: Table) -> None:
@@ -168,7 +169,10 @@ class Evaluator(ExprSource, FastMixin, CollectionsMixin):
         return self._at(n, env, st, self.table.teams, "team")
 
     def _OwnerOf(self, n, env, st):
-        card = self.ev(n.card, env, st)
+        return self.owner_of(n, self.ev(n.card, env, st), st)
+
+    def owner_of(self, n, card, st):
+        """The player holding `card`, for (owner ...) node `n`."""
         if card is None:
             raise self.error(n, "(owner ...) of no card: the collection is empty")
         key = st.where[card]

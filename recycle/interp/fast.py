@@ -128,6 +128,10 @@ class FastMixin:
         return cardatt
 
     def _make_CardAt(self, n):
+        general = self._card_at(n)
+        return self.top_of_filter(n, general) or general
+
+    def _card_at(self, n):
         slow = self._CardAt
         if n.position not in ("top", "bottom"):
             return lambda env, st: slow(n, env, st)

@@ -248,6 +248,8 @@ class RunnersMixin:
     _stmt_AnyDo = _stmt_AllDo  # outside a choice: every element (see actions.Executor)
 
     def _stmt_Repeat(self, src, n, env, bound, indent, counted, loops):
+        if self.deal_source(src, n, indent):  # a deal done at once, else (below) card by card
+            indent += 1
         times, kind = self.value(src, n.times, env, bound, indent)
         if kind != "int":  # a variable may hold anything (evaluated once: it may draw at random)
             t = src.temp()

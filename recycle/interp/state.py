@@ -13,13 +13,19 @@ they are also what player and team expressions evaluate to.
 """
 from __future__ import annotations
 
+import struct
 from dataclasses import dataclass, field
+from operator import mod
 
 GAME = ("g", 0)
 #: Effect texts, visibilities... kept per game (a bound: storage values and location names
 #: can be made without end).
 MAX_PHRASES = 20_000
 _M64 = (1 << 64) - 1
+_GOLDEN = 0x9E3779B97F4A7C15
+#: What `Rng.shuffle` needs for n draws, by n (few sizes of shuffled places per game).
+_LANES: dict[int, tuple] = {}
+_LANES_KEPT = 64
 
 
 class Rng:
@@ -32,7 +38,7 @@ class Rng:
         self.s = seed & _M64
 
     def next64(self) -> int:
-        self.s = z = (self.s + 0x9E3779B97F4A7C15) & _M64
+        self.s = z = (self.s + _GOLDEN) & _M64
         z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
         return z ^ (z >> 31)
@@ -42,17 +48,38 @@ class Rng:
         return self.next64() % n
 
     def shuffle(self, items: list) -> None:
-        s = self.s  # `next64` inlined: a deal draws once per card
-        for i in range(len(items) - 1, 0, -1):
-            s = z = (s + 0x9E3779B97F4A7C15) & _M64
-            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
-            j = (z ^ (z >> 31)) % (i + 1)
+        """Fisher-Yates from the top, position i swapped with `below(i + 1)`. splitmix64's draws
+        depend only on their number, so all are made at once: one 128-bit lane each in one big
+        int (a lane's product by a 64-bit constant fits in it), a few big-int operations in all
+        instead of a dozen per card."""
+        n = len(items) - 1
+        if n <= 0:
+            return
+        s, (lanes, ones, steps, low, down, sizes) = self.s, _lanes(n)
+        z = (s * ones + steps) & low  # lane k: the state after k draws
+        z = ((z ^ (z >> 30)) & low) * 0xBF58476D1CE4E5B9 & low
+        z = ((z ^ (z >> 27)) & low) * 0x94D049BB133111EB & low
+        z ^= z >> 31  # (a lane's upper half is not read)
+        for i, j in zip(down, map(mod, lanes.unpack(z.to_bytes(16 * n, "little")), sizes)):
             items[i], items[j] = items[j], items[i]
-        self.s = s
+        self.s = (s + n * _GOLDEN) & _M64
 
     def copy(self) -> "Rng":
         return Rng(self.s)
+
+
+def _lanes(n: int) -> tuple:
+    """(layout of n 128-bit lanes, 1 in each lane, k * golden in lane k, each lane's low 64 bits,
+    the positions n..1, the sizes n+1..2) for `Rng.shuffle`."""
+    got = _LANES.get(n)
+    if got is None:
+        if len(_LANES) >= _LANES_KEPT:
+            _LANES.clear()
+        lanes = struct.Struct("<" + "Q8x" * n)
+        lane = lambda values: int.from_bytes(lanes.pack(*values), "little")  # noqa: E731
+        got = _LANES[n] = (lanes, lane([1] * n), lane(range(1, n + 1)) * _GOLDEN, lane([_M64] * n),
+                           range(n, 0, -1), range(n + 1, 1, -1))
+    return got
 
 
 class PointMap:
@@ -159,7 +186,7 @@ class Table:
         made = {k: k for k in st.locs}  # the few keys the cards are in, for the many cards
         st.ints, st.strs = {key(k): v for k, v in st.ints.items()}, {key(k): v for k, v in st.strs.items()}
         st.points = {key(k): v for k, v in st.points.items()}
-        st.where = [made.get(k, k) for k in st.where]  # (None: a card in no location)
+        st.where = list(map(made.get, st.where, st.where))  # (None: a card in no location)
 
     def keep(self, key: tuple, text: str) -> str:
         """Keep an effect's words under `key` (see `effects`: they are asked for at every choice)."""
