@@ -23,6 +23,7 @@ import pytest
 
 from recycle.kernel.protocol import RandomAgent, play_game
 from recycle.interp import codegen, new_game
+from recycle.interp.source import Source
 from recycle.lang import GameSyntaxError, parse_game
 
 GAMES_DIR = Path(__file__).resolve().parent.parent / "recycle" / "games"
@@ -45,13 +46,13 @@ def interpreter_strings() -> set[str]:
 
 def generated_sources(monkeypatch, paths: list[Path], games: int = 1) -> list[str]:
     sources: list[str] = []
-    build = codegen.Source.build
+    build = Source.build
 
     def recording(self, node):
         sources.append("\n".join(self.lines))
         return build(self, node)
 
-    monkeypatch.setattr(codegen.Source, "build", recording)
+    monkeypatch.setattr(Source, "build", recording)
     for path in paths:
         for seed in range(games):
             try:

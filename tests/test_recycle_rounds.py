@@ -133,7 +133,7 @@ def test_only_a_stage_with_one_choice_and_an_end_test_is_looped():
 
 @pytest.mark.parametrize("name", ["President5", "BigTwo4", "Daifugo4"])
 def test_games_played_in_turns_play_as_each_alone(name):
-    """Generated source keeps each location's list for the store it last saw (`codegen.place`):
+    """Generated source keeps each location's list for the store it last saw (`source.place`):
     three games and a clone, a choice of each in turn, play as each played alone."""
     game = load_game(game_path(name))
 

@@ -1,11 +1,11 @@
-"""Steps counted at once (`codegen.merge_steps`) hit the step bound where counting them one by
+"""Steps counted at once (`source.merge_steps`) hit the step bound where counting them one by
 one does: the same located error, at the same node, after the same number of steps."""
 from __future__ import annotations
 
 import pytest
 
 from recycle.interp import LimitError, new_game
-from recycle.interp import codegen
+from recycle.interp import source
 from recycle.lang import parse_game
 
 #: Nested blocks and repeats: actions whose steps follow one another with nothing between.
@@ -20,7 +20,7 @@ LOOPING = """(game (setup (create players 2) (create deck (game iloc STOCK) (dec
 
 def _failure(max_steps: int, merged: bool, monkeypatch) -> tuple:
     if not merged:
-        monkeypatch.setattr(codegen, "merge_steps", lambda lines: lines)
+        monkeypatch.setattr(source, "merge_steps", lambda lines: lines)
     game = parse_game(LOOPING, "loop.rcy")  # a new Game: rules (and their code) made anew
     try:
         state = new_game(game, 0, max_steps=max_steps)
@@ -40,5 +40,5 @@ def test_steps_counted_at_once_stop_where_one_by_one_stops(max_steps, monkeypatc
 
 def test_the_looping_game_has_steps_counted_at_once():
     lines = ["st.steps += 1", "if st.steps > 9:", "    raise _too_long(_c1)", "_ex.at = _c1"] * 2
-    assert codegen.merge_steps(lines) == ["st.steps += 2", "if st.steps > 9:", "    _over(st, 2, (_c1, _c1))",
+    assert source.merge_steps(lines) == ["st.steps += 2", "if st.steps > 9:", "    _over(st, 2, (_c1, _c1))",
                                           "_ex.at = _c1"]

@@ -30,7 +30,8 @@ from __future__ import annotations
 
 from recycle.lang import tree as T
 
-from .codegen import IMPURE, Source
+from .codegen import IMPURE
+from .source import Source
 from .evaluate import MAX_INT
 from .proof import Proof, Site
 from .state import PointMap

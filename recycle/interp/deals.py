@@ -66,8 +66,8 @@ class DealsMixin:
         e("_dl += _mine", 2)
         e("for _c in _mine:", 2)
         e("_w[_c] = _d", 3)
-        if not src.bare:  # the steps of the `all`s and the moves; `at` the last move's
+        if not src.bare:  # the steps of the `all`s and the moves (which, calling nothing, set no
+            # `at` in a quiet block: see `runners.stmt`)
             e(f"st.steps += {n.times.value * (1 + count)}", 1)
-            e(f"_ex.at = {src.const(move)}", 1)
         e("else:")
         return True

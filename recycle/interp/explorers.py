@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from recycle.lang import tree as T
 
-from .codegen import Piece, Source
+from .source import Piece, Source
 from .undo import undo_to
 from .runners import MAX_INDENT, MAX_LOOPS
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from recycle.lang import tree as T
 
-from .codegen import Source
+from .source import Source
 
 
 class FindingMixin:

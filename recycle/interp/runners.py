@@ -28,7 +28,7 @@ import re
 
 from recycle.lang import tree as T
 
-from .codegen import Piece, Source
+from .source import Piece, Source
 from .effects import MISSING, CycleSet, Move, SetValue
 from .errors import LimitError
 from .evaluate import MAX_INT, MIN_INT

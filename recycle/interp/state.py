@@ -225,7 +225,7 @@ class Store:
     """Everything about a game position that changes. `clone` is shallow where data is immutable.
 
     A location's list, once in `locs`, stays the same list object while the store lives: cards
-    move in and out of it in place, and generated source keeps it (`codegen.place`)."""
+    move in and out of it in place, and generated source keeps it (`source.place`)."""
 
     __slots__ = ("locs", "where", "ints", "strs", "points", "gvars", "pcycles", "tcycles", "rng",
                  "known", "journal", "log", "steps", "fresh")
