@@ -170,3 +170,31 @@ def test_an_interpreter_failure_in_a_call_of_a_quiet_block_is_placed_at_its_acti
     state = new_game(game, 0)
     with pytest.raises(InternalError, match=r"t\.rcy:3:51: IndexError"):
         state.random_playout(random.Random(0))
+
+
+@pytest.mark.parametrize("op", [">", "==", "!=", "<="])
+def test_players_counted_by_an_empty_place_are_the_filters_size(op):
+    """`(size (filter player 'P (OP (size ('P LOC)) 0)))` is counted over the players' lists
+    (`codegen._count_seated`): the same count as the filter's closure, in every position of
+    random games, also while some players have no such place yet."""
+    from recycle.lang import tree as T
+
+    game = parse_game(f"""(game (setup (create players 4) (create deck (game iloc STOCK) (deck (RANK (ONE, TWO, THREE)))))
+  (stage player (end (or (== (size (game iloc STOCK)) 0)
+                         (>= (size (filter player 'P ({op} (size ('P vloc PILE)) 0))) 9)))
+    (choice ((move (top (game iloc STOCK)) (top ((current player) vloc PILE)))
+             ((> (size ((current player) vloc PILE)) 0) (move (top ((current player) vloc PILE)) (top (game iloc STOCK))))
+             (inc (game sto N) 1))))
+  (scoring max ((current player) sto N)))""", "count.rcy")
+    count = next(x for x in T.walk(game) if type(x) is T.Size and type(x.collection) is T.Filter)
+    seen = set()
+    for seed in range(6):
+        state, rng = new_game(game, seed), random.Random(seed)
+        ex = state.rules.ex
+        while not state.is_terminal():
+            got = ex.fn(count)({}, state.st)
+            assert got == ex.closure(count)({}, state.st)
+            seen.add(got)
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])
+    assert len(seen) >= 3 and "_seated" in ex.fn(count).__code__.co_names

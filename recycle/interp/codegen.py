@@ -25,7 +25,7 @@ from __future__ import annotations
 from recycle.kernel.protocol import GameError
 from recycle.lang import tree as T
 
-from .source import Piece, Source, place
+from .source import Piece, Source, place, seated
 from .state import GAME, PointMap
 
 #: Forms whose evaluation changes the state (a draw of the generator, a fresh name).
@@ -40,6 +40,7 @@ class ExprSource:
 
     def _source_base(self) -> dict:
         return {"_players": self.table.players, "_attrs": self.attrs, "_GameError": GameError, "_place": place,
+                "_seated": seated,
                 "_EMPTY_PM": PointMap(()), "_iterate": self.iterate}
 
     def pure(self, node) -> bool:
@@ -133,6 +134,8 @@ class ExprSource:
         """The body of a filter, (all ...) or (any ...) condition over a collection, or of the
         size of a filter (counted, no list made)."""
         size, n = type(n) is T.Size, (n.collection if type(n) is T.Size else n)
+        if size and type(n.collection) is T.Players and self._count_seated(src, n):
+            return
         items, kind, _ = self.items(src, n.collection, "env", {})
         if type(n) is T.Filter:
             src.emit(2, "_n = 0" if size else "_out = []")
@@ -152,6 +155,26 @@ class ExprSource:
             src.emit(3, f"if {cond.code}:")
             src.emit(4, "return True")
             src.emit(2, "return False")
+
+    def _count_seated(self, src: Source, n) -> bool:
+        """`(size (filter player 'P (OP (size ('P LOC NAME)) 0)))`, how many players' place is
+        (not) empty, as one count in C over the players' lists (kept per store, `seated`);
+        False (nothing written) for any other filter."""
+        c = n.condition
+        empty = _EMPTINESS.get(c.op) if type(c) is T.Compare else None
+        if empty is None or type(c.left) is not T.Size or type(c.left.collection) is not T.Location \
+                or type(c.right) is not T.IntLit or type(c.right.value) is not int or c.right.value != 0:
+            return False
+        place = c.left.collection
+        if type(place.owner) is not T.Var or place.owner.name != n.var.name:
+            return False
+        key = self.key(src, place, (place.visibility,), "env", {n.var.name: ("seat", "_x")}, 1)
+        if key is None or key.seats is None:
+            return False
+        cell = src.const([(None, None)])
+        src.emit(2, f"_h = (_t[1] if (_t := {cell}[0])[0] is st else _seated({cell}, st, {key.seats[0]}))")
+        src.emit(2, "return sum(map(bool, _h))" if empty == "not not " else "return len(_h) - sum(map(bool, _h))")
+        return True
 
     # --- leaves and owners ------------------------------------------------------
 

@@ -37,6 +37,15 @@ def place(cells: list, i: int, st, key):
     return got
 
 
+def seated(cells: list, st, keys: tuple) -> list:
+    """The lists of one location of every seat (`keys`), None where a seat has none yet; kept in
+    `cells[0]` as (store, lists) once all exist (see `place`)."""
+    got = [st.locs.get(key) for key in keys]
+    if None not in got:
+        cells[0] = (st, got)
+    return got
+
+
 def merge_steps(lines: list[str]) -> list[str]:
     """Steps counted one after another with nothing done between (an action's own step, then
     its first inner action's) counted at once: k of them
