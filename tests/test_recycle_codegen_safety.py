@@ -31,7 +31,7 @@ GAMES_DIR = Path(__file__).resolve().parent.parent / "recycle" / "games"
 #: (`_c12`, `_t3`, `_players`, ...), Python's keywords and a few builtins, and
 #: attributes of the interpreter's own objects.
 PRIVATE = re.compile(r"_[A-Za-z0-9_]*$")
-OWN_WORDS = {"bool", "len", "int", "str", "list", "tuple", "type", "range", "reversed", "Exception",
+OWN_WORDS = {"bool", "len", "int", "str", "list", "tuple", "type", "range", "reversed", "sum", "map", "Exception",
              "None", "True", "False", "env", "st", "f"}
 #: A RECYCLE name as a string literal (`HAND`, `'P`): a key, never code.
 NAME_STRING = re.compile(r"'?[A-Z_][A-Z0-9_-]*$")
