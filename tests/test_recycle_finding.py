@@ -6,12 +6,12 @@ games, must be the same with those closures as without them.
 from __future__ import annotations
 
 import pytest
-from test_recycle_deals import played
-from test_recycle_speed_golden import OURS, corpus_names, game_path
+from test_recycle_deals import assert_plays_alike
+from test_recycle_speed_golden import OURS, corpus_names
 
 from recycle.interp import new_game
 from recycle.interp.finding import FindingMixin
-from recycle.lang import load_game, parse_game
+from recycle.lang import parse_game
 
 #: Two cards to each player, one to the game's PILE, five left in its STOCK; the block's `let` is the expression
 #: tested, evaluated by the test (the game never fails on it).
@@ -87,8 +87,4 @@ def test_the_expressions_reach_what_they_are_for():
 
 @pytest.mark.parametrize("key", OURS + corpus_names())
 def test_games_play_as_with_the_methods(key, without):
-    name, seed = key.rsplit("#", 1)
-    path, seeds = game_path(name), range(int(seed), int(seed) + 2)
-    fast = played(lambda: load_game(path), seeds)
-    without()
-    assert played(lambda: load_game(path), seeds) == fast
+    assert_plays_alike(key, without)

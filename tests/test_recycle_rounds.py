@@ -198,3 +198,18 @@ def test_players_counted_by_an_empty_place_are_the_filters_size(op):
             legal = state.legal_actions()
             state.apply(legal[rng.randrange(len(legal))])
     assert len(seen) >= 3 and "_seated" in ex.fn(count).__code__.co_names
+
+
+def test_the_step_bound_reached_at_the_stage_leaves_the_machines_frames(machine_only):
+    """A round whose step past the bound is the stage's own (after the actions that follow the
+    choice): the game stops there, with the stage's frame and the new round's first frame, as
+    the machine leaves them."""
+    game = parse_game("""(game (setup (create players 2) (create deck (game iloc STOCK) (deck (RANK (ONE)))))
+  (stage player (end (>= (game sto N) 50))
+    (choice ((inc (game sto N) 1) (inc (game sto N) 2)))
+    (do ((inc (game sto C) 1) (inc (game sto C) 1) (inc (game sto C) 1) (inc (game sto C) 1) (inc (game sto C) 1))))
+  (scoring max ((current player) sto N)))""", "stage.rcy")
+    looped = playout(game, 1, max_steps=7)
+    assert looped[0][0] == "LimitError" and looped[0][1].startswith("stage.rcy:2:3:")  # the stage
+    machine_only()
+    assert playout(game, 1, max_steps=7) == looped

@@ -129,14 +129,18 @@ class RecycleState(GameState):
         if st.log is not None:
             st.log.append({"t": "choice", "player": self.chooser, "index": index,
                            "action": self.options[index].text, "options": len(self.found)})
+        self._do(index)
+        self._run()
+
+    def _do(self, index: int) -> None:
+        """Do option `index` of the pending choice: the choice is then behind."""
         found = self.found
         if type(found) is Leaves:
-            found.play(index, st)
+            found.play(index, self.st)
         else:
-            apply_all(st, found[index])
+            apply_all(self.st, found[index])
         self.choices += 1
         self._options, self.found, self.pending = (), (), None
-        self._run()
 
     def random_playout(self, rng: random.Random, draw=None) -> int:
         """`GameState.random_playout`'s very moves and draws (options are counted by `found`,

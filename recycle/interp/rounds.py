@@ -21,9 +21,7 @@ from __future__ import annotations
 from recycle.kernel.protocol import GameError
 from recycle.lang import tree as T
 
-from .counting import Leaves
 from .flow import SEQ, STAGE
-from .undo import apply_all
 
 
 class RoundLoop:
@@ -77,10 +75,12 @@ def play_rounds(s, loop: RoundLoop, env: dict, index: int, rand, draw) -> int:
     rules = s.rules
     ex, st, stack, machine = rules.ex, s.st, s.stack, rules.machine
     max_steps, count, countable = ex.max_steps, ex.count, machine.countable
-    # (index of the next item, item, its quiet runner): the frame an item failing leaves
-    pre = [(k + 1, item, ex.quiet(item)) for k, item in enumerate(loop.pre)]
-    post = [(loop.at + k + 2, item, ex.quiet(item)) for k, item in enumerate(loop.post)]
     stage, body, at, end = loop.stage, loop.body, loop.at, loop.end
+    # A round from the drawn option to the next choice: (the index of the next item of the body,
+    # the item, its quiet runner), for POST, then the stage's end test and next player (-1: the
+    # body left), then PRE. The index is the frame an item failing leaves.
+    steps = [(at + k + 2, item, ex.quiet(item)) for k, item in enumerate(loop.post)] + [(-1, stage, None)] \
+        + [(k + 1, item, ex.quiet(item)) for k, item in enumerate(loop.pre)]
     choice, members, limit = body[at], loop.members, rules.max_choices
     plan = ex.plan_of(choice)
     counting = s.counting and plan is not None  # (a playout's choices are only counted)
@@ -91,47 +91,34 @@ def play_rounds(s, loop: RoundLoop, env: dict, index: int, rand, draw) -> int:
     # are written as the machine would have them only when the loop stops or an error does.
     with rules.guarded:
         while True:
-            found = s.found
-            if type(found) is Leaves:
-                found.play(index, st)
-            else:
-                apply_all(st, found[index])
-            s.choices += 1
-            s._options, s.found, s.pending = (), (), None
-            i = at + 1  # the next item of the body; -1: the stage's end test (the body left)
+            s._do(index)
+            i = at + 1
             try:
-                for i, item, run in post:
-                    ex.at = item
-                    run(env, st)
+                for i, item, run in steps:
+                    if run is not None:
+                        ex.at = item
+                        run(env, st)
+                    else:  # the stage: its end test, then the next player's round
+                        ex.at = stage
+                        if end(env, st):
+                            break
+                        idx, queued = cycles[-1]
+                        cycles[-1] = (queued if queued >= 0 else (idx + 1) % members, -1)
+                        rounds += 1
+                        i = 0
                     st.steps += 1
                     if st.steps > max_steps:
                         raise ex.too_long(item)
-                i = -1
-                ex.at = stage
-                if end(env, st):
-                    break
-                idx, queued = cycles[-1]
-                cycles[-1] = (queued if queued >= 0 else (idx + 1) % members, -1)
-                rounds += 1
-                i = 0
-                st.steps += 1
-                if st.steps > max_steps:
-                    raise ex.too_long(stage)
-                for i, item, run in pre:
-                    ex.at = item
-                    run(env, st)
-                    st.steps += 1
-                    if st.steps > max_steps:
-                        raise ex.too_long(item)
-                i = at + 1
-                ex.at = choice
-                s.pending = (choice, env)
-                leaves = count(plan, env, st) if counting else None  # (as `Machine.offer`)
-                if leaves is not None and countable(leaves, s):
-                    s._options, s.found, s.chooser = None, leaves, players[-1][0]
-                    st.steps = 0
                 else:
-                    machine.explore(s, choice, env, players[-1][0])
+                    i = at + 1
+                    ex.at = choice
+                    s.pending = (choice, env)
+                    leaves = count(plan, env, st) if counting else None  # (as `Machine.offer`)
+                    if leaves is not None and countable(leaves, s):
+                        s._options, s.found, s.chooser = None, leaves, players[-1][0]
+                        st.steps = 0
+                    else:
+                        machine.explore(s, choice, env, players[-1][0])
             except BaseException:
                 stack[-2] = (STAGE, stage, env, rounds)
                 if i < 0:
@@ -139,6 +126,8 @@ def play_rounds(s, loop: RoundLoop, env: dict, index: int, rand, draw) -> int:
                 else:
                     stack[-1] = (SEQ, body, i, env)
                 raise
+            if i < 0:  # the stage is over
+                break
             if s.choices >= limit:
                 stack[-2] = (STAGE, stage, env, rounds)
                 break
