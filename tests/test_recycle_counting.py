@@ -61,7 +61,7 @@ def _outcome(game, seed: int, counting: bool, **limits):
     """How a random playout ends: its moves, draws and state, or the error it raised."""
     with pytest.MonkeyPatch.context() as m:
         if not counting:
-            m.setattr(Executor, "leaves", lambda self, node, env, st: None)
+            m.setattr(Executor, "count", lambda self, plan, env, st: None)
         rng = random.Random(seed)
         try:
             state = new_game(game, seed, **limits)
@@ -286,7 +286,7 @@ def test_a_new_game_explores_its_first_options_when_asked_for():
         state = new_game(game, seed)
         assert type(state.found) is Leaves
         with pytest.MonkeyPatch.context() as m:
-            m.setattr(Executor, "leaves", lambda self, node, env, st: None)
+            m.setattr(Executor, "count", lambda self, plan, env, st: None)
             plain = new_game(game, seed)
         assert type(plain.found) is not Leaves
         assert state.legal_actions() == plain.legal_actions() and len(state.found) == len(plain.found)

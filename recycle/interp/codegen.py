@@ -160,19 +160,15 @@ class ExprSource:
         """`(size (filter player 'P (OP (size ('P LOC NAME)) 0)))`, how many players' place is
         (not) empty, as one count in C over the players' lists (kept per store, `seated`);
         False (nothing written) for any other filter."""
-        c = n.condition
-        empty = _EMPTINESS.get(c.op) if type(c) is T.Compare else None
-        if empty is None or type(c.left) is not T.Size or type(c.left.collection) is not T.Location \
-                or type(c.right) is not T.IntLit or type(c.right.value) is not int or c.right.value != 0:
+        test = emptiness(n.condition) if type(n.condition) is T.Compare else None
+        if test is None or type(test[1].owner) is not T.Var or test[1].owner.name != n.var.name:
             return False
-        place = c.left.collection
-        if type(place.owner) is not T.Var or place.owner.name != n.var.name:
-            return False
+        empty, place = test
         key = self.key(src, place, (place.visibility,), "env", {n.var.name: ("seat", "_x")}, 1)
         if key is None or key.seats is None:
             return False
-        cell = src.const([(None, None)])
-        src.emit(2, f"_h = (_t[1] if (_t := {cell}[0])[0] is st else _seated({cell}, st, {key.seats[0]}))")
+        _, lists = src.kept(1, "0", f"_seated({{cells}}, st, {key.seats[0]})")
+        src.emit(2, f"_h = {lists}")
         src.emit(2, "return sum(map(bool, _h))" if empty == "not not " else "return len(_h) - sum(map(bool, _h))")
         return True
 
@@ -275,11 +271,9 @@ class ExprSource:
         return Piece(f"({a.code} {n.op} {b.code})", "int" if ints else "any", a.safe and b.safe and ints)
 
     def _src_Compare(self, src, n, env, bound, depth):
-        empty = _EMPTINESS.get(n.op)
-        if empty is not None and type(n.left) is T.Size and type(n.left.collection) is T.Location \
-                and type(n.right) is T.IntLit and n.right.value == 0 and type(n.right.value) is int:
-            # is a place empty: its list (or None) read as a truth value, no length taken
-            coll = n.left.collection
+        test = emptiness(n)
+        if test is not None:  # is a place empty: its list (or None) read as a truth value, no length taken
+            empty, coll = test
             key = self.key(src, coll, (coll.visibility,), env, bound, depth)
             if key is not None:
                 return Piece(f"({empty}{src.place(key)})", "bool", key.safe)
@@ -355,6 +349,17 @@ class ExprSource:
 
 #: (size PLACE) OP 0, as a test of the place's list: "not " for empty, "not not " for not.
 _EMPTINESS = {"==": "not ", "<=": "not ", ">": "not not ", "!=": "not not "}
+
+
+def emptiness(n) -> tuple[str, T.Location] | None:
+    """(the test's prefix, the place) when comparison `n` asks whether a place is empty."""
+    empty = _EMPTINESS.get(n.op)
+    if empty is None or type(n.left) is not T.Size or type(n.left.collection) is not T.Location \
+            or type(n.right) is not T.IntLit or type(n.right.value) is not int or n.right.value != 0:
+        return None
+    return empty, n.left.collection
+
+
 #: Ranges written out as a list in the source, at most this long.
 SHORT_RANGE = 64
 #: What the elements of the lists some closures make are: cards, card sets (fresh lists, never a

@@ -256,10 +256,15 @@ class Machine:
     def offer(self, s) -> None:
         """Find the options of the pending choice for the current player (s.options)."""
         node, env = s.pending
+        # a random playout: only how many, where that is proven (`counting`)
+        self.offer_by(s, node, env, self.ex.plan_of(node) if s.counting and s.st.log is None else None)
+
+    def offer_by(self, s, node, env, plan) -> None:
+        """`offer`, counting the options by `plan` (None: explored)."""
         st = s.st
         player = st.pcycles[-1][0]
-        if s.counting and st.log is None:  # a random playout: only how many, if that is proven
-            leaves = self.ex.leaves(node, env, st)
+        if plan is not None:
+            leaves = self.ex.count(plan, env, st)
             if leaves is not None and self.countable(leaves, s):
                 s._options, s.found, s.chooser = None, leaves, player
                 st.steps = 0

@@ -74,7 +74,7 @@ def play_rounds(s, loop: RoundLoop, env: dict, index: int, rand, draw) -> int:
     (the machine then runs on to the next choice or the end) or the choice limit is reached."""
     rules = s.rules
     ex, st, stack, machine = rules.ex, s.st, s.stack, rules.machine
-    max_steps, count, countable = ex.max_steps, ex.count, machine.countable
+    max_steps, offer = ex.max_steps, machine.offer_by
     stage, body, at, end = loop.stage, loop.body, loop.at, loop.end
     # A round from the drawn option to the next choice: (the index of the next item of the body,
     # the item, its quiet runner), for POST, then the stage's end test and next player (-1: the
@@ -82,9 +82,8 @@ def play_rounds(s, loop: RoundLoop, env: dict, index: int, rand, draw) -> int:
     steps = [(at + k + 2, item, ex.quiet(item)) for k, item in enumerate(loop.post)] + [(-1, stage, None)] \
         + [(k + 1, item, ex.quiet(item)) for k, item in enumerate(loop.pre)]
     choice, members, limit = body[at], loop.members, rules.max_choices
-    plan = ex.plan_of(choice)
-    counting = s.counting and plan is not None  # (a playout's choices are only counted)
-    cycles, players = (st.pcycles if loop.player else st.tcycles), st.pcycles
+    plan = ex.plan_of(choice) if s.counting else None  # (a playout's choices are only counted)
+    cycles = st.pcycles if loop.player else st.tcycles
     rounds = stack[-2][3]
     first = s.choices
     # The frames stay as they are at the choice, (STAGE, ...) and (SEQ, body, at + 1, env), and
@@ -113,12 +112,7 @@ def play_rounds(s, loop: RoundLoop, env: dict, index: int, rand, draw) -> int:
                     i = at + 1
                     ex.at = choice
                     s.pending = (choice, env)
-                    leaves = count(plan, env, st) if counting else None  # (as `Machine.offer`)
-                    if leaves is not None and countable(leaves, s):
-                        s._options, s.found, s.chooser = None, leaves, players[-1][0]
-                        st.steps = 0
-                    else:
-                        machine.explore(s, choice, env, players[-1][0])
+                    offer(s, choice, env, plan)
             except BaseException:
                 stack[-2] = (STAGE, stage, env, rounds)
                 if i < 0:

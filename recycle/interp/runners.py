@@ -51,6 +51,7 @@ def _is_location_card(n) -> bool:
 #: A call of a closure or runner in generated source (what could fail in a way of its own).
 _CALL = re.compile(r"\b_c\d+\(")
 
+
 class RunnersMixin:
     """`runner(node)` and `flat(node)` for `actions.Executor` (needs `fn`, `expr`, `error`, `_actions`...)."""
 

@@ -121,16 +121,21 @@ class Source:
     def emit(self, indent: int, line: str) -> None:
         self.lines.append("    " * indent + line)
 
+    def kept(self, cells: int, slot: str, fill: str) -> tuple[str, str]:
+        """(the name of `cells` new cells, source giving what cell `slot` keeps for this store,
+        else `fill`'s value, which keeps it: see `place`, `seated`)."""
+        name, t = self.const([(None, None)] * cells), self.temp()
+        return name, f"({t}[1] if ({t} := {name}[{slot}])[0] is st else {fill.format(cells=name)})"
+
     def place(self, key: Piece) -> str:
         """Source giving the list of the location `key` names, or None while it has none; where
         the key is a constant or one per seat, its list is kept between calls (`place`)."""
         if key.fixed is not None:
-            cell, t = self.const([(None, None)]), self.temp()
-            return f"({t}[1] if ({t} := {cell}[0])[0] is st else _place({cell}, 0, st, {key.fixed}))"
+            return self.kept(1, "0", f"_place({{cells}}, 0, st, {key.fixed})")[1]
         if key.seats is not None:
             keys, seat = key.seats
-            cells, t, i = self.const([(None, None)] * len(self.ns[keys])), self.temp(), self.temp()
-            return f"({t}[1] if ({t} := {cells}[{i} := {seat}])[0] is st else _place({cells}, {i}, st, {keys}[{i}]))"
+            i = self.temp()
+            return self.kept(len(self.ns[keys]), f"{i} := {seat}", f"_place({{cells}}, {i}, st, {keys}[{i}])")[1]
         return f"st.locs.get({key.code})"
 
     def bind(self, indent: int, env: str, bound: dict, name: str, kind: str, local: str) -> tuple[str, dict]:
