@@ -10,14 +10,36 @@ REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("PRESIDENT_SHARED_DIR", REPO.parent / "shared"))
 
 
+def shared_path(*parts: str) -> Path:
+    """A file or folder of `../shared` (the public corpus, the specifications' sources).
+
+    The project's own tests never need it: a test that reads it is skipped, with the path it
+    looked for, on a clone with nothing beside it; CI, which has `../shared`, fails instead.
+    """
+    path = SHARED.joinpath(*parts)
+    if not path.exists():
+        if os.environ.get("CI"):
+            pytest.fail(f"{path} missing: CI must have ../shared beside the clone")
+        pytest.skip(f"needs {path} (the public corpus in ../shared beside the clone)")
+    return path
+
+
+def corpus_file(name: str) -> Path:
+    """A game of the public RECYCLE corpus, `rcy/Hearts4.rcy`; the test is skipped without it."""
+    return shared_path("recycle-corpus", name)
+
+
+def game_file(name: str) -> Path:
+    """A shipped game by name (`Hearts4`), else a corpus file (`rcy/Hearts4.rcy`, skipped without it)."""
+    from recycle.games import game_path
+
+    return corpus_file(name) if "/" in name else Path(game_path(name))
+
+
 @pytest.fixture(scope="session")
 def shared_dir() -> Path:
-    """`../shared` beside the checkout; skipped (visibly) only outside CI when absent."""
-    if not SHARED.is_dir():
-        if os.environ.get("CI"):
-            pytest.fail(f"shared folder missing at {SHARED}: CI must have ../shared beside the clone")
-        pytest.skip(f"shared folder not found at {SHARED}")
-    return SHARED
+    """`../shared` beside the checkout; the tests using it are skipped when it is absent (not in CI)."""
+    return shared_path()
 
 
 @pytest.fixture(autouse=True)

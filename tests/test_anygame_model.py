@@ -6,7 +6,7 @@ import random
 import re
 
 import pytest
-from conftest import SHARED
+from conftest import corpus_file, game_file
 
 from recycle.climbing.adapter import make_climbing_bot
 from recycle.games import game_path
@@ -18,7 +18,6 @@ from tui.anygame.faces import CardFaces
 from tui.anygame.seats import read_seats
 from tui.anygame.session import GameSession, PlayOptions
 
-CORPUS = SHARED / "recycle-corpus"
 #: Games with hidden piles, trick taking, draws, custom faces and teams.
 GAMES = ["rcy/Hearts4.rcy", "rcy/Rummy2.rcy", "rcy/GOPS2.rcy", "rcy/Sueca4.rcy", "gdl/Agram3.gdl",
          "rcy/Cheeseheads5.rcy", "rcy/Blackjack2.rcy"]
@@ -65,13 +64,15 @@ def test_bad_seats_say_why(players, seat, n, message):
 
 
 # ---- faces ---------------------------------------------------------------------------------
-def test_standard_cards_get_rank_and_suit_symbols_and_red_suits():
-    faces = CardFaces(new_game(CORPUS / "rcy/Hearts4.rcy", 0).table)
-    table = new_game(CORPUS / "rcy/Hearts4.rcy", 0).table
+@pytest.mark.parametrize("where, queen", [("Hearts4", "QUEEN BLACK SPADES"), ("rcy/Hearts4.rcy", "Q BLACK SPADES")],
+                         ids=["shipped", "corpus"])
+def test_standard_cards_get_rank_and_suit_symbols_and_red_suits(where, queen):
+    table = new_game(game_file(where), 0).table
+    faces = CardFaces(table)
     by_text = {table.text[c]: faces.face(c) for c in range(len(table.text))}
     assert faces.standard and faces.legend == ()
     assert by_text["TEN RED HEARTS"].label == "T♥" and by_text["TEN RED HEARTS"].colour == "red"
-    assert by_text["Q BLACK SPADES"].label == "Q♠" and by_text["Q BLACK SPADES"].colour == ""
+    assert by_text[queen].label == "Q♠" and by_text[queen].colour == ""
     assert faces.words("move TEN RED HEARTS from p0 HAND to p0 TRICK") == "move T♥ from p0 HAND to p0 TRICK"
 
 
@@ -82,7 +83,7 @@ def test_standard_cards_get_rank_and_suit_symbols_and_red_suits():
                              "TYPE: C=CAT K=KITTEN H=HEDGEHOG D=DOG M=MOUSE G=GNOME"]),
 ])
 def test_custom_attributes_get_two_cell_faces_that_tell_cards_apart_and_a_legend(name, legend):
-    table = new_game(CORPUS / name, 0).table
+    table = new_game(corpus_file(name), 0).table
     faces = CardFaces(table)
     assert not faces.standard and list(faces.legend) == legend
     assert faces.width <= 2
@@ -95,7 +96,7 @@ def test_custom_attributes_get_two_cell_faces_that_tell_cards_apart_and_a_legend
 # ---- the board: exactly what the person may see ---------------------------------------------
 @pytest.mark.parametrize("name", GAMES)
 def test_the_board_shows_exactly_the_observation_and_the_log_names_no_unseen_card(name):
-    session = session_for(CORPUS / name, seed=5)
+    session = session_for(corpus_file(name), seed=5)
     seen_faces: set[str] = set()
 
     def check(s: GameSession) -> None:
@@ -152,7 +153,7 @@ def test_selecting_cards_filters_the_options_that_move_them():
 
 
 def test_a_card_in_exactly_one_option_is_that_option():
-    session = session_for(CORPUS / "rcy/Hearts4.rcy", seed=1)
+    session = session_for(corpus_file("rcy/Hearts4.rcy"), seed=1)
     options = session.options_now()
     assert options and all(len(o.cards) == 1 for o in options)
     card = next(iter(options[0].cards))
@@ -163,7 +164,7 @@ def test_a_card_in_exactly_one_option_is_that_option():
 
 # ---- bots, game over, transcripts ----------------------------------------------------------
 def test_bot_decisions_keep_their_reasoning_and_the_game_ends_with_ranked_scores(tmp_path):
-    session = session_for(CORPUS / "rcy/Hearts4.rcy", players="you,ismcts:iterations=30,random", seed=4)
+    session = session_for(corpus_file("rcy/Hearts4.rcy"), players="you,ismcts:iterations=30,random", seed=4)
     play_out(session, random.Random(2))
     standings = session.standings()
     results = session.state.results()
@@ -180,7 +181,7 @@ def test_bot_decisions_keep_their_reasoning_and_the_game_ends_with_ranked_scores
 
 
 def test_play_again_keeps_the_seats_and_moves_to_the_next_seed():
-    session = session_for(CORPUS / "rcy/GOPS2.rcy", seed=7)
+    session = session_for(corpus_file("rcy/GOPS2.rcy"), seed=7)
     play_out(session, random.Random(3))
     again = session.again()
     assert again.seats == session.seats and again.options.seed == 8 and again.number == 2
@@ -188,16 +189,16 @@ def test_play_again_keeps_the_seats_and_moves_to_the_next_seed():
 
 
 def test_a_game_that_fails_while_playing_shows_its_located_error():
-    session = session_for(CORPUS / "gdl/StealingBundles5.gdl", seed=0)
+    session = session_for(corpus_file("gdl/StealingBundles5.gdl"), seed=0)
     play_out(session, random.Random(0))
     assert session.over and session.results() is None
     assert re.search(r"StealingBundles5\.gdl:30:\d+: nothing to move", session.error)
 
 
 def test_teams_are_shown_and_hidden_cards_i_saw_go_are_known_where_they_are():
-    sueca = session_for(CORPUS / "rcy/Sueca4.rcy", seed=1)
+    sueca = session_for(corpus_file("rcy/Sueca4.rcy"), seed=1)
     assert sueca.board().teams == ((0, 2), (1, 3))
-    rummy = session_for(CORPUS / "rcy/Rummy2.rcy", seed=1)
+    rummy = session_for(corpus_file("rcy/Rummy2.rcy"), seed=1)
     rng, found = random.Random(0), None
     while found is None and not rummy.over:
         board = rummy.board()

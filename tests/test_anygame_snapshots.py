@@ -9,7 +9,7 @@ import random
 from importlib import resources
 
 import pytest
-from conftest import SHARED
+from conftest import corpus_file
 
 from recycle.lang import load_game
 from tui.anygame.pilot import choose_by_keys, settle
@@ -17,7 +17,7 @@ from tui.anygame.session import play_options
 
 GAMES = {
     "Poker5": lambda: resources.files("recycle.games") / "Poker5.gdl",
-    "Hearts4": lambda: SHARED / "recycle-corpus" / "rcy" / "Hearts4.rcy",
+    "Hearts4": lambda: corpus_file("rcy/Hearts4.rcy"),  # skipped without ../shared
 }
 TIDES = resources.files("recycle.games") / "TidesOfTime2.gdl"
 if TIDES.is_file():
@@ -32,11 +32,11 @@ def make_app(name: str):
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
 @pytest.mark.parametrize("name", sorted(GAMES))
-def test_table(snap_compare, shared_dir, name, size):
+def test_table(snap_compare, name, size):
     assert snap_compare(make_app(name), terminal_size=size, run_before=settle)
 
 
-def test_hearts_after_three_tricks(snap_compare, shared_dir):
+def test_hearts_after_three_tricks(snap_compare):
     """The trick on the table, the tricks taken, the log of what the bots did."""
     async def play(pilot):
         await settle(pilot)

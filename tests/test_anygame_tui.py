@@ -8,7 +8,7 @@ import asyncio
 import functools
 import random
 
-from conftest import SHARED
+from conftest import corpus_file
 
 from recycle.cli import main
 from recycle.games import game_path
@@ -19,8 +19,6 @@ from tui.anygame.pilot import choose_by_keys, play_to_end, settle
 from tui.anygame.session import play_options
 from tui.pilot import screen_text
 from tui.traceview import DebugScreen
-
-CORPUS = SHARED / "recycle-corpus"
 
 
 def synchronously(test):
@@ -38,7 +36,7 @@ def app_for(path, players="you,random", seed=3, **kw) -> PlayApp:
 @synchronously
 async def test_hearts_at_80x24_by_keys_and_clicks_to_game_over_and_again(tmp_path):
     target = tmp_path / "hearts.jsonl"
-    app = app_for(CORPUS / "rcy/Hearts4.rcy", "you,ismcts:iterations=20,random", transcript=target)
+    app = app_for(corpus_file("rcy/Hearts4.rcy"), "you,ismcts:iterations=20,random", transcript=target)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         table = app.table
@@ -107,7 +105,7 @@ async def test_poker_selected_cards_filter_the_discard_options():
 
 @synchronously
 async def test_a_game_failing_while_playing_shows_its_located_error_and_quits_cleanly():
-    app = app_for(CORPUS / "gdl/StealingBundles5.gdl", seed=0)
+    app = app_for(corpus_file("gdl/StealingBundles5.gdl"), seed=0)
     async with app.run_test(size=(80, 24)) as pilot:
         await play_to_end(pilot, random.Random(0))
         assert isinstance(app.screen, ErrorScreen)

@@ -23,14 +23,14 @@ from recycle.kernel.protocol import RandomAgent, play_game
 from recycle.interp import new_game
 from recycle.lang import load_game
 
-from conftest import SHARED
+from conftest import corpus_file
 
 GAMES_DIR = Path(recycle.games.__file__).parent
 #: Shipped games that declare themselves climbing games (a new one is picked up here).
 CLIMBING = sorted(p.name for p in GAMES_DIR.glob("*.gdl") if re.search(r"^;; climbing:", p.read_text(), re.M))
 COMET = "hand=HAND table=SEQUENCE order=PRECEDENCE"
 #: (game, metadata text or None for the game's own); the corpus's Comet needs it given.
-TABLES = [(GAMES_DIR / name, None) for name in CLIMBING] + [(SHARED / "recycle-corpus/rcy/Comet4.rcy", COMET)]
+TABLES = [(GAMES_DIR / name, None) for name in CLIMBING] + [("rcy/Comet4.rcy", COMET)]
 PRESIDENT = GAMES_DIR / "President5.gdl"
 PERSONALITIES = [shipped(name) for name in shipped_names()]
 
@@ -165,8 +165,9 @@ def test_rule_players_only_return_offered_options(seed, name, table):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", shipped_names())
-@pytest.mark.parametrize("game,meta", TABLES, ids=[p.stem for p, _ in TABLES])
-def test_every_personality_plays_100_seeded_rounds(game, meta, name, shared_dir):
+@pytest.mark.parametrize("game,meta", TABLES, ids=[Path(p).stem for p, _ in TABLES])
+def test_every_personality_plays_100_seeded_rounds(game, meta, name):
+    game = game if isinstance(game, Path) else corpus_file(game)
     loaded = load_game(game)
     n = new_game(loaded, 0).num_players
     agents, seats = make_climbing_bots([name] * (n - 1) + ["random"], game, n, meta=meta)

@@ -34,7 +34,7 @@ HERE = Path(__file__).resolve().parent
 GOLDEN = HERE / "data" / "recycle_golden.json"
 GAMES_DIR = HERE.parent / "recycle" / "games"
 CORPUS = SHARED / "recycle-corpus"
-OURS = [f"{name}#{seed}" for name in ("President5", "Poker5", "BigTwo4") for seed in range(4)]
+OURS = [f"{name}#{seed}" for name in ("President5", "Poker5", "BigTwo4", "Hearts4") for seed in range(4)]
 #: Corpus files that cannot play.
 UNPLAYABLE = set(KNOWN_DEFECTS)
 
