@@ -157,7 +157,7 @@ _FAST_RULE = re.compile(f"{_B}({POTENTIAL.re.pattern})((?:{_condition_pattern('(
 
 def other_conditions(line: str, failure: Problem) -> list[RawCondition | Problem]:
     """After the grammar failed on `line` at `failure`: the line's other conditions, read one by
-    one so that their own mistakes are reported too (RUL.md: every error), as a `RawCondition`
+    one so that their own mistakes are reported too (docs/rul-language.md: every error), as a `RawCondition`
     each, and a `Problem` for the first piece of each stretch that is not a condition (the
     words after it, up to the next well-formed condition, are skipped: no cascade of errors).
     Bounded: every step moves past at least one word."""

@@ -1,6 +1,6 @@
 """Unit tests of every rule and every setting of the native President engine.
 
-The rules are those of `shared/PRESIDENT.md`; where it is silent, the tests
+The rules are those of `docs/president-rules.md`; where it is silent, the tests
 pin the semantics the engine documents (see `president/state.py`). Positions
 are built from explicit deals: the named seats hold exactly the cards listed
 and one seat (`REST`) holds the rest of the pack, so hands may be as small as

@@ -1,4 +1,4 @@
-"""`--compat cardstock` (RECYCLE.md, "Reference-compatible mode"): each quirk of the reference
+"""`--compat cardstock` (docs/recycle-language.md, "Reference-compatible mode"): each quirk of the reference
 engine moves the statistic it should, and the default stays our reading."""
 from __future__ import annotations
 

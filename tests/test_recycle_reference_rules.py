@@ -1,4 +1,4 @@
-"""Rules checked against the reference engine (RECYCLE.md, "Rules checked against the reference
+"""Rules checked against the reference engine (docs/recycle-language.md, "Rules checked against the reference
 engine"): each has a minimal game in tests/data that failed before the rule was followed."""
 from __future__ import annotations
 

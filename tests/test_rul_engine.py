@@ -1,7 +1,7 @@
 """The `.rul` condition engine: potentials, the 18 variables, FollowOdds, fallbacks, traces.
 
 Every expected value here is computed by hand (or, for FollowOdds, by an
-independent brute-force enumeration), from RUL.md and the 1997 manual, never
+independent brute-force enumeration), from docs/rul-language.md and the 1997 manual, never
 copied from the engine's output. Positions are built with `hypothetical_view`
 (President, classic table unless said otherwise).
 """

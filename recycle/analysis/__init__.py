@@ -3,7 +3,7 @@
 `experiment` plays CardStock's three sets (all random, one estimating AI at
 seat 0, all estimating AI) as picklable work units on the tournament's worker
 pool; `estimator` is the estimating AI; `heuristics` and `metrics` compute
-every figure of ANALYSIS.md from the game logs of `records`; `stats` gives
+every figure of docs/analysis.md from the game logs of `records`; `stats` gives
 each one a 95% bootstrap interval; `result` ties them together; `report`
 writes the HTML page and `folder` the resumable table of a folder of games.
 """

@@ -3,7 +3,7 @@
 `CardStockEstimator` is CardStock's PIPMC player: for every legal option, K
 random rollouts, each from a fresh determinization of what the mover may not
 see; an option's estimate is the mean of its rollouts' `Results.utilities()`
-(`((np - 1) - mean finishing position) / (np - 1)`, ANALYSIS.md's `wrs`),
+(`((np - 1) - mean finishing position) / (np - 1)`, docs/analysis.md's option value),
 and the best option is played (ties: the first). Forced moves (one option)
 are estimated too, as CardStock does, so they count with spread 0.
 

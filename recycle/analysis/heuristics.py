@@ -1,4 +1,4 @@
-"""CardStock's heuristics and the blog's measures, exactly as ANALYSIS.md defines them.
+"""CardStock's heuristics and the blog's measures, exactly as docs/analysis.md defines them.
 
 Each game log is first reduced to a summary (sums and counts), and every
 figure is a ratio of sums over games, so a bootstrap replicate only re-adds
@@ -6,7 +6,7 @@ summaries. The heuristics are defined on *plays* (`GameLog.plays()`): the
 whole game, or one round of a President match (the episode the estimating
 AI evaluates); a match's rounds stay together when games are resampled.
 
-Choices ANALYSIS.md leaves open, made here:
+Choices the published definitions leave open, made here:
 - a first place shared by tied players is a win for each of them (CardStock's ranks), in fairness and order;
 - drama and decisiveness follow the winner; with tied winners, the lowest seat;
 - coolness with no pair of consecutive leads is 1 (nothing dropped);

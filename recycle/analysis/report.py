@@ -20,7 +20,7 @@ from .metrics import BINS
 from .records import ALL_AI, RANDOM, GameLog
 from .stats import bootstrap, ratio, total
 
-#: CardStock's authors' published values (ANALYSIS.md): order, fairness, convergence, spread, drama, security.
+#: CardStock's authors' published values (docs/analysis.md): order, fairness, convergence, spread, drama, security.
 PUBLISHED = {
     "Agram": (0.28, 0.96, 0.56, 0.05, 0.27, 0.27), "Hearts": (0.52, 0.87, 0.54, 0.14, 0.46, 0.34),
     "Ninety-Eight": (0.91, 0.68, 0.50, 0.37, 0.39, 0.60), "Stealing Bundles": (0.36, 0.88, 0.51, 0.14, 0.51, 0.19),

@@ -1,7 +1,7 @@
 """Tides of Time, one round, natively: cards, scoring, the game state, and its two bots.
 
 The RECYCLE version of the same round is `recycle/games/TidesOfTime2.gdl`;
-`crosscheck` plays both on the same deals. See TIDES.md (project specs) for
+`crosscheck` plays both on the same deals. See docs/tides.md for
 the rules followed and the seed bot's defects.
 """
 from .cards import DECK, Card, CardParseError
