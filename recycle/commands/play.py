@@ -1,7 +1,7 @@
 """`recycle play GAME`: a person plays any RECYCLE game against bots, in the terminal.
 
     recycle play Poker5
-    recycle play Hearts4.rcy --players you,ismcts:time=0.5,random,random --transcript game.jsonl
+    recycle play Hearts4 --players you,ismcts:time=0.5,random,random --transcript game.jsonl
 
 The game is read, and the seats and bots are checked, before the screen
 starts: a file that does not load prints its located error and exits (3);

@@ -1,7 +1,7 @@
 """The RECYCLE interpreter: any game of the language behind the game protocol.
 
     from recycle.interp import new_game
-    state = new_game("Hearts4.rcy", seed=1)   # a recycle.kernel.protocol.GameState
+    state = new_game("my-game.gdl", seed=1)   # a recycle.kernel.protocol.GameState
 
 Layers: `state` (cards, locations, storage, cycles, generator; cheap clone),
 `evaluate` + `cardsets` (expressions; `fast` compiles the common ones into

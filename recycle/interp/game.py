@@ -1,6 +1,6 @@
 """`RecycleState`: a RECYCLE game behind the game protocol of `recycle.kernel.protocol`.
 
-    state = new_game("Hearts4.rcy", seed=7)
+    state = new_game(game_path("Hearts4"), seed=7)   # recycle.games.game_path: a shipped game
     results = play_game(state, [RandomAgent()] * state.num_players, random.Random(7))
 
 An action is a `RecycleAction`: the option's index and its text (what it

@@ -1,6 +1,6 @@
 """`PlayApp`: any RECYCLE game against bots, game after game with the same seats.
 
-    recycle play Hearts4.rcy --players you,ismcts:time=0.5,random,random   # the command line
+    recycle play Hearts4 --players you,ismcts:time=0.5,random,random   # the command line
     PlayApp(options)        # tests: `async with app.run_test(size=(80, 24)) as pilot`
 """
 from __future__ import annotations
