@@ -2,7 +2,7 @@
 
 The RECYCLE version of the same round is `recycle/games/TidesOfTime2.gdl`;
 `crosscheck` plays both on the same deals. See docs/tides.md for
-the rules followed and the seed bot's defects.
+the rules followed, and docs/recycle-games.md for the seed bot's defects.
 """
 from .cards import DECK, Card, CardParseError
 from .scoring import scores

@@ -14,7 +14,7 @@ tides-solver
     equilibrium mix. First pick: each card's mean, over the 1,287 opponent
     hands, of that value (`first_pick`); the best card is played.
 tides-seed
-    The seed's method with defects 2 and 3 of docs/tides.md fixed: from the first
+    The seed's method with defects 2 and 3 (docs/recycle-games.md, Tides of Time) fixed: from the first
     swap on, max-min on its own score with the opponent answering its pick
     (defects 1 and 4 are its method); first pick: a vote over the 1,287 hands.
 """

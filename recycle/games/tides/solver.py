@@ -15,7 +15,7 @@ symmetric, so the opponent's value of the mirrored position is the negation
 
 The seed's bot (`SeedValues`) uses the same positions with its own method:
 I pick first, the opponent answers seeing my card (a pure max-min), and the
-leaves are my own score, not the margin (defects 1 and 4 of docs/tides.md, kept
+leaves are my own score, not the margin (defects 1 and 4, docs/recycle-games.md, kept
 because they are its method). Its alpha-beta search returns exactly the
 values and picks of this plain max-min; we cache positions instead of pruning.
 """
