@@ -158,11 +158,20 @@ class _Cluster:
             argv = [sys.executable, str(HERE / "cluster_worker.py"), mode, self.address]
         self._start(name, argv)
 
-    def wait_for_workers(self, n: int, seconds: float = 60) -> None:
+    def wait_for_workers(self, n: int, seconds: float = 120) -> None:
+        """Until the scheduler listens and `n` workers joined (processes start slowly on a busy machine)."""
         from distributed import Client
 
-        with Client(self.address, timeout="20s") as client:
-            client.wait_for_workers(n, timeout=seconds)
+        deadline = time.monotonic() + seconds
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "the scheduler did not start"
+                time.sleep(0.2)
+        with Client(self.address, timeout="30s") as client:
+            client.wait_for_workers(n, timeout=max(1.0, deadline - time.monotonic()))
 
     def log_size(self, name: str) -> int:
         return (self.logs / f"{name}.log").stat().st_size

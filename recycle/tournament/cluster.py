@@ -21,6 +21,7 @@ import importlib.util
 import logging
 import sys
 import time
+import uuid
 from typing import Any, Callable
 
 from recycle.kernel.uploads import FileSet
@@ -137,6 +138,7 @@ class ClusterWorkers:
             self.close()
             raise ClusterError(f"cannot reach the Dask scheduler at {spec}: {exc}") from None
         self._fingerprint = fingerprint()
+        self._name = uuid.uuid4().hex[:16]  # tells this pool's tasks from another driver's on the scheduler
         self._check_workers(wait_for_one=True)
         self.threads = max(1, sum(self.client.nthreads(self.playing).values()))
         self._connected, self._counted_at = len(self.playing), time.monotonic()
@@ -183,6 +185,10 @@ class ClusterWorkers:
         if self._pending or self._block:
             raise RuntimeError("use() while units are still being played")
         self.run, self.block = run, block_size(units, self.threads)
+        # Task keys unique to this pool and this use: Dask answers a key it still holds with the
+        # result it has, so a key reused by the next round (evolution measures in many) could
+        # return the last round's block, whose units are not this round's.
+        self._uses = getattr(self, "_uses", 0) + 1
         self._files = self.client.scatter(files, workers=self.playing, broadcast=True)
         self._run = self.client.scatter(run, workers=self.playing, broadcast=True)
 
@@ -220,7 +226,7 @@ class ClusterWorkers:
         if self._block:
             first = self._block[0].index
             future = self.client.submit(run_task, self._run, self._block, self._files, self._fingerprint,
-                                        key=f"{self.tag}-{first}-{self._fingerprint}-{id(self)}", pure=False,
+                                        key=f"{self.tag}-{first}-{self._uses}-{self._name}", pure=False,
                                         workers=self.playing, allow_other_workers=False)
             self._pending[future] = [u.index for u in self._block]
             self._block = []
