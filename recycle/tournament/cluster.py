@@ -280,6 +280,8 @@ class ClusterWorkers:
     def _collect(self) -> list[Any]:
         results = []
         for future in [f for f in self._pending if f.done()]:
+            if future.status not in ("finished", "error", "cancelled"):
+                continue  # "lost" since done() answered (its worker died): Dask computes it again
             indexes = self._pending.pop(future)
             if future.status == "finished":
                 results += future.result()
