@@ -46,9 +46,10 @@ def user_errors() -> tuple[type[Exception], ...]:
     not one of them: it is a bug, reported as such. (A function: imported only when a command runs.)"""
     from recycle.kernel.diagnostics import DiagnosticError
     from recycle.kernel.protocol import GameError
+    from recycle.kernel.arguments import RunError
     from recycle.kernel.specs import AgentSpecError
 
-    return (AgentSpecError, DiagnosticError, GameError, UsageError, OSError)
+    return (AgentSpecError, DiagnosticError, GameError, UsageError, RunError, OSError)
 
 
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:

@@ -43,7 +43,11 @@ def test_cluster_spec_text():
     assert ClusterSpec.parse("local:3") == ClusterSpec(None, 3)
     assert ClusterSpec.parse("tcp://10.0.0.5:8786") == ClusterSpec("tcp://10.0.0.5:8786")
     assert str(ClusterSpec.parse("local:4")) == "local:4"
-    for bad in ("", "local:0", "local:x", "10.0.0.5:8786", "cluster"):
+    # Dask's own default scheme is TCP: a bare HOST:PORT means it
+    assert ClusterSpec.parse("10.0.0.5:8786") == ClusterSpec("tcp://10.0.0.5:8786")
+    assert ClusterSpec.parse("sched.example:8786") == ClusterSpec("tcp://sched.example:8786")
+    assert ClusterSpec.parse("[::1]:8786") == ClusterSpec("tcp://[::1]:8786")
+    for bad in ("", "local:0", "local:x", "10.0.0.5", "10.0.0.5:port", "cluster", "a b:1"):
         with pytest.raises(ClusterError):
             ClusterSpec.parse(bad)
 

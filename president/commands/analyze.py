@@ -21,6 +21,7 @@ from recycle.commands.analyze import (
     write_outputs,
 )
 from recycle.kernel.arguments import ROUNDS
+from recycle.tournament.cluster import refuse_jobs_with_cluster
 
 from ..analysis import PresidentSubject
 from .common import add_table_options, console, table_settings
@@ -41,6 +42,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    refuse_jobs_with_cluster(args)
     config = config_of(args)
     presets = args.compare or [args.preset]
     analyses = []
@@ -48,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
         args.preset = name
         settings = table_settings(args, rounds=args.rounds)
         subject = PresidentSubject(settings, name + "".join(f" {o}" for o in args.overrides))
-        analyses.append(analyze_with_progress(subject, config, args.jobs, f"analysing {subject.name}",
+        analyses.append(analyze_with_progress(subject, config, args.jobs or 1, f"analysing {subject.name}",
                                               cluster=args.cluster))
     if len(analyses) > 1:
         differences = compare(analyses)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from recycle.kernel.arguments import UsageError
+from recycle.kernel.arguments import RunError, UsageError
 from recycle.kernel.protocol import ActionParseError
 from recycle.kernel.specs import AgentSpecError
 # Re-exported: what the subcommands share.
@@ -15,7 +15,7 @@ from ..settings import Settings, SettingsError, parse_assignments, preset
 
 #: Errors a user can cause; printed as a message, never as a traceback. A bare ValueError is
 #: not one of them: it is a bug, reported as such.
-USER_ERRORS = (AgentSpecError, SettingsError, DiagnosticError, UsageError, ActionParseError, OSError)
+USER_ERRORS = (AgentSpecError, SettingsError, DiagnosticError, UsageError, RunError, ActionParseError, OSError)
 
 
 def add_table_options(parser: argparse.ArgumentParser) -> None:

@@ -21,7 +21,7 @@ from recycle.kernel.arguments import SEED, FloatRange, IntRange, UsageError, new
 from recycle.kernel.diagnostics import DiagnosticError, read_user_file
 from recycle.kernel.output import progress_bar
 from recycle.kernel.specs import split_specs
-from recycle.tournament.cluster import cluster_argument, status_line
+from recycle.tournament.cluster import cluster_argument, refuse_jobs_with_cluster, status_line
 
 from ..bots import make_bots
 from ..evolution import SIMPLIFY_ALPHA, Arena, Paired, run_generation, simplify_step
@@ -54,7 +54,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--budget-hours", type=HOURS, help="stop in time: generations end at 60%% of it, "
                                                       "simplification at 85%%")
     p.add_argument("--seed", type=SEED, default=None, help="random seed (printed when omitted)")
-    p.add_argument("-j", "--jobs", type=JOBS, default=1, help="processes playing games (default 1)")
+    p.add_argument("-j", "--jobs", type=JOBS, default=None, help="processes playing games (default 1)")
     p.add_argument("--cluster", metavar="ADDRESS", type=cluster_argument,
                    help="play on a Dask cluster: tcp://HOST:8786, or local[:N] (needs the cluster extra)")
     p.add_argument("--out", metavar="FILE.rul", type=new_output_file,
@@ -77,6 +77,7 @@ def _start(spec: str, folders) -> Candidate:
 
 
 def run(args: argparse.Namespace) -> int:
+    refuse_jobs_with_cluster(args)
     config, done = _config(args)
     settings = table_settings(args, rounds=args.rounds)
     folders = rules_dirs(args)
@@ -84,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     make_bots(list(field), len(field), folders)  # every opponent, before any game
     work = Path(config["journal"]).with_suffix(".candidates")
     work.mkdir(parents=True, exist_ok=True)
-    with Arena(settings, field, config["seed"], work, args.jobs, args.cluster, folders) as arena:
+    with Arena(settings, field, config["seed"], work, args.jobs or 1, args.cluster, folders) as arena:
         return _evolve(args, config, done, settings, field, folders, arena)
 
 

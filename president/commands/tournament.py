@@ -25,7 +25,7 @@ from recycle.kernel.output import progress_bar, write_csv, write_json
 from recycle.tournament import (INTERRUPTED, SPRT, Journal, JournalError, Schedule, SprtPair, Tally,
                                 config_differences, read_header, records, repair, run_tournament)
 from recycle.tournament import report
-from recycle.tournament.cluster import cluster_argument, status_line
+from recycle.tournament.cluster import cluster_argument, refuse_jobs_with_cluster, status_line
 from recycle.kernel import uploads
 
 from ..settings import Settings
@@ -103,6 +103,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    refuse_jobs_with_cluster(args)
     stored = None
     check_stdout_once(args, "json", "csv")
     if is_stdout(args.plot):
@@ -124,9 +125,9 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--plot needs matplotlib: pip install 'president-rul[plot]'")
     settings = table_settings(args, rounds=args.rounds)
     folders = rules_dirs(args)
-    play = (RecycleMatch.of(args.recycle_game, args.climbing, args.fallback, folders) if args.recycle_game
-            else PresidentMatch(settings, folders))
-    with uploads.recording() as recorded:  # what the bots read is what a cluster's workers get
+    with uploads.recording() as recorded:  # what the game and bots read is what a cluster's workers get
+        play = (RecycleMatch.of(args.recycle_game, args.climbing, args.fallback, folders) if args.recycle_game
+                else PresidentMatch(settings, folders))
         labels, fingerprints = _check_bots(args.bots, play.bot)  # every bot, before any game starts
     sprt = _sprt_pair(args, labels)
     args.seed = seed_of(args)

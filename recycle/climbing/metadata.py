@@ -32,6 +32,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from recycle.kernel import uploads
 from recycle.kernel.diagnostics import Diagnostic, DiagnosticError, nearest_names, read_user_file
 from recycle.lang import MAX_CHARS
 from recycle.lang import tree as T
@@ -153,7 +154,7 @@ def read_meta(game: T.Game, explicit: str | None = None) -> ClimbingMeta:
 
 def _sidecar(path: Path) -> _Line | None:
     side = path.with_name(path.stem + SIDECAR_SUFFIX)
-    if not side.is_file():
+    if not uploads.is_file(side):  # on a cluster's worker: the files that travelled with the task
         return None
     text, problems = read_user_file(side, MAX_META_CHARS * 10, "a climbing metadata file")
     if text is None:
@@ -170,7 +171,7 @@ def _sidecar(path: Path) -> _Line | None:
 
 
 def _header(filename: str) -> _Line | None:
-    if not Path(filename).is_file():
+    if not uploads.is_file(filename):
         return None
     text, _ = read_user_file(filename, MAX_CHARS, "a RECYCLE game")  # unreadable: load_game said so first
     for number, source in enumerate((text or "").splitlines(), 1):

@@ -26,7 +26,7 @@ from recycle.kernel.arguments import (
 )
 from recycle.kernel.cli_support import add_seed_option, console, err_console, seed_of
 from recycle.kernel.output import progress_bar, write_csv, write_json
-from recycle.tournament.cluster import cluster_argument, status_line
+from recycle.tournament.cluster import cluster_argument, refuse_jobs_with_cluster, status_line
 
 ROLLOUTS = IntRange(1, 10_000)
 JOBS = IntRange(1, 256)
@@ -59,7 +59,7 @@ def add_analysis_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rollouts", type=ROLLOUTS, default=10,
                    help=f"cardstock estimator: rollouts per option ({ROLLOUTS.text}, default 10)")
     add_seed_option(p)
-    p.add_argument("-j", "--jobs", type=JOBS, default=1, help=f"processes ({JOBS.text}, default 1); "
+    p.add_argument("-j", "--jobs", type=JOBS, default=None, help=f"processes ({JOBS.text}, default 1); "
                                                               "the numbers do not depend on it")
     p.add_argument("--cluster", metavar="ADDRESS", type=cluster_argument,
                    help="play on a Dask cluster instead: tcp://HOST:8786, or local[:N] for N worker processes "
@@ -116,6 +116,8 @@ def write_outputs(args: argparse.Namespace, analyses: Sequence, title: str,
 def run(args: argparse.Namespace) -> int:
     from recycle.analysis import RecycleSubject
 
+    refuse_jobs_with_cluster(args)
+
     check_stdout_once(args, "json", "csv")
     config = config_of(args)
     target = Path(args.game)
@@ -127,7 +129,7 @@ def run(args: argparse.Namespace) -> int:
     subject = RecycleSubject(str(path), args.max_choices, args.compat)
     if args.cluster:  # workers get the game's text, not a path that exists only here
         subject = subject.with_text()
-    analysis = analyze_with_progress(subject, config, args.jobs, f"analysing {subject.name}", cluster=args.cluster)
+    analysis = analyze_with_progress(subject, config, args.jobs or 1, f"analysing {subject.name}", cluster=args.cluster)
     write_outputs(args, [analysis], f"{subject.name}: game analysis")
     return 0
 
@@ -156,7 +158,7 @@ def _run_folder(args: argparse.Namespace, folder: Path, config) -> int:
             try:
                 if args.cluster:
                     subject = subject.with_text()
-                analyses.append(analyze_with_progress(subject, config, args.jobs, f"analysing {path.stem}",
+                analyses.append(analyze_with_progress(subject, config, args.jobs or 1, f"analysing {path.stem}",
                                                       journal.logs.get(key, ()),
                                                       lambda log, k=key: journal.append(k, log), args.cluster))
             except (DiagnosticError, GameError) as exc:

@@ -32,6 +32,13 @@ class UsageError(ValueError):
     bare `ValueError` (a bug) is never mistaken for a user's mistake."""
 
 
+class RunError(RuntimeError):
+    """The run cannot go on for a reason outside the program and its command line (a cluster that
+    cannot be reached or stopped answering): one line saying what happened, exit 1."""
+
+    exit_code = 1
+
+
 @dataclass(frozen=True)
 class IntRange:
     """An argparse `type`: a whole number in `low..high` (inclusive)."""

@@ -80,7 +80,7 @@ def run_main(parser: argparse.ArgumentParser, argv: list[str] | None, user_error
         print(exc.render(), file=sys.stderr)
         return EXIT_BAD_FILE
     except user_errors as exc:
-        return fail(str(exc), code_of(exc))
+        return fail(str(exc), getattr(exc, "exit_code", None) or code_of(exc))
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130

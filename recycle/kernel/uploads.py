@@ -83,6 +83,11 @@ def serving(files: FileSet) -> Iterator[None]:
         _local.served = None
 
 
+def is_recording() -> bool:
+    """Whether user files read now are being recorded (a cache must then read them again)."""
+    return getattr(_local, "record", None) is not None
+
+
 def served() -> FileSet | None:
     """The files this thread's task serves (inside `serving`), or None: read the file system."""
     return getattr(_local, "served", None)

@@ -17,30 +17,26 @@ unless `--cluster` is given.
 """
 from __future__ import annotations
 
-import hashlib
 import importlib.util
-import re
-import socket
+import logging
+import sys
 import time
-from dataclasses import dataclass
-from functools import lru_cache
-from importlib import resources
-from typing import Any
+import uuid
+from typing import Any, Callable
 
-from recycle.kernel import uploads
 from recycle.kernel.uploads import FileSet
 
+from .cluster_checks import (  # noqa: F401  (re-exported: the commands and tests name them here)
+    CONNECT_SECONDS, NO_WORKER_SECONDS, ClusterError, ClusterSpec, cluster_argument, fingerprint,
+    refuse_jobs_with_cluster, run_task, scheduler_identity, worker_identity, worker_problem)
 from .workers import InlineWorker, RunUnit, SharedWorkers, WorkerError
 
-_LOCAL = re.compile(r"local(?::(\d+))?")
-_ADDRESS = re.compile(r"(tcp|tls|inproc|ucx|ws|wss)://\S+")
 #: Work units per task at most: a block of matches keeps Dask's per-task cost (milliseconds, in the
 #: scheduler and the client, on the cores that play) small beside play: 8 cost 8-12% of a 2-core
 #: machine, 32 nothing measurable. A run of few units gets smaller blocks (see `block_size`).
 BLOCK = 32
 #: Tasks queued per worker thread, so no worker waits for the next one.
 DEPTH = 2
-PACKAGES = ("recycle", "president", "personalities")
 
 
 def block_size(units: int | None, threads: int) -> int:
@@ -49,69 +45,6 @@ def block_size(units: int | None, threads: int) -> int:
     if units is None:
         return BLOCK // 4
     return max(1, min(BLOCK, units // (2 * DEPTH * threads)))
-
-
-class ClusterError(ValueError):
-    """A `--cluster` value that is no cluster, or a cluster that cannot be reached or used."""
-
-
-@dataclass(frozen=True)
-class ClusterSpec:
-    """Where to play: a running scheduler's address, or a local cluster of `workers` processes."""
-
-    address: str | None
-    workers: int = 2
-
-    @classmethod
-    def parse(cls, text: str) -> "ClusterSpec":
-        text = text.strip()
-        local = _LOCAL.fullmatch(text)
-        if local:
-            workers = int(local.group(1) or 2)
-            if not 1 <= workers <= 256:
-                raise ClusterError(f"--cluster {text}: a local cluster has 1 to 256 workers")
-            return cls(None, workers)
-        if _ADDRESS.fullmatch(text):
-            return cls(text)
-        raise ClusterError(f"--cluster {text!r}: give a scheduler's address (tcp://HOST:8786) "
-                           "or local[:N] for a cluster of N worker processes on this machine")
-
-    def __str__(self) -> str:
-        return self.address or f"local:{self.workers}"
-
-
-def fingerprint() -> str:
-    """A digest of the project's code and data as installed here (same on driver and workers, or refused)."""
-    digest = hashlib.sha256()
-    for package in PACKAGES:
-        stack = [resources.files(package)]
-        files = []
-        while stack:
-            for entry in stack.pop().iterdir():
-                if entry.is_dir():
-                    if entry.name != "__pycache__":
-                        stack.append(entry)
-                elif entry.name.endswith((".py", ".rul", ".gdl", ".tcss")):
-                    files.append(entry)
-        for entry in sorted(files, key=lambda e: str(e)[len(str(resources.files(package))):]):
-            digest.update(str(entry)[len(str(resources.files(package))):].encode())
-            digest.update(entry.read_bytes())
-    return digest.hexdigest()[:16]
-
-
-@lru_cache(maxsize=1)
-def _worker_fingerprint() -> str:
-    return fingerprint()  # once per worker process: its code does not change under it
-
-
-def run_task(run: RunUnit, units: list, files: FileSet, expected: str) -> list:
-    """A block of work units on a worker: refuse a different project, then play with the driver's files."""
-    mine = _worker_fingerprint()
-    if mine != expected:
-        raise ClusterError(f"worker {socket.gethostname()} runs a different version of the project "
-                           f"(code {mine}, the driver's {expected}): install the same version on every worker")
-    with uploads.serving(files):
-        return [run(unit) for unit in units]
 
 
 def _import_dask():
@@ -130,7 +63,8 @@ def _import_dask():
 LOCAL_WORKER_CONFIG = {"distributed.worker.profile.enabled": False,
                        "distributed.worker.multiprocessing-method": "forkserver"}
 #: What the fork server imports before forking the workers: Dask's worker and what plays the games.
-FORKSERVER_PRELOAD = ["distributed", "president.bots", "recycle.tournament.runner", __name__]
+FORKSERVER_PRELOAD = ["distributed", "president.bots", "recycle.tournament.runner", __name__,
+                      "recycle.tournament.cluster_checks"]
 
 
 def start_forkserver() -> dict:
@@ -156,21 +90,33 @@ def status_line() -> str:
     return pool.status() if pool is not None else ""
 
 
+def _announce(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
 class ClusterWorkers:
-    """The pool interface of `workers` (has_room, submit, busy, finished, check, ready, close) over Dask."""
+    """The pool interface of `workers` (has_room, submit, busy, finished, check, ready, close) over Dask.
+
+    Every worker is checked when it joins (`worker_identity`); one that cannot import the project
+    or runs another version is named once and left out: the run's data and tasks go only to the
+    workers that passed, so a bad worker neither stalls nor fails the run. Every wait is bounded:
+    a scheduler that stops answering, or a cluster left with no worker able to play, ends the run
+    with a `ClusterError` (its finished games are already journaled)."""
 
     def __init__(self, spec: ClusterSpec, run: RunUnit, files: FileSet = FileSet(), tag: str = "game",
-                 units: int | None = None) -> None:
+                 units: int | None = None, announce: Callable[[str], None] = _announce) -> None:
         global _live
         local = spec.address is None and importlib.util.find_spec("distributed") is not None
         config = start_forkserver() if local else {}
         distributed = _import_dask()
         self._wait = distributed.wait
-        self.spec, self.run, self.tag = spec, run, tag
+        self.spec, self.run, self.tag, self.announce = spec, run, tag, announce
         self._cluster = self.client = None
         self._pending: dict[Any, list[int]] = {}  # future -> its units' indexes
         self._block: list = []  # units waiting to fill a task
+        self._checked: dict[str, str | None] = {}  # worker address -> why it cannot play (None: it can)
         self.failure: str | None = None
+        self._quiet = _QuietDask()  # Dask's own log lines would repeat, as tracebacks, what we say in one
         try:
             if spec.address is None:
                 import dask
@@ -183,26 +129,68 @@ class ClusterWorkers:
                                                              processes=True, dashboard_address=":0")
                 self.client = distributed.Client(self._cluster)
             else:
-                self.client = distributed.Client(spec.address, timeout="10s")
+                scheduler_identity(spec.address)
+                self.client = distributed.Client(spec.address, timeout=f"{CONNECT_SECONDS}s")
+        except ClusterError:
+            self.close()
+            raise
         except (OSError, TimeoutError) as exc:
             self.close()
             raise ClusterError(f"cannot reach the Dask scheduler at {spec}: {exc}") from None
-        self.threads = max(1, sum(self.client.nthreads().values()))
-        self._connected, self._counted_at = len(self.client.nthreads()), time.monotonic()
-        self.dashboard = self._dashboard_link()
         self._fingerprint = fingerprint()
+        self._name = uuid.uuid4().hex[:16]  # tells this pool's tasks from another driver's on the scheduler
+        self._check_workers(wait_for_one=True)
+        self.threads = max(1, sum(self.client.nthreads(self.playing).values()))
+        self._connected, self._counted_at = len(self.playing), time.monotonic()
+        self.dashboard = self._dashboard_link()
+        link = f", dashboard {self.dashboard}" if self.dashboard else ""
+        self.announce(f"cluster {spec}: {len(self.playing)} worker{'s' * (len(self.playing) != 1)}{link}")
         self.use(run, files, units)
         _live = self
 
+    @property
+    def playing(self) -> list[str]:
+        """The workers that passed their check and are still connected."""
+        return sorted(a for a, problem in self._checked.items() if problem is None)
+
+    def _check_workers(self, wait_for_one: bool = False) -> None:
+        """Check the workers that joined since the last call; forget those that left. With
+        `wait_for_one`, wait (bounded) until at least one worker can play."""
+        deadline = time.monotonic() + NO_WORKER_SECONDS
+        while True:
+            connected = set(self.client.nthreads())
+            for gone in set(self._checked) - connected:
+                del self._checked[gone]
+            new = sorted(connected - set(self._checked))
+            if new:
+                answers = self.client.run(worker_identity, workers=new, on_error="return")
+                for address in new:
+                    problem = worker_problem(answers.get(address, RuntimeError("no answer")), self._fingerprint)
+                    self._checked[address] = problem
+                    if problem:
+                        self.announce(f"cluster {self.spec}: worker {address} left out: it {problem}")
+            if self.playing or not wait_for_one:
+                return
+            if time.monotonic() > deadline:
+                left_out = len(self._checked)
+                raise ClusterError(f"no worker of the cluster {self.spec} can play after {NO_WORKER_SECONDS} s "
+                                   f"({left_out} left out, see above): start workers with this project "
+                                   "installed (the same version)")
+            time.sleep(0.5)
+
     def use(self, run: RunUnit, files: FileSet, units: int | None = None) -> None:
         """Play the next `units` units (None: not known) with `run` and `files` (sent once to every
-        worker, not with each task); the cluster and its workers stay (a run that measures in many
-        rounds keeps one cluster)."""
+        worker that plays, not with each task); the cluster and its workers stay (a run that
+        measures in many rounds keeps one cluster)."""
         if self._pending or self._block:
             raise RuntimeError("use() while units are still being played")
         self.run, self.block = run, block_size(units, self.threads)
-        self._files = self.client.scatter(files, broadcast=True)
-        self._run = self.client.scatter(run, broadcast=True)
+        # Task keys unique to this pool and this use: Dask answers a key it still holds with the
+        # result it has, so a key reused by the next round (evolution measures in many) could
+        # return the last round's block, whose units are not this round's.
+        self._uses = getattr(self, "_uses", 0) + 1
+        self._files = self.client.scatter(files, workers=self.playing, broadcast=True)
+        self._run = self.client.scatter(run, workers=self.playing, broadcast=True)
 
     def _dashboard_link(self) -> str:
         """The scheduler's dashboard address ("" if it serves none); asked once, as it never changes."""
@@ -212,7 +200,7 @@ class ClusterWorkers:
             return ""
 
     def workers(self) -> int:
-        return len(self.client.nthreads())
+        return len(self.playing)
 
     @property
     def window(self) -> int:
@@ -238,7 +226,8 @@ class ClusterWorkers:
         if self._block:
             first = self._block[0].index
             future = self.client.submit(run_task, self._run, self._block, self._files, self._fingerprint,
-                                        key=f"{self.tag}-{first}-{self._fingerprint}-{id(self)}", pure=False)
+                                        key=f"{self.tag}-{first}-{self._uses}-{self._name}", pure=False,
+                                        workers=self.playing, allow_other_workers=False)
             self._pending[future] = [u.index for u in self._block]
             self._block = []
 
@@ -247,13 +236,43 @@ class ClusterWorkers:
         return sum(map(len, self._pending.values())) + len(self._block)
 
     def finished(self) -> list[Any]:
-        """Blocks until at least one task is done; every done unit's result, in index order."""
+        """Blocks (bounded: see the class) until at least one task is done; every done unit's
+        result, in index order."""
         self._send()  # a part-filled block goes now: nothing else is coming before we wait
-        self._wait(list(self._pending), return_when="FIRST_COMPLETED")
-        now = time.monotonic()
-        if now - self._counted_at >= 1.0:  # one scheduler call a second at most
-            self._connected, self._counted_at = self.workers(), now
+        alone_since = None
+        while True:
+            self._lost_scheduler()
+            try:
+                self._wait(list(self._pending), timeout=1.0, return_when="FIRST_COMPLETED")
+                break
+            except TimeoutError:
+                pass
+            except Exception:  # the scheduler went away while we waited
+                self._lost_scheduler(gone=True)
+                raise
+            now = time.monotonic()
+            if now - self._counted_at >= 1.0:  # one scheduler call a second at most
+                try:
+                    self._check_workers()
+                except OSError:
+                    self._lost_scheduler(gone=True)
+                    raise
+                self._connected, self._counted_at = len(self.playing), now
+            if self.playing:
+                alone_since = None
+            elif alone_since is None:
+                alone_since = now
+            elif now - alone_since > NO_WORKER_SECONDS:
+                raise ClusterError(f"the cluster {self.spec} has had no worker able to play for "
+                                   f"{NO_WORKER_SECONDS} s: the finished {self.tag}s are kept")
         return self._collect()
+
+    def _lost_scheduler(self, gone: bool = False) -> None:
+        """Raise if the client lost its scheduler for good (Dask gives up reconnecting after a
+        while); `gone`: a call to it failed just now."""
+        if gone or self.client.status not in ("running", "connecting", "newly-created"):
+            raise ClusterError(f"the Dask scheduler at {self.spec} stopped answering: the {self.tag}s "
+                               "finished before are kept")
 
     def ready(self) -> list[Any]:
         return self._collect()
@@ -261,10 +280,15 @@ class ClusterWorkers:
     def _collect(self) -> list[Any]:
         results = []
         for future in [f for f in self._pending if f.done()]:
+            if future.status not in ("finished", "error", "cancelled"):
+                continue  # "lost" since done() answered (its worker died): Dask computes it again
             indexes = self._pending.pop(future)
             if future.status == "finished":
                 results += future.result()
-            elif future.status != "cancelled":
+            elif future.status == "cancelled":  # not by us (close() cancels only what it drops)
+                self._lost_scheduler()
+                self.failure = self.failure or f"{self.tag}s {indexes[0]}-{indexes[-1]} were cancelled by the cluster"
+            else:
                 exc = future.exception()
                 self.failure = self.failure or (f"{self.tag}s {indexes[0]}-{indexes[-1]} failed on the cluster: "
                                                 f"{type(exc).__name__}: {exc}")
@@ -280,15 +304,35 @@ class ClusterWorkers:
             _live = None
         client = self.client
         if client is not None:
-            if self._pending:
-                client.cancel(list(self._pending))
+            try:
+                if self._pending:
+                    client.cancel(list(self._pending))
+                client.close(timeout=CONNECT_SECONDS)
+            except Exception:  # a scheduler already gone: there is nothing left to close
+                pass
             self._pending.clear()
             self._block = []
-            client.close()
             self.client = None
         if self._cluster is not None:
             self._cluster.close()
             self._cluster = None
+        self._quiet.restore()
+
+
+class _QuietDask:
+    """Dask's driver-side loggers silenced while a pool lives (restored after)."""
+
+    NAMES = ("distributed", "distributed.client", "distributed.core", "distributed.comm", "tornado")
+
+    def __init__(self) -> None:
+        self.levels = {name: logging.getLogger(name).level for name in self.NAMES}
+        for name in self.NAMES:
+            logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+
+    def restore(self) -> None:
+        for name, level in self.levels.items():
+            logging.getLogger(name).setLevel(level)
+        self.levels = {}
 
 
 def open_pool(jobs: int, run: RunUnit, cluster: ClusterSpec | None = None, files: FileSet = FileSet(),
@@ -298,14 +342,3 @@ def open_pool(jobs: int, run: RunUnit, cluster: ClusterSpec | None = None, files
     if cluster is not None:
         return ClusterWorkers(cluster, run, files, tag, units)
     return SharedWorkers(jobs, run) if jobs > 1 else InlineWorker(run)
-
-
-
-def cluster_argument(text: str) -> ClusterSpec:
-    """`--cluster` as an argparse `type` (its message, not argparse's generic one)."""
-    import argparse
-
-    try:
-        return ClusterSpec.parse(text)
-    except ClusterError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
