@@ -1,7 +1,8 @@
 """`PlayApp`: any RECYCLE game against bots, game after game with the same seats.
 
-    recycle play Hearts4.rcy --players you,ismcts:time=0.5,random,random   # the command line
+    recycle play Poker5 --players you,ismcts:time=0.5,random   # the command line
     PlayApp(options)        # tests: `async with app.run_test(size=(80, 24)) as pilot`
+    PlayApp(options, about_first=True)   # the game's description first (the command does this)
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from textual.widgets import Static
 
 from recycle.interp.transcript import write
 
+from .info import AboutScreen
 from .render import standings_table
 from .screen import PlayScreen
 from .session import GameSession, PlayOptions
@@ -63,13 +65,17 @@ class PlayApp(App[None]):
     TITLE = "recycle play"
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True)]
 
-    def __init__(self, options: PlayOptions) -> None:
+    def __init__(self, options: PlayOptions, about_first: bool = False) -> None:
         super().__init__()
         self.session = GameSession(options)
         self.saved: list[Path] = []
+        self.about_first = about_first
 
     def on_mount(self) -> None:
         self.push_screen(PlayScreen(self.session))  # a game that fails at once: the table shows it
+        if self.about_first and not self.session.error:  # the bots wait until the table is back
+            s = self.session
+            self.push_screen(AboutScreen(s.title, s.about, s.faces.legend))
 
     @property
     def table(self) -> PlayScreen:

@@ -4,6 +4,8 @@ from __future__ import annotations
 from rich.table import Table
 from rich.text import Text
 
+from recycle.labels import human_sized
+
 from ..cards import CardFace, draw_backs
 from .board import Board, OwnerView, PileView
 from .faces import CardFaces, Face
@@ -54,7 +56,8 @@ def owner_text(owner: OwnerView, title: str, faces: CardFaces, skip: set[tuple] 
             continue
         out.append("  ").append_text(pile_text(pile, faces))
     for name, value in owner.storage:
-        out.append("  ").append(f"{name} ", "cyan").append(str(value), "bold")
+        if human_sized(value):  # encodings and huge numbers: on the values screen (v)
+            out.append("  ").append(f"{name} ", "cyan").append(str(value), "bold")
     return out
 
 

@@ -1,0 +1,74 @@
+"""What a RECYCLE game file says about itself, for a person about to play it.
+
+    about = about_game(game)            # a loaded recycle.lang.tree.Game
+    about.title      # 'Poker (five-card draw)'  (the first comment line)
+    about.text       # the opening comment block: rules, differences, scoring
+    about.scoring    # 'score: your CHIPS; the highest wins'
+
+RECYCLE has no description form: game files open with `;;` comments that say what
+the game is (every shipped game and most of the corpus do). Those lines, without the
+comment marks and the machine-read `climbing:` line, are the description. The scoring
+line comes from the `(scoring max|min ...)` form itself.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from recycle.kernel.diagnostics import read_user_file
+from recycle.lang import tree as T
+
+#: The description is read from at most this much of the file (it opens the file).
+MAX_CHARS = 64_000
+#: Lines kept of the opening comment block.
+MAX_LINES = 80
+#: Comment lines meant for tools, not people (`;; climbing: hand=HAND ...`).
+TOOL_LINES = ("climbing:",)
+
+
+@dataclass(frozen=True)
+class About:
+    """The game's own description (empty when its file opens with no comment) and scoring line."""
+
+    title: str
+    text: str
+    scoring: str
+
+
+def about_game(game: T.Game) -> About:
+    """The description of a loaded game (read again from its file, bounded; never raises)."""
+    text, _ = read_user_file(Path(game.filename), MAX_CHARS, "a RECYCLE game")
+    lines = description_lines(text or "")
+    title = next((line for line in lines if line), "")
+    return About(title, "\n".join(lines).strip("\n"), scoring_line(game.scoring))
+
+
+def description_lines(text: str) -> list[str]:
+    """The opening `;;` comment block of a game file, without the marks and tool lines."""
+    out: list[str] = []
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line.startswith(";;"):
+            if line:
+                break  # the game itself starts: the description is over
+            continue
+        body = line[2:].removeprefix(" ").rstrip()
+        if body.lstrip(";").strip().startswith(TOOL_LINES):
+            continue
+        out.append(body.lstrip(";"))
+        if len(out) >= MAX_LINES:
+            out.append("…")
+            break
+    while out and not out[-1].strip():
+        out.pop()
+    return out
+
+
+def scoring_line(scoring: T.Scoring) -> str:
+    """`score: your CHIPS; the highest wins` from `(scoring max ((current player) sto CHIPS))`."""
+    best = "the highest" if scoring.goal == "max" else "the lowest"
+    score = scoring.score
+    if isinstance(score, T.IntStorage) and isinstance(score.owner, T.PlayerRef) and score.owner.which == "current":
+        name = score.name.value if isinstance(score.name, T.Name) else score.name
+        return f"score: your {name}; {best} wins"
+    return f"score: the game's scoring rule for each player; {best} wins"
