@@ -4,15 +4,20 @@
     about.title      # 'Poker (five-card draw)'  (the first comment line)
     about.text       # the opening comment block: rules, differences, scoring
     about.scoring    # 'score: your CHIPS; the highest wins'
+    about.followed   # {'CHIPS', 'BET', 'POT'}: storage the players' choices read or write, and the score
 
 RECYCLE has no description form: game files open with `;;` comments that say what
 the game is (every shipped game and most of the corpus do). Those lines, without the
 comment marks and the machine-read `climbing:` line, are the description. The scoring
 line comes from the `(scoring max|min ...)` form itself.
+
+`followed` are the storage names a person follows at the table: those a `(choice ...)`
+reads or writes (what you bet, what you must beat) and the one the score is. The rest
+(a hand's rank encoded as a number, counts made while scoring) is the game's arithmetic.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, is_dataclass
 from pathlib import Path
 
 from recycle.kernel.diagnostics import read_user_file
@@ -33,6 +38,7 @@ class About:
     title: str
     text: str
     scoring: str
+    followed: frozenset[str] = frozenset()
 
 
 def about_game(game: T.Game) -> About:
@@ -40,7 +46,29 @@ def about_game(game: T.Game) -> About:
     text, _ = read_user_file(Path(game.filename), MAX_CHARS, "a RECYCLE game")
     lines = description_lines(text or "")
     title = next((line for line in lines if line), "")
-    return About(title, "\n".join(lines).strip("\n"), scoring_line(game.scoring))
+    followed = set(_storage_names(game.scoring.score))
+    for choice in _nodes(game.flow, T.Choice):
+        followed.update(_storage_names(choice))
+    return About(title, "\n".join(lines).strip("\n"), scoring_line(game.scoring), frozenset(followed))
+
+
+def _nodes(root, kind: type):
+    """Every node of type `kind` under `root` (a node or a tuple of nodes), iteratively."""
+    stack = [root]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, tuple):
+            stack.extend(item)
+        elif is_dataclass(item):
+            if isinstance(item, kind):
+                yield item
+            stack.extend(getattr(item, f.name) for f in fields(item))
+
+
+def _storage_names(root):
+    for store in _nodes(root, (T.IntStorage, T.StrStorage)):
+        name = store.name
+        yield name.value if isinstance(name, T.Name) else str(name)
 
 
 def description_lines(text: str) -> list[str]:

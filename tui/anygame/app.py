@@ -13,11 +13,12 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
+from rich.text import Text
 
 from recycle.interp.transcript import write
 
 from .info import AboutScreen
-from .render import standings_table
+from .render import faces_text, standings_table
 from .screen import PlayScreen
 from .session import GameSession, PlayOptions
 
@@ -38,6 +39,11 @@ class GameOverScreen(ModalScreen[str]):
             yield Static(f"{s.title}: game over" + (" (called at the choice limit)" if s.state.called else ""),
                          id="over-title")
             yield Static(standings_table(s.standings(), s.me), id="over-table")
+            shown = s.revealed()
+            if shown:  # the cards nobody else could see, now that the game is over
+                lines = [Text.assemble((f"{seat} {place} ", "bold"), faces_text(cards, s.faces))
+                         for seat, place, cards in shown]
+                yield Static(Text("\n").join(lines), id="over-hands")
             yield Static(self.saved, id="over-saved")
             yield Static("n / enter play again · esc look at the table · q quit", id="over-keys")
 

@@ -24,6 +24,7 @@ RED_SUITS = {"HEARTS", "DIAMONDS"}
 #: Colour words a game may give its cards, as terminal colours.
 COLOURS = {"RED": "red", "BLACK": "", "BLUE": "blue", "GREEN": "green", "YELLOW": "yellow"}
 STANDARD_KEYS = {"RANK", "SUIT", "COLOR"}
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
 @dataclass(frozen=True)
@@ -36,14 +37,14 @@ class Face:
 
 def _codes(values: list[str], known: dict[str, str], taken: set[str]) -> dict[str, str]:
     """A code per value: its known symbol, else one character (cards are two cells wide): its
-    first letter when free, else its next letters, else a digit or a small letter. `taken` (updated)
+    first letter when free, else its next letters, else another letter, a digit, a small letter. `taken` (updated)
     holds the codes other attributes use: one letter never means two things in the legend."""
     codes = {v: known[v] for v in values if v in known}
     taken.update(codes.values())
     for v in values:
         if v in codes:
             continue
-        pick = next((ch for ch in v.upper() + "0123456789" + v.lower() + "abcdefghijklmnopqrstuvwxyz"
+        pick = next((ch for ch in v.upper() + LETTERS + "0123456789" + LETTERS.lower()
                      if ch.isalnum() and ch not in taken), v[:1] or "?")
         codes[v] = pick
         taken.add(pick)

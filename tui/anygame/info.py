@@ -15,9 +15,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from recycle.about import About
-from recycle.labels import human_sized
 
 from .board import Board
+from .render import followed
 
 
 class AboutScreen(ModalScreen[None]):
@@ -50,9 +50,9 @@ class ValuesScreen(ModalScreen[None]):
     BINDINGS = [Binding("escape", "dismiss", "Back"), Binding("v", "dismiss", show=False),
                 Binding("q", "dismiss", show=False)]
 
-    def __init__(self, board: Board) -> None:
+    def __init__(self, board: Board, names: frozenset[str]) -> None:
         super().__init__()
-        self.board = board
+        self.board, self.names = board, names
 
     def compose(self) -> ComposeResult:
         table = Table(box=None, pad_edge=False)
@@ -60,7 +60,7 @@ class ValuesScreen(ModalScreen[None]):
             table.add_column(name, justify=justify)
         for owner in self.board.owners:
             for name, value in owner.storage:
-                table.add_row(owner.tag, name, str(value), style="" if human_sized(value) else "dim")
+                table.add_row(owner.tag, name, str(value), style="" if followed(name, value, self.names) else "dim")
         with Vertical(id="over-box", classes="about"):
             yield Static(Text("every value the game keeps (dim: not shown on the table)", style="bold"),
                          id="over-title")
@@ -69,6 +69,6 @@ class ValuesScreen(ModalScreen[None]):
             yield Static("esc back to the table", id="over-keys")
 
 
-def hidden_values(board: Board) -> int:
-    """How many storage values the table leaves out (too large to mean something to a person)."""
-    return sum(1 for o in board.owners for _, v in o.storage if not human_sized(v))
+def hidden_values(board: Board, names: frozenset[str]) -> int:
+    """How many storage values the table leaves out (the game's own arithmetic)."""
+    return sum(1 for o in board.owners for n, v in o.storage if not followed(n, v, names))

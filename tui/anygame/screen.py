@@ -77,7 +77,7 @@ class PlayScreen(BotTurns, Screen):
         Binding("l", "toggle_log", "Log"),
         Binding("question_mark", "about", "Rules"),
         Binding("v", "values", "Values", show=False),
-        Binding("n", "again", "Play again"),
+        Binding("n", "again", "Play again", show=False),  # said by the status line once the game is over
     ]
 
     def __init__(self, session: GameSession) -> None:
@@ -175,15 +175,15 @@ class PlayScreen(BotTurns, Screen):
             elif p is not None and p == mover:
                 status = "◀ to move"
             parts.append(owner_text(owner, title, s.faces, in_hand, status,
-                                    "yellow" if p == mover else ""))
+                                    "yellow" if p == mover else "", s.about.followed))
         teams = teams_text(board)
         if teams is not None:
             parts.append(teams)
-        if s.faces.legend:
-            parts.append(Text("cards: " + " · ".join(s.faces.legend), style="dim"))
-        more = hidden_values(board)
+        more = hidden_values(board, s.about.followed)
         parts.append(Text(s.about.scoring + " · ? rules" + (f" · v {more} more values" if more else ""),
                           style="dim"))
+        if s.faces.legend:
+            parts.append(Text("cards: " + " · ".join(s.faces.legend), style="dim"))
         if board.open:
             parts.insert(0, Text("game over: every card shown" if s.over else "open hands: every card and "
                                  "every bot's reasoning shown", style="bold magenta"))
@@ -296,7 +296,7 @@ class PlayScreen(BotTurns, Screen):
 
     def action_values(self) -> None:
         if not self.session.error:
-            self.app.push_screen(ValuesScreen(self.session.board()))
+            self.app.push_screen(ValuesScreen(self.session.board(), self.session.about.followed))
 
     def action_toggle_log(self) -> None:
         self.toggle_class("-show-log")

@@ -165,6 +165,18 @@ class GameSession:
         found = [o for o in self.options_now() if card in o.cards]
         return found[0] if len(found) == 1 else None
 
+    def revealed(self) -> list[tuple[str, str, tuple[int, ...]]]:
+        """Once the game is over: (seat, place, cards) of every player's pile the person could not
+        see while playing (the hands a showdown lays down)."""
+        if not self.over or self.error:
+            return []
+        visible, out = self.state.table.visible, []
+        for owner in self.board().owners:
+            for pile in owner.piles:
+                if owner.owner[0] == "p" and pile.cards and not visible(pile.key, self.me):
+                    out.append((self.name(owner.owner[1]), pile.name, pile.cards))
+        return out
+
     def reasoning(self) -> list[DecisionRecord]:
         """The bots' decisions as the person may see them: their traces sealed while they hold
         what the person cannot see (open in the open-hands mode and once the game is over)."""
