@@ -46,10 +46,25 @@ def about_game(game: T.Game) -> About:
     text, _ = read_user_file(Path(game.filename), MAX_CHARS, "a RECYCLE game")
     lines = description_lines(text or "")
     title = next((line for line in lines if line), "")
+    if title:
+        lines = lines[lines.index(title) + 1:]  # the title is shown on its own
     followed = set(_storage_names(game.scoring.score))
     for choice in _nodes(game.flow, T.Choice):
         followed.update(_storage_names(choice))
-    return About(title, "\n".join(lines).strip("\n"), scoring_line(game.scoring), frozenset(followed))
+    return About(title, reflow(lines), scoring_line(game.scoring), frozenset(followed))
+
+
+def reflow(lines: list[str]) -> str:
+    """Comment lines as paragraphs: a line continues the one before unless it is empty, indented
+    or starts a list item (`-`, `1.`), so the screen wraps the text at its own width."""
+    out: list[str] = []
+    for line in lines:
+        starts = not line or line[0] in " -*" or line.split(" ", 1)[0].rstrip(".):").isdigit()
+        if out and out[-1] and not starts:
+            out[-1] += " " + line.strip()
+        else:
+            out.append(line)
+    return "\n".join(out).strip("\n")
 
 
 def _nodes(root, kind: type):

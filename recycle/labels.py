@@ -81,9 +81,10 @@ class Labeller:
 
     # ---- one option -------------------------------------------------------------------------
     def label(self, effects: Sequence, chooser: int, viewer: int, done: bool = False) -> str:
-        """One option alone: its moves (those of the chooser's piles first), or its storage changes.
-        `done`: the option was taken, so a card is named where the viewer saw it arrive too."""
-        return self._parts(effects, chooser, viewer, done)[0] or "do nothing"
+        """One option alone: the moves of the chooser's cards (others' bookkeeping, a trick cleared,
+        only when there are none), or its storage changes. `done`: the option was taken, so a card
+        is named where the viewer saw it arrive too."""
+        return self._parts(effects, chooser, viewer, done, brief=True)[0] or "do nothing"
 
     def _parts(self, effects: Sequence, chooser: int, viewer: int, done: bool = False,
                brief: bool = False, varying: frozenset = frozenset()) -> tuple[str, str, str]:
