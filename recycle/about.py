@@ -54,13 +54,20 @@ def about_game(game: T.Game) -> About:
     return About(title, reflow(lines), scoring_line(game.scoring), frozenset(followed))
 
 
+def _alone(line: str) -> bool:
+    """A line kept on its own (a link)."""
+    return line.startswith(("http://", "https://"))
+
+
 def reflow(lines: list[str]) -> str:
     """Comment lines as paragraphs: a line continues the one before unless it is empty, indented
-    or starts a list item (`-`, `1.`), so the screen wraps the text at its own width."""
+    or starts a list item (`-`, `1.`) or is a link, so the screen wraps the text at its own width."""
     out: list[str] = []
     for line in lines:
         starts = not line or line[0] in " -*" or line.split(" ", 1)[0].rstrip(".):").isdigit()
-        if out and out[-1] and not starts:
+        if not line and out and not out[-1]:
+            continue  # one blank line between paragraphs (a tool line may have stood between two)
+        if out and out[-1] and not starts and not _alone(out[-1]) and not _alone(line):
             out[-1] += " " + line.strip()
         else:
             out.append(line)

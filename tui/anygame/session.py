@@ -133,6 +133,7 @@ class GameSession:
 
     def _name_cards(self, cards) -> str:
         faces = self.faces
+        cards = sorted(cards, key=faces.sort_key)  # as in a sorted hand
         return " ".join(faces.label(c) for c in cards) if faces.standard else ", ".join(faces.text(c) for c in cards)
 
     def options_now(self) -> list[OptionView]:
@@ -236,8 +237,8 @@ class GameSession:
         seen = self.labeller.label(did, player, self.me, done=True)  # as the person saw it done
         lines = [f"{self.name(player)}: {seen}"]
         if player != self.me:
-            self._reasons.append(DecisionRecord(self.number, number, player, self.name(player),
-                                                self.faces.words(option.text), trace))
+            own = self.labeller.label(did, player, player, done=True)  # as the bot saw it: opened later
+            self._reasons.append(DecisionRecord(self.number, number, player, self.name(player), own, trace))
             self.decisions.append(DecisionRecord(self.number, number, player, self.name(player), seen,
                                                  SealedTrace(self.name(player)) if sealed else trace))
         self.log += lines
@@ -247,7 +248,7 @@ class GameSession:
         """Log lines for what the game did by itself since the last read (deals, scoring...)."""
         log = self.state.st.log
         entries, self._read = log[self._read:], len(log)
-        lines = ["  " + w for w in words(entries, self.state.table, self.me, self.faces)]
+        lines = ["  " + w for w in words(entries, self.state.table, self.me, self.faces, self.about.followed)]
         if self.state.is_terminal():
             lines.append("game over: " + ", ".join(f"{name} {score:g}" for _, _, name, score in self.standings()))
         self.log += lines
