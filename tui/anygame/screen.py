@@ -129,6 +129,8 @@ class PlayScreen(BotTurns, Screen):
             self.over_shown = True
             self.app.game_over(s)  # type: ignore[attr-defined]
             return True
+        if self.app.screen is not self:  # the rules or the values are open over the table: the bots wait
+            return True
         return s.over
 
     def next_bot_job(self) -> DecisionJob | None:
