@@ -152,3 +152,34 @@ async def test_too_small_a_terminal_says_so_ignores_game_keys_and_recovers():
         await pilot.press("1")
         assert app.session.state.choices >= 1
         assert any(line.startswith("p0 you: ") for line in app.session.log)
+
+
+@synchronously
+async def test_the_game_opens_with_its_description_and_the_bots_wait_for_me_to_read_it():
+    app = PlayApp(play_options(load_game(game_path("Daifugo4")), "random,you", None, 3), about_first=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Dai Fugo / Dai Hinmin" in text and "pagat.com" in text
+        await asyncio.sleep(0.2)
+        assert app.session.state.choices == 0  # the bot to move first has not moved behind the dialog
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.session.state.choices >= 1 and "score: your SCORE; the highest wins" in screen_text(app)
+        await pilot.press("question_mark")
+        assert "Dai Fugo / Dai Hinmin" in screen_text(app)
+
+
+@synchronously
+async def test_poker_encodings_stay_off_the_table_and_are_on_the_values_screen():
+    app = app_for(game_path("Poker5"), "you,random", seed=1)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await play_to_end(pilot, random.Random(1))
+        text = screen_text(app)
+        assert "p1 random HAND " in text  # the showdown: every hand laid down
+        await pilot.press("escape")
+        text = screen_text(app)
+        assert "every card shown" in text and "CHIPS" in text and "POINTS" not in text and "TIE" not in text
+        await pilot.press("v")
+        text = screen_text(app)
+        assert "POINTS" in text and "CHIPS" in text
