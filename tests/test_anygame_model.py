@@ -65,7 +65,7 @@ def test_bad_seats_say_why(players, seat, n, message):
 
 
 # ---- faces ---------------------------------------------------------------------------------
-def test_standard_cards_get_rank_and_suit_symbols_and_red_suits():
+def test_standard_cards_get_rank_and_suit_symbols_and_red_suits(shared_dir):
     faces = CardFaces(new_game(CORPUS / "rcy/Hearts4.rcy", 0).table)
     table = new_game(CORPUS / "rcy/Hearts4.rcy", 0).table
     by_text = {table.text[c]: faces.face(c) for c in range(len(table.text))}
@@ -81,7 +81,7 @@ def test_standard_cards_get_rank_and_suit_symbols_and_red_suits():
     ("rcy/Simon'sCat4.rcy", ["ANIMAL: S=SIMON", "RANK: E=ELEVEN W=TWELVE",
                              "TYPE: C=CAT K=KITTEN H=HEDGEHOG D=DOG M=MOUSE G=GNOME"]),
 ])
-def test_custom_attributes_get_two_cell_faces_that_tell_cards_apart_and_a_legend(name, legend):
+def test_custom_attributes_get_two_cell_faces_that_tell_cards_apart_and_a_legend(shared_dir, name, legend):
     table = new_game(CORPUS / name, 0).table
     faces = CardFaces(table)
     assert not faces.standard and list(faces.legend) == legend
@@ -92,9 +92,17 @@ def test_custom_attributes_get_two_cell_faces_that_tell_cards_apart_and_a_legend
     assert all(len(kinds) == 1 for kinds in labels.values())
 
 
+def test_a_legend_never_gives_one_letter_two_meanings():
+    """Tides of Time: suits and names each get their own letters (S is STRONGHOLD only)."""
+    faces = CardFaces(new_game(game_path("TidesOfTime2"), 0).table)
+    codes = [entry.split("=")[0] for line in faces.legend for entry in line.split(": ", 1)[1].split()]
+    assert len(codes) == len(set(codes)) == 24  # 6 suits, 18 names
+    assert len({f.label for f in faces.faces}) == len(faces.faces)  # every card its own face
+
+
 # ---- the board: exactly what the person may see ---------------------------------------------
 @pytest.mark.parametrize("name", GAMES)
-def test_the_board_shows_exactly_the_observation_and_the_log_names_no_unseen_card(name):
+def test_the_board_shows_exactly_the_observation_and_the_log_names_no_unseen_card(shared_dir, name):
     session = session_for(CORPUS / name, seed=5)
     seen_faces: set[str] = set()
 
@@ -156,7 +164,7 @@ def test_selecting_cards_filters_the_options_that_move_them():
     assert all(session.faces.label(one) in o.label for o in session.matching({one}))
 
 
-def test_a_card_in_exactly_one_option_is_that_option():
+def test_a_card_in_exactly_one_option_is_that_option(shared_dir):
     session = session_for(CORPUS / "rcy/Hearts4.rcy", seed=1)
     options = session.options_now()
     assert options and all(len(o.cards) == 1 for o in options)
@@ -167,7 +175,7 @@ def test_a_card_in_exactly_one_option_is_that_option():
 
 
 # ---- bots, game over, transcripts ----------------------------------------------------------
-def test_bot_decisions_keep_their_reasoning_and_the_game_ends_with_ranked_scores(tmp_path):
+def test_bot_decisions_keep_their_reasoning_and_the_game_ends_with_ranked_scores(shared_dir, tmp_path):
     session = session_for(CORPUS / "rcy/Hearts4.rcy", players="you,ismcts:iterations=30,random", seed=4)
     play_out(session, random.Random(2))
     standings = session.standings()
@@ -184,7 +192,7 @@ def test_bot_decisions_keep_their_reasoning_and_the_game_ends_with_ranked_scores
     assert report.choices == session.state.choices
 
 
-def test_play_again_keeps_the_seats_and_moves_to_the_next_seed():
+def test_play_again_keeps_the_seats_and_moves_to_the_next_seed(shared_dir):
     session = session_for(CORPUS / "rcy/GOPS2.rcy", seed=7)
     play_out(session, random.Random(3))
     again = session.again()
@@ -192,14 +200,14 @@ def test_play_again_keeps_the_seats_and_moves_to_the_next_seed():
     assert not again.over and again.log and again.decisions == []
 
 
-def test_a_game_that_fails_while_playing_shows_its_located_error():
+def test_a_game_that_fails_while_playing_shows_its_located_error(shared_dir):
     session = session_for(CORPUS / "gdl/StealingBundles5.gdl", seed=0)
     play_out(session, random.Random(0))
     assert session.over and session.results() is None
     assert re.search(r"StealingBundles5\.gdl:30:\d+: nothing to move", session.error)
 
 
-def test_teams_are_shown_and_hidden_cards_i_saw_go_are_known_where_they_are():
+def test_teams_are_shown_and_hidden_cards_i_saw_go_are_known_where_they_are(shared_dir):
     sueca = session_for(CORPUS / "rcy/Sueca4.rcy", seed=1)
     assert sueca.board().teams == ((0, 2), (1, 3))
     rummy = session_for(CORPUS / "rcy/Rummy2.rcy", seed=1)

@@ -36,7 +36,7 @@ def app_for(path, players="you,random", seed=3, **kw) -> PlayApp:
 
 
 @synchronously
-async def test_hearts_at_80x24_by_keys_and_clicks_to_game_over_and_again(tmp_path):
+async def test_hearts_at_80x24_by_keys_and_clicks_to_game_over_and_again(shared_dir, tmp_path):
     target = tmp_path / "hearts.jsonl"
     app = app_for(CORPUS / "rcy/Hearts4.rcy", "you,ismcts:iterations=20,random", transcript=target)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -111,7 +111,7 @@ async def test_poker_selected_cards_filter_the_discard_options():
 
 
 @synchronously
-async def test_a_game_failing_while_playing_shows_its_located_error_and_quits_cleanly():
+async def test_a_game_failing_while_playing_shows_its_located_error_and_quits_cleanly(shared_dir):
     app = app_for(CORPUS / "gdl/StealingBundles5.gdl", seed=0)
     async with app.run_test(size=(80, 24)) as pilot:
         await play_to_end(pilot, random.Random(0))
