@@ -226,3 +226,19 @@ def test_teams_are_shown_and_hidden_cards_i_saw_go_are_known_where_they_are(shar
     st = rummy.state.st
     assert set(found.known) == {c for (q, c), key in st.known.items() if q == 0 and key == found.key}
     assert any(f"take {rummy.faces.label(c)} from " in line for c in found.known for line in rummy.log)
+
+
+def test_open_hands_shows_every_card_and_reasoning_and_the_transcript_says_so(tmp_path):
+    game = load_game(game_path("TidesOfTime2"))
+    seats = read_seats("random,you", None, 2)
+    agents = [make_climbing_bot("random", game), None]
+    session = GameSession(PlayOptions(game, seats, agents, seed=2, open_hands=True))
+    job = session.bot_job()
+    session.apply(job.player, job.run().action, None)
+    pick = session.board().pile("p0 PICK")
+    assert session.board().open and pick.visible and len(pick.cards) == 1
+    assert "a card" not in session.reasoning()[-1].action  # the bot's own words
+    play_out(session, random.Random(0))
+    path = tmp_path / "open.jsonl"
+    write(path, session.transcript())
+    assert replay(path).ok and "you (open hands)" in path.read_text()

@@ -257,7 +257,10 @@ class GameSession:
 
     def transcript(self) -> list[dict]:
         """The game's transcript records (what `recycle replay` checks)."""
-        return finished_records(self.state, [self.seats.specs[p] for p in range(self.num_players)])
+        specs = [self.seats.specs[p] for p in range(self.num_players)]
+        if self.options.open_hands:  # the record says the person saw every card
+            specs[self.me] += " (open hands)"
+        return finished_records(self.state, specs)
 
     def again(self) -> GameSession:
         """A new game with the same seats (the next seed)."""
