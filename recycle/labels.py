@@ -156,7 +156,8 @@ class Labeller:
         by_place = g.src[0] != "p" or viewer == chooser
         src = self._where(g.src, chooser)
         if n == 1 and g.cards[0] is None and by_place:
-            return f"the top card of {src}" if g.positions[0] == 0 else f"card {g.positions[0] + 1} from the top of {src}"
+            place = g.positions[0]
+            return f"the top card of {src}" if place == 0 else f"card {place + 1} from the top of {src}"
         if by_place and all(c is None for c in g.cards) and sorted(g.positions) == [0] * n:
             return f"the top {n} cards of {src}"  # each drawn from the top in turn
         return "a card" if n == 1 else f"{n} cards"
