@@ -62,7 +62,7 @@ async def screens(name: str, world: int, open_hands: bool = False) -> tuple[list
     return out, hidden
 
 
-@pytest.mark.parametrize("name", sorted(CASES))
+@pytest.mark.parametrize("name", ["TidesOfTime2", pytest.param("Poker5", marks=pytest.mark.slow)])
 def test_two_games_alike_for_the_person_draw_the_same_screens(name):
     first, hidden_first = asyncio.run(screens(name, 1))
     second, hidden_second = asyncio.run(screens(name, 2))
