@@ -93,6 +93,14 @@ def test_custom_attributes_get_two_cell_faces_that_tell_cards_apart_and_a_legend
     assert all(len(kinds) == 1 for kinds in labels.values())
 
 
+def test_a_legend_never_gives_one_letter_two_meanings():
+    """Tides of Time: suits and names each get their own letters (S is STRONGHOLD only)."""
+    faces = CardFaces(new_game(game_path("TidesOfTime2"), 0).table)
+    codes = [entry.split("=")[0] for line in faces.legend for entry in line.split(": ", 1)[1].split()]
+    assert len(codes) == len(set(codes)) == 24  # 6 suits, 18 names
+    assert len({f.label for f in faces.faces}) == len(faces.faces)  # every card its own face
+
+
 # ---- the board: exactly what the person may see ---------------------------------------------
 @pytest.mark.parametrize("name", GAMES)
 def test_the_board_shows_exactly_the_observation_and_the_log_names_no_unseen_card(name):
@@ -114,7 +122,12 @@ def test_the_board_shows_exactly_the_observation_and_the_log_names_no_unseen_car
             seen_faces.update(s.faces.label(c) for c in option.cards)
 
     play_out(session, random.Random(1), check)
-    check(session)
+    # The game is over: nothing is hidden any more, every card is shown (the seat saw the last
+    # places of the cards it could see; the log is checked against those).
+    assert session.board().open and all(p.visible for o in session.board().owners for p in o.piles)
+    for _, cards in session.state.observation(session.me).locations:
+        if isinstance(cards, tuple):
+            seen_faces.update(session.faces.label(session.card_of[t]) for t in cards)
     faces = {f.label for f in session.faces.faces}
     pattern = re.compile(r"(?<!\S)(" + "|".join(map(re.escape, sorted(faces, key=len, reverse=True))) + r")(?!\S)")
     named = {m.group(1) for line in session.log if not line.startswith("game over") for m in pattern.finditer(line)}
@@ -147,7 +160,7 @@ def test_selecting_cards_filters_the_options_that_move_them():
     one, two = hand[0], hand[1]
     assert {o.index for o in session.matching({one})} == {o.index for o in options if one in o.cards}
     both = session.matching({one, two})
-    assert both and all({one, two} <= o.cards for o in both) and both[0].cards == {one, two}
+    assert both and all(o.moves([one, two]) for o in both) and both[0].cards == tuple(sorted((one, two)))
     assert len(session.matching({one})) > 1 and session.sole_option(one) is None
     assert all(session.faces.label(one) in o.label for o in session.matching({one}))
 
@@ -159,7 +172,7 @@ def test_a_card_in_exactly_one_option_is_that_option():
     card = next(iter(options[0].cards))
     assert session.sole_option(card) == options[0]
     face = session.faces.label(card)
-    assert options[0].label.startswith(f"move {face} from p0 HAND to p0 TRICK")
+    assert options[0].label == f"play {face}" and options[0].text.startswith("move ")
 
 
 # ---- bots, game over, transcripts ----------------------------------------------------------
@@ -170,8 +183,8 @@ def test_bot_decisions_keep_their_reasoning_and_the_game_ends_with_ranked_scores
     results = session.state.results()
     assert [row[1] for row in standings] == sorted(range(4), key=lambda p: (results.ranks[p], p))
     assert session.log[-1].startswith("game over: ")
-    searched = [d for d in session.decisions if d.name == "p1 ismcts"]
-    assert searched and all(d.trace is not None and d.trace.summary() for d in searched)
+    searched = [d for d in session.reasoning() if d.name == "p1 ismcts"]  # opened: the game is over
+    assert searched and all(d.trace is not None and "iterations" in d.trace.summary() for d in searched)
     assert {d.player for d in session.decisions} == {1, 2, 3}
     path = tmp_path / "hearts.jsonl"
     write(path, session.transcript())
@@ -213,4 +226,20 @@ def test_teams_are_shown_and_hidden_cards_i_saw_go_are_known_where_they_are():
     assert found is not None and found.title == "p1 HAND" and not found.visible
     st = rummy.state.st
     assert set(found.known) == {c for (q, c), key in st.known.items() if q == 0 and key == found.key}
-    assert any(f"move {rummy.faces.label(c)} from " in line for c in found.known for line in rummy.log)
+    assert any(f"take {rummy.faces.label(c)} from " in line for c in found.known for line in rummy.log)
+
+
+def test_open_hands_shows_every_card_and_reasoning_and_the_transcript_says_so(tmp_path):
+    game = load_game(game_path("TidesOfTime2"))
+    seats = read_seats("random,you", None, 2)
+    agents = [make_climbing_bot("random", game), None]
+    session = GameSession(PlayOptions(game, seats, agents, seed=2, open_hands=True))
+    job = session.bot_job()
+    session.apply(job.player, job.run().action, None)
+    pick = session.board().pile("p0 PICK")
+    assert session.board().open and pick.visible and len(pick.cards) == 1
+    assert "a card" not in session.reasoning()[-1].action  # the bot's own words
+    play_out(session, random.Random(0))
+    path = tmp_path / "open.jsonl"
+    write(path, session.transcript())
+    assert replay(path).ok and "you (open hands)" in path.read_text()

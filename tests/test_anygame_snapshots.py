@@ -12,7 +12,7 @@ import pytest
 from conftest import corpus_file
 
 from recycle.lang import load_game
-from tui.anygame.pilot import choose_by_keys, settle
+from tui.anygame.pilot import choose_by_keys, play_to_end, settle
 from tui.anygame.session import play_options
 
 GAMES = {
@@ -49,11 +49,11 @@ def test_hearts_after_three_tricks(snap_compare):
 
 
 def test_reasoning_of_rule_bots(snap_compare):
-    """`d` at BigTwo4 against rule personalities: every rule each bot tried."""
+    """`d` at BigTwo4 against rule personalities, hands open: every rule each bot tried."""
     from tui.anygame.app import PlayApp
 
     app = PlayApp(play_options(load_game(resources.files("recycle.games") / "BigTwo4.gdl"),
-                               "you,Classic,Gambler,Classic", None, 2))
+                               "you,Classic,Gambler,Classic", None, 2, open_hands=True))
 
     async def play(pilot):
         await settle(pilot)
@@ -75,3 +75,36 @@ def test_poker_discard_with_two_cards_selected(snap_compare):
         await pilot.press("space", "right", "space")
 
     assert snap_compare(make_app("Poker5"), terminal_size=(80, 24), run_before=select)
+
+
+def test_reasoning_sealed_while_the_bots_hold_hidden_cards(snap_compare):
+    """`d` at Daifugo4 during the game: the decisions as I saw them, the reasoning sealed."""
+    from tui.anygame.app import PlayApp
+
+    app = PlayApp(play_options(load_game(resources.files("recycle.games") / "Daifugo4.gdl"),
+                               "you,Classic,random,Classic", None, 2))
+
+    async def look(pilot):
+        await settle(pilot)
+        await choose_by_keys(pilot, random.Random(1))
+        await settle(pilot)
+        await pilot.press("d")
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=look)
+
+
+def test_poker_showdown_lays_down_every_hand(snap_compare):
+    """The game over at Poker5: the standings and every hand, shown now that nothing is hidden."""
+    async def play(pilot):
+        await play_to_end(pilot, random.Random(1))
+
+    assert snap_compare(make_app("Poker5"), terminal_size=(80, 24), run_before=play)
+
+
+def test_tides_rules_on_question_mark(snap_compare):
+    """`?` at TidesOfTime2: the game's own description, how it is scored, the card legend."""
+    async def ask(pilot):
+        await settle(pilot)
+        await pilot.press("question_mark")
+
+    assert snap_compare(make_app("TidesOfTime2"), terminal_size=(80, 24), run_before=ask)

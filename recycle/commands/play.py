@@ -2,6 +2,7 @@
 
     recycle play Poker5
     recycle play Hearts4 --players you,ismcts:time=0.5,random,random --transcript game.jsonl
+    recycle play TidesOfTime2 --open-hands      # every card and every bot's reasoning shown
 
 The game is read, and the seats and bots are checked, before the screen
 starts: a file that does not load prints its located error and exits (3);
@@ -43,6 +44,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="save each game's transcript here (game 2 as FILE-2...); check it with recycle replay")
     p.add_argument("--delay", type=DELAY, default=0.4,
                    help=f"seconds a bot waits before it moves, so you can follow ({DELAY.text}, default 0.4)")
+    p.add_argument("--open-hands", action="store_true",
+                   help="show every card and every bot's reasoning while playing (marked on the table); "
+                        "otherwise you see what your seat sees, and everything once the game is over")
     add_bot_options(p)
     add_limit_options(p)
     p.set_defaults(run=run_play)
@@ -61,14 +65,14 @@ def run_play(args: argparse.Namespace) -> int:
     options = play_options(game, args.players, args.seat, seed_of(args),
                            deal=read_deal(args.deal) if args.deal else None, limits=limits,
                            transcript=Path(args.transcript) if args.transcript else None, delay=args.delay,
-                           bots=bot_options(args))
+                           bots=bot_options(args), open_hands=args.open_hands)
 
     if not (sys.stdin.isatty() and sys.stdout.isatty()):  # checked last: file and bot errors come first
         return fail("recycle play needs a terminal (standard input and output are not one)")
 
     from tui.anygame.app import PlayApp  # Textual: only when a game is really played
 
-    app = PlayApp(options)
+    app = PlayApp(options, about_first=True)
     app.run()
     for path in app.saved:
         print(f"transcript: {path}")

@@ -2,6 +2,7 @@
 
     recycle play Hearts4 --players you,ismcts:time=0.5,random,random   # the command line
     PlayApp(options)        # tests: `async with app.run_test(size=(80, 24)) as pilot`
+    PlayApp(options, about_first=True)   # the game's description first (the command does this)
 """
 from __future__ import annotations
 
@@ -12,10 +13,12 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
+from rich.text import Text
 
 from recycle.interp.transcript import write
 
-from .render import standings_table
+from .info import AboutScreen
+from .render import faces_text, standings_table
 from .screen import PlayScreen
 from .session import GameSession, PlayOptions
 
@@ -36,6 +39,11 @@ class GameOverScreen(ModalScreen[str]):
             yield Static(f"{s.title}: game over" + (" (called at the choice limit)" if s.state.called else ""),
                          id="over-title")
             yield Static(standings_table(s.standings(), s.me), id="over-table")
+            shown = s.revealed()
+            if shown:  # the cards nobody else could see, now that the game is over
+                lines = [Text.assemble((f"{seat} {place} ", "bold"), faces_text(cards, s.faces))
+                         for seat, place, cards in shown]
+                yield Static(Text("\n").join(lines), id="over-hands")
             yield Static(self.saved, id="over-saved")
             yield Static("n / enter play again · esc look at the table · q quit", id="over-keys")
 
@@ -63,13 +71,17 @@ class PlayApp(App[None]):
     TITLE = "recycle play"
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True)]
 
-    def __init__(self, options: PlayOptions) -> None:
+    def __init__(self, options: PlayOptions, about_first: bool = False) -> None:
         super().__init__()
         self.session = GameSession(options)
         self.saved: list[Path] = []
+        self.about_first = about_first
 
     def on_mount(self) -> None:
         self.push_screen(PlayScreen(self.session))  # a game that fails at once: the table shows it
+        if self.about_first and not self.session.error:  # the bots wait until the table is back
+            s = self.session
+            self.push_screen(AboutScreen(s.title, s.about, s.faces.legend))
 
     @property
     def table(self) -> PlayScreen:

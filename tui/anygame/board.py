@@ -1,25 +1,53 @@
 """What one seat sees of a RECYCLE game, grouped by owner: piles, storage, teams.
 
-Built from the state with the interpreter's visibility (`Table.visible`, the
-same test `RecycleObservation` uses): cards of locations the viewer cannot
-see appear as a count, never as faces, and the hidden cards it knows the place
-of (`Store.known`, see `recycle.interp.knowledge`) are listed as known.
+Drawn from the seat's observation (`RecycleObservation`: every location's cards
+the seat can see, the others' sizes, all storage, the hidden cards it knows the
+place of), never from the game's own store, so nothing the seat cannot see can
+reach the screen. `open_view` is the same for the whole table, for the "open
+hands" mode and once the game is over (nothing is hidden any more).
+
+Cards are ids of the game's card table (for faces), one per card text: two cards
+with the same text look the same and are the same to the person.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-from recycle.interp.state import owner_text
 
 #: The order of owner groups: the game's piles first, then players, then teams.
 _KIND_ORDER = {"g": 0, "p": 1, "t": 2}
 
 
 @dataclass(frozen=True)
+class View:
+    """What is seen, as the observation says it: (location name `p0 iloc HAND`, card texts when
+    seen, else a count), (`p0 CHIPS`, value) and (card text, location name) of known hidden cards."""
+
+    locations: tuple
+    storage: tuple
+    known: tuple = ()
+
+
+def seat_view(observation) -> View:
+    return View(observation.locations, observation.storage, observation.known)
+
+
+def open_view(state) -> View:
+    """Every card of the table face up (open hands, or the game over)."""
+    from recycle.interp.observation import location_name
+    from recycle.interp.state import owner_text
+
+    text = state.table.text
+    locs = tuple((location_name(k), tuple(text[c] for c in cards)) for k, cards in sorted(state.st.locs.items())
+                 if cards)
+    storage = tuple((f"{owner_text(k)} {k[2]}", v) for d in (state.st.ints, state.st.strs) for k, v in d.items())
+    return View(locs, storage)
+
+
+@dataclass(frozen=True)
 class PileView:
     """One location as the viewer sees it."""
 
-    key: tuple  # the interpreter's location key: (owner kind, owner number, visibility, name)
+    key: tuple  # (owner kind, owner number, visibility, name), read from the location's name
     visible: bool  # can the viewer see its cards?
     cards: tuple[int, ...]  # card ids, bottom first (empty when not visible)
     size: int
@@ -32,7 +60,7 @@ class PileView:
     @property
     def title(self) -> str:
         """`p1 HAND`: the location as option texts and the log name it."""
-        return f"{owner_text(self.key)} {self.key[3]}"
+        return f"{_owner_text(self.key)} {self.key[3]}"
 
     @property
     def visibility(self) -> str:
@@ -49,7 +77,7 @@ class OwnerView:
 
     @property
     def tag(self) -> str:
-        return owner_text(self.owner)
+        return _owner_text(self.owner)
 
 
 @dataclass(frozen=True)
@@ -60,6 +88,7 @@ class Board:
     owners: tuple[OwnerView, ...]
     teams: tuple[tuple[int, ...], ...]  # only when some team has two or more players
     team_of: tuple[int, ...] = ()  # each player's team
+    open: bool = False  # every card shown (open hands, or the game over)
 
     def owner(self, tag: str) -> OwnerView | None:
         return next((o for o in self.owners if o.tag == tag), None)
@@ -79,35 +108,54 @@ def _mine(owner: tuple, board: Board) -> bool:
     return owner[0] == "t" and board.team_of[board.viewer] == owner[1]
 
 
-def board_of(state, viewer: int, shown: set[tuple]) -> Board:
-    """The board `viewer` sees. `shown` (updated here) holds every location the game has made so
-    far, so a pile emptied between two looks (a trick gathered) keeps its place on screen."""
-    st, table = state.st, state.table
-    shown.update(st.locs)
-    known: dict[tuple, list[int]] = {}
-    for (q, card), key in st.known.items():
-        if q == viewer:
-            known.setdefault(key, []).append(card)
+def _owner_text(owner: tuple) -> str:
+    return "game" if owner[0] == "g" else f"{owner[0]}{owner[1]}"
+
+
+def _owner(word: str) -> tuple:
+    """`game` -> ("g", 0), `p3` -> ("p", 3), `t1` -> ("t", 1)."""
+    if word == "game":
+        return ("g", 0)
+    return (word[0], int(word[1:]))
+
+
+def location_key(name: str) -> tuple:
+    """`p0 iloc HAND` -> ("p", 0, "iloc", "HAND")."""
+    owner, visibility, place = name.split(" ", 2)
+    return _owner(owner) + (visibility, place)
+
+
+def board_of(view: View, table, viewer: int, shown: dict[str, bool], card_of: dict[str, int],
+             open: bool = False) -> Board:
+    """The board of `view`. `shown` (updated here: location name -> seen) holds every location
+    drawn so far, so a pile emptied between two looks (a trick gathered) keeps its place;
+    `card_of` gives a card text's id (for faces). `table` gives only what the setup made
+    public: the players and teams."""
+    known: dict[str, list[int]] = {}
+    for text, where in view.known:
+        known.setdefault(where, []).append(card_of[text])
+    now = dict(view.locations)
+    for name, cards in now.items():
+        shown[name] = isinstance(cards, tuple)
     groups: dict[tuple, list[PileView]] = {}
-    for key in sorted(shown, key=_key_order):
-        cards = st.locs.get(key, ())
-        seen = table.visible(key, viewer)
-        groups.setdefault((key[0], key[1]), []).append(
-            PileView(key, seen, tuple(cards) if seen else (), len(cards), tuple(sorted(known.get(key, ())))))
+    for name in sorted(shown, key=_name_order):
+        key = location_key(name)
+        cards = now.get(name, ())
+        seen = isinstance(cards, tuple) and (shown[name] or open)
+        ids = tuple(card_of[t] for t in cards) if seen else ()
+        groups.setdefault(key[:2], []).append(
+            PileView(key, seen, ids, len(cards) if seen else int(cards or 0), tuple(sorted(known.get(name, ())))))
     stores: dict[tuple, list] = {}
-    for values in (st.ints, st.strs):
-        for k, v in values.items():
-            stores.setdefault((k[0], k[1]), []).append((str(k[2]), v))
-    owners = sorted(set(groups) | set(stores), key=lambda o: (_KIND_ORDER.get(o[0], 3), o[1]))
+    for label, value in view.storage:
+        owner, store = label.split(" ", 1)
+        stores.setdefault(_owner(owner), []).append((store, value))
+    owners = set(groups) | set(stores) | {("p", p) for p in range(table.num_players)}  # every seat has a group
     teams = table.team_members if any(len(m) > 1 for m in table.team_members) else ()
     views = tuple(OwnerView(o, tuple(groups.get(o, ())), tuple(sorted(stores.get(o, ()), key=lambda s: s[0])))
-                  for o in owners)
-    # Every player has a group, even one that holds nothing yet (the table shows every seat).
-    have = {o.owner for o in views}
-    extra = tuple(OwnerView(("p", p), (), ()) for p in range(state.num_players) if ("p", p) not in have)
-    return Board(viewer, tuple(sorted(views + extra, key=lambda o: (_KIND_ORDER.get(o.owner[0], 3),
-                                                                     o.owner[1]))), teams, table.team_of)
+                  for o in sorted(owners, key=lambda o: (_KIND_ORDER.get(o[0], 3), o[1])))
+    return Board(viewer, views, teams, table.team_of, open)
 
 
-def _key_order(key: tuple) -> tuple:
-    return (_KIND_ORDER.get(key[0], 3), key[1], str(key[3]), key[2])
+def _name_order(name: str) -> tuple:
+    k = location_key(name)
+    return (_KIND_ORDER.get(k[0], 3), k[1], k[3], k[2])

@@ -6,7 +6,8 @@ card; the log on screen names a moved card only when the viewer could see it
 leave or arrive (a bot's discard into a hidden pile stays "a card"). Runs of
 moves between the same two places are told once ("5 cards from game STOCK to
 p1 HAND"), a storage written several times in a row shows its last value, and
-cycle bookkeeping is left out.
+cycle bookkeeping is left out, and so is storage the table does not show (`names`:
+what the players' choices read or write and the score, see `recycle.about`).
 """
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ from .faces import CardFaces
 MAX_FACES = 8  # cards named in one line at most; more are counted
 
 
-def words(entries: list, table, viewer: int, faces: CardFaces) -> list[str]:
+def words(entries: list, table, viewer: int, faces: CardFaces, names: frozenset[str] | None = None) -> list[str]:
     """The phrases of a run of log entries (effects, or the dict records between them)."""
     out: list[str] = []
     moves: dict[tuple, list[int | None]] = {}  # (src, dst) -> cards (None: unseen), in the order of first move
@@ -47,8 +48,8 @@ def words(entries: list, table, viewer: int, faces: CardFaces) -> list[str]:
                 out.append("")
             moves[pair].append(effect.card if seen else None)
         elif isinstance(effect, SetValue):
-            if effect.kind not in ("ints", "strs"):
-                continue  # point maps: the game's tables, not values a person follows
+            if effect.kind not in ("ints", "strs") or (names is not None and effect.key[-1] not in names):
+                continue  # point maps, the game's arithmetic: not values a person follows
             name = effect.name()
             phrase = effect.text(table, None, viewer)
             if name in slots and out[slots[name]].startswith(f"set {name}"):

@@ -24,6 +24,7 @@ RED_SUITS = {"HEARTS", "DIAMONDS"}
 #: Colour words a game may give its cards, as terminal colours.
 COLOURS = {"RED": "red", "BLACK": "", "BLUE": "blue", "GREEN": "green", "YELLOW": "yellow"}
 STANDARD_KEYS = {"RANK", "SUIT", "COLOR"}
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
 @dataclass(frozen=True)
@@ -34,15 +35,17 @@ class Face:
     colour: str = ""
 
 
-def _codes(values: list[str], known: dict[str, str]) -> dict[str, str]:
+def _codes(values: list[str], known: dict[str, str], taken: set[str]) -> dict[str, str]:
     """A code per value: its known symbol, else one character (cards are two cells wide): its
-    first letter when free, else its next letters, else a digit. The legend says which is which."""
+    first letter when free, else its next letters, else another letter, a digit, a small letter. `taken` (updated)
+    holds the codes other attributes use: one letter never means two things in the legend."""
     codes = {v: known[v] for v in values if v in known}
-    taken = set(codes.values())
+    taken.update(codes.values())
     for v in values:
         if v in codes:
             continue
-        pick = next((ch for ch in v.upper() + "0123456789" if ch.isalnum() and ch not in taken), v[:1] or "?")
+        pick = next((ch for ch in v.upper() + LETTERS + "0123456789" + LETTERS.lower()
+                     if ch.isalnum() and ch not in taken), v[:1] or "?")
         codes[v] = pick
         taken.add(pick)
     return codes
@@ -66,9 +69,10 @@ class CardFaces:
             v in RANK_SYMBOLS for v in values["RANK"]) and all(v in SUIT_SYMBOLS for v in values.get("SUIT", ()))
         codes: dict[str, dict[str, str]] = {}
         plain: dict[str, set[str]] = {}  # values whose code needs no legend (a symbol, a number)
+        taken: set[str] = set()
         for k in keys:
             known = {"RANK": {**RANK_SYMBOLS, **NUMBERS}, "SUIT": SUIT_SYMBOLS}.get(k, COUNTING)
-            codes[k] = _codes(values[k], known)
+            codes[k] = _codes(values[k], known, taken)
             plain[k] = {v for v in values[k] if v in known or codes[k][v] == v}
         # An attribute every card has with the same value says nothing on a face.
         shown = [k for k in keys if (len(values[k]) > 1 or any(k not in a for a in attrs))

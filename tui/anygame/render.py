@@ -4,6 +4,8 @@ from __future__ import annotations
 from rich.table import Table
 from rich.text import Text
 
+from recycle.labels import human_sized
+
 from ..cards import CardFace, draw_backs
 from .board import Board, OwnerView, PileView
 from .faces import CardFaces, Face
@@ -43,9 +45,15 @@ def pile_text(pile: PileView, faces: CardFaces) -> Text:
     return out
 
 
+def followed(name: str, value, names: frozenset[str]) -> bool:
+    """Is this storage one the table shows? Those the players' choices read or write and the score
+    (`recycle.about`), when human sized; the rest is on the values screen (v)."""
+    return name in names and human_sized(value)
+
+
 def owner_text(owner: OwnerView, title: str, faces: CardFaces, skip: set[tuple] = frozenset(),
-               status: str = "", style: str = "") -> Text:
-    """One owner on one (wrapping) line: its name, piles, storage and status."""
+               status: str = "", style: str = "", names: frozenset[str] = frozenset()) -> Text:
+    """One owner on one (wrapping) line: its name, piles, the storage in `names`, and status."""
     out = Text.assemble((title, f"bold {style}".strip()))
     if status:
         out.append(f" {status}", "bold magenta" if "thinking" in status else "bold yellow")
@@ -54,7 +62,8 @@ def owner_text(owner: OwnerView, title: str, faces: CardFaces, skip: set[tuple] 
             continue
         out.append("  ").append_text(pile_text(pile, faces))
     for name, value in owner.storage:
-        out.append("  ").append(f"{name} ", "cyan").append(str(value), "bold")
+        if followed(name, value, names):
+            out.append("  ").append(f"{name} ", "cyan").append(str(value), "bold")
     return out
 
 

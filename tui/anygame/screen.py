@@ -2,9 +2,11 @@
 
 Keys: ↑/↓ and enter (or 1-9) take an option; ←/→ and space select hand cards,
 which filters the options to those moving them; a click on a card that
-appears in exactly one option takes it. `d` shows the bots' reasoning, `l`
-the log (a sidebar when the terminal is wide). Bots move in worker threads
-(`tui.botworker.BotTurns`); their seat shows "thinking…" meanwhile.
+appears in exactly one option takes it. `d` shows the bots' reasoning (sealed
+while it names what the person cannot see), `l` the log (a sidebar when the
+terminal is wide), `?` the game's description, `v` every storage value. Bots
+move in worker threads (`tui.botworker.BotTurns`); their seat shows "thinking…"
+meanwhile. Everything drawn comes from the person's observation (`board`).
 """
 from __future__ import annotations
 
@@ -25,6 +27,7 @@ from ..botworker import BotTurns
 from ..cards import HandRow
 from ..toosmall import TooSmall
 from ..traceview import DebugScreen
+from .info import AboutScreen, ValuesScreen, hidden_values
 from .render import card_face, owner_text, teams_text
 from .session import GameSession, OptionView
 
@@ -72,7 +75,9 @@ class PlayScreen(BotTurns, Screen):
         *[Binding(str(k), f"choose({k})", show=False) for k in range(1, 10)],
         Binding("d", "debug", "Reasoning"),
         Binding("l", "toggle_log", "Log"),
-        Binding("n", "again", "Play again"),
+        Binding("question_mark", "about", "Rules"),
+        Binding("v", "values", "Values", show=False),
+        Binding("n", "again", "Play again", show=False),  # said by the status line once the game is over
     ]
 
     def __init__(self, session: GameSession) -> None:
@@ -102,7 +107,8 @@ class PlayScreen(BotTurns, Screen):
     def on_mount(self) -> None:
         s = self.session
         self.title = s.title
-        self.sub_title = f"game {s.number} · seed {s.options.seed} · you are p{s.me}"
+        self.sub_title = f"game {s.number} · seed {s.options.seed} · you are p{s.me}" + (
+            " · OPEN HANDS" if s.options.open_hands else "")
         log = self.query_one("#log", RichLog)
         for line in s.log:
             log.write(line)
@@ -122,6 +128,8 @@ class PlayScreen(BotTurns, Screen):
         if s.over and not self.over_shown:
             self.over_shown = True
             self.app.game_over(s)  # type: ignore[attr-defined]
+            return True
+        if self.app.screen is not self:  # the rules or the values are open over the table: the bots wait
             return True
         return s.over
 
@@ -169,12 +177,18 @@ class PlayScreen(BotTurns, Screen):
             elif p is not None and p == mover:
                 status = "◀ to move"
             parts.append(owner_text(owner, title, s.faces, in_hand, status,
-                                    "yellow" if p == mover else ""))
+                                    "yellow" if p == mover else "", s.about.followed))
         teams = teams_text(board)
         if teams is not None:
             parts.append(teams)
+        more = hidden_values(board, s.about.followed)
+        parts.append(Text(s.about.scoring + " · ? rules" + (f" · v {more} more values" if more else ""),
+                          style="dim"))
         if s.faces.legend:
             parts.append(Text("cards: " + " · ".join(s.faces.legend), style="dim"))
+        if board.open:
+            parts.insert(0, Text("game over: every card shown" if s.over else "open hands: every card and "
+                                 "every bot's reasoning shown", style="bold magenta"))
         self.query_one("#board-text", Static).update(Group(*parts))
         self.query_one("#recent", Static).update(Text("\n".join(s.log[-RECENT:]), style="dim", overflow="ellipsis",
                                                       no_wrap=True))
@@ -274,9 +288,17 @@ class PlayScreen(BotTurns, Screen):
     def action_debug(self) -> None:
         s = self.session
         names = [s.name(p) for p in range(s.num_players)]
-        self.app.push_screen(DebugScreen(s.decisions, names, subtitle=f"{s.title} game {s.number}",
+        self.app.push_screen(DebugScreen(s.reasoning(), names, subtitle=f"{s.title} game {s.number}",
                                          describe=lambda r: f"{r.name} · {r.action}",
                                          empty="No bot has decided anything yet."))
+
+    def action_about(self) -> None:
+        s = self.session
+        self.app.push_screen(AboutScreen(s.title, s.about, s.faces.legend))
+
+    def action_values(self) -> None:
+        if not self.session.error:
+            self.app.push_screen(ValuesScreen(self.session.board(), self.session.about.followed))
 
     def action_toggle_log(self) -> None:
         self.toggle_class("-show-log")

@@ -14,16 +14,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from recycle.about import About, about_game
 from recycle.interp import new_game
 from recycle.interp.effects import Move, RecycleAction
+from recycle.interp.state import loc_text
 from recycle.interp.transcript import finished_records
 from recycle.kernel.protocol import GameError, Results
+from recycle.labels import Labeller
 
 from ..botjob import DecisionJob, DecisionRecord
-from .board import Board, board_of
+from .board import Board, board_of, open_view, seat_view
 from .events import words
 from .faces import CardFaces
 from .seats import Seats, read_seats
+from .sealed import SealedTrace, knows_more
 
 MAX_LOG = 2000  # lines kept on screen (a long game must not grow without bound)
 
@@ -34,8 +38,17 @@ class OptionView:
 
     index: int
     text: str  # the interpreter's text (what transcripts record)
-    label: str  # the same with card faces
-    cards: frozenset[int]  # the person's cards it moves
+    label: str  # what it does, in the game's words, with card faces (`recycle.labels`)
+    cards: tuple[int, ...]  # the person's cards it moves (sorted ids, one per card text)
+
+    def moves(self, selected) -> bool:
+        """Does it move every selected card (as many of each as selected)?"""
+        mine = list(self.cards)
+        for c in selected:
+            if c not in mine:
+                return False
+            mine.remove(c)
+        return True
 
 
 @dataclass
@@ -50,6 +63,7 @@ class PlayOptions:
     limits: dict = field(default_factory=dict)
     transcript: Path | None = None
     delay: float = 0.0  # seconds a bot waits before deciding (so a person can follow)
+    open_hands: bool = False  # every card and every bot's reasoning shown (marked on the table)
 
 
 class GameSession:
@@ -61,11 +75,13 @@ class GameSession:
         self.me = options.seats.human
         self.agents = options.agents
         self.rngs = [random.Random(f"recycle-play/{options.seed}/seat/{p}") for p in range(len(self.agents))]
-        self.decisions: list[DecisionRecord] = []
+        self.decisions: list[DecisionRecord] = []  # as the person may see them (see `reasoning`)
+        self._reasons: list[DecisionRecord] = []  # with the bots' own traces and words
         self.log: list[str] = []
         self.error: str = ""  # a located error of the game file that stopped the game
-        self._shown: set[tuple] = set()
+        self._shown: dict[str, bool] = {}
         self._options: tuple[int, list[OptionView]] | None = None
+        self.about: About = about_game(options.game)
         self.state = None
         try:
             self.state = new_game(options.game, options.seed, transcript=True, deal=options.deal, **options.limits)
@@ -73,6 +89,10 @@ class GameSession:
             self.error = str(exc)
             return
         self.faces = CardFaces(self.state.table)
+        text = self.state.table.text
+        self.card_of = {text[c]: c for c in range(len(text) - 1, -1, -1)}  # one id per card text
+        self.labeller = Labeller(self.state.table, self._name_cards)
+        self.log.append(f"{self.title}: {self.about.title or 'a RECYCLE game'} · {self.about.scoring} · ? rules")
         self._read = 0
         self._take_log()
 
@@ -101,33 +121,67 @@ class GameSession:
     def human_turn(self) -> bool:
         return not self.over and self.state.current_player() == self.me
 
+    @property
+    def open(self) -> bool:
+        """Is every card shown? In the open-hands mode, and once the game is over."""
+        return self.options.open_hands or self.over
+
     def board(self) -> Board:
-        return board_of(self.state, self.me, self._shown)
+        """What the person sees: their seat's observation (the whole table when `open`)."""
+        view = open_view(self.state) if self.open else seat_view(self.state.observation(self.me))
+        return board_of(view, self.state.table, self.me, self._shown, self.card_of, self.open)
+
+    def _name_cards(self, cards) -> str:
+        faces = self.faces
+        cards = sorted(cards, key=faces.sort_key)  # as in a sorted hand
+        return " ".join(faces.label(c) for c in cards) if faces.standard else ", ".join(faces.text(c) for c in cards)
 
     def options_now(self) -> list[OptionView]:
-        """The person's options now (empty when it is not their turn), with the cards each moves."""
+        """The person's options now (empty when it is not their turn), labelled in the game's words,
+        with the cards each moves."""
         if not self.human_turn():
             return []
         state = self.state
         if self._options is None or self._options[0] != state.choices:
-            hand = {p.key for p in self.board().hand()}
+            hand = {p.title for p in self.board().hand()}
+            legal = state.legal_actions()
+            effects = [state.effects[o.index] for o in legal]
+            labels = self.labeller.choice(effects, self.me, self.me)
             out = []
-            for option in state.legal_actions():
-                cards = frozenset(e.card for e in state.effects[option.index]
-                                  if isinstance(e, Move) and e.src in hand)
-                out.append(OptionView(option.index, option.text, self.faces.words(option.text), cards))
+            for option, did, label in zip(legal, effects, labels):
+                cards = tuple(sorted(self.card_of[state.table.text[e.card]] for e in did
+                                     if isinstance(e, Move) and loc_text(e.src) in hand))
+                out.append(OptionView(option.index, option.text, label, cards))
             self._options = (state.choices, out)
         return self._options[1]
 
-    def matching(self, selected: frozenset[int] | set[int]) -> list[OptionView]:
+    def matching(self, selected) -> list[OptionView]:
         """The options moving every selected card; those moving exactly them first."""
-        found = [o for o in self.options_now() if o.cards >= selected]
-        return sorted(found, key=lambda o: o.cards != selected) if selected else found
+        chosen = sorted(selected)
+        found = [o for o in self.options_now() if o.moves(chosen)]
+        return sorted(found, key=lambda o: list(o.cards) != chosen) if chosen else found
 
     def sole_option(self, card: int) -> OptionView | None:
         """The one option that moves `card`, if exactly one does (a click on it plays it)."""
         found = [o for o in self.options_now() if card in o.cards]
         return found[0] if len(found) == 1 else None
+
+    def revealed(self) -> list[tuple[str, str, tuple[int, ...]]]:
+        """Once the game is over: (seat, place, cards) of every player's pile the person could not
+        see while playing (the hands a showdown lays down)."""
+        if not self.over or self.error:
+            return []
+        visible, out = self.state.table.visible, []
+        for owner in self.board().owners:
+            for pile in owner.piles:
+                if owner.owner[0] == "p" and pile.cards and not visible(pile.key, self.me):
+                    out.append((self.name(owner.owner[1]), pile.name, pile.cards))
+        return out
+
+    def reasoning(self) -> list[DecisionRecord]:
+        """The bots' decisions as the person may see them: their traces sealed while they hold
+        what the person cannot see (open in the open-hands mode and once the game is over)."""
+        return self._reasons if self.open else self.decisions
 
     def results(self) -> Results | None:
         return None if self.error or not self.state.is_terminal() else self.state.results()
@@ -168,9 +222,11 @@ class GameSession:
             option = action  # one of this state's own options (equal texts may name different cards)
         else:
             option = state.parse_action(str(action))  # a bot's, from its copy of the state: by text
-        effects = len(state.effects[option.index])
+        did = state.effects[option.index]
+        effects = len(did)
         mark = len(state.st.log)
         number = state.choices + 1
+        sealed = player != self.me and knows_more(state, player, self.me)
         try:
             state.apply(option)
         except GameError as exc:  # a defect of the game file shows on screen, located
@@ -178,13 +234,13 @@ class GameSession:
             self.log.append(f"error: {exc}")
             return [self.log[-1]]
         self._read = mark + 1 + effects
-        entries = state.st.log[mark + 1:self._read]
-        seen = "; ".join(words(entries, state.table, self.me, self.faces)) or "(nothing visible)"
+        seen = self.labeller.label(did, player, self.me, done=True)  # as the person saw it done
         lines = [f"{self.name(player)}: {seen}"]
         if player != self.me:
-            # The bot's own words (what it chose among its options), with faces.
-            self.decisions.append(DecisionRecord(self.number, number, player, self.name(player),
-                                                 self.faces.words(option.text), trace))
+            own = self.labeller.label(did, player, player, done=True)  # as the bot saw it: opened later
+            self._reasons.append(DecisionRecord(self.number, number, player, self.name(player), own, trace))
+            self.decisions.append(DecisionRecord(self.number, number, player, self.name(player), seen,
+                                                 SealedTrace(self.name(player)) if sealed else trace))
         self.log += lines
         return lines + self._take_log()
 
@@ -192,7 +248,7 @@ class GameSession:
         """Log lines for what the game did by itself since the last read (deals, scoring...)."""
         log = self.state.st.log
         entries, self._read = log[self._read:], len(log)
-        lines = ["  " + w for w in words(entries, self.state.table, self.me, self.faces)]
+        lines = ["  " + w for w in words(entries, self.state.table, self.me, self.faces, self.about.followed)]
         if self.state.is_terminal():
             lines.append("game over: " + ", ".join(f"{name} {score:g}" for _, _, name, score in self.standings()))
         self.log += lines
@@ -201,19 +257,22 @@ class GameSession:
 
     def transcript(self) -> list[dict]:
         """The game's transcript records (what `recycle replay` checks)."""
-        return finished_records(self.state, [self.seats.specs[p] for p in range(self.num_players)])
+        specs = [self.seats.specs[p] for p in range(self.num_players)]
+        if self.options.open_hands:  # the record says the person saw every card
+            specs[self.me] += " (open hands)"
+        return finished_records(self.state, specs)
 
     def again(self) -> GameSession:
         """A new game with the same seats (the next seed)."""
         opts = self.options
         fresh = PlayOptions(opts.game, opts.seats, opts.agents, opts.seed + 1, opts.deal, opts.limits,
-                            opts.transcript, opts.delay)
+                            opts.transcript, opts.delay, opts.open_hands)
         return GameSession(fresh, self.number + 1)
 
 
 def play_options(game, players: str | None = None, seat: int | None = None, seed: int = 0, *,
                  deal=None, limits: dict | None = None, transcript: Path | None = None, delay: float = 0.0,
-                 bots: dict | None = None) -> PlayOptions:
+                 bots: dict | None = None, open_hands: bool = False) -> PlayOptions:
     """Everything one `recycle play` needs from a loaded game and the command line's words:
     seats (`read_seats`), one bot per other seat (agent specs, personalities, `.rul` files;
     `bots` are `make_climbing_bot`'s options). Raises `AgentSpecError` for a bad seat or bot."""
@@ -224,4 +283,4 @@ def play_options(game, players: str | None = None, seat: int | None = None, seed
     seats = read_seats(players, seat, count)
     agents = [None if p == seats.human else make_climbing_bot(spec, game, **(bots or {}))
               for p, spec in enumerate(seats.specs)]
-    return PlayOptions(game, seats, agents, seed, deal, limits, transcript, delay)
+    return PlayOptions(game, seats, agents, seed, deal, limits, transcript, delay, open_hands)
