@@ -174,6 +174,19 @@ class PresidentObservation(Observation):
             raise GameError("this observation is stale: the state it was taken from has moved on")
         return state
 
+    def _key(self) -> tuple:
+        """Everything this player knows: two observations are equal when the player cannot tell
+        their states apart (the leak audit, `recycle.audit`, pairs states so)."""
+        return (self.player, self.settings, self.phase, self.round_no, self.current_player, self.hand_mask,
+                self.upcards, self.last_player, self.sizes, self.played_mask, self.places, self.prev_places,
+                self.scores, self.reversed, self.history, self.pending, self._facts)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, PresidentObservation) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
     def __repr__(self) -> str:
         hand = " ".join(map(str, self.hand))
         return (f"<PresidentObservation p{self.player} round={self.round_no + 1} phase={self.phase.value}"
