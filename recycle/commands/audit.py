@@ -81,8 +81,9 @@ def recycle_subject(path: str, **options) -> Subject:
                    whole)
 
 
-def president_subject() -> Subject:
-    """Native President, classic table; the seat's text adds the round's history as it reads it."""
+def president_subject(rules_dirs: tuple = ()) -> Subject:
+    """Native President, classic table (personalities also from `rules_dirs`); the seat's text adds
+    the round's history as it reads it."""
     from president.bots import make_bot
     from president.settings import preset
     from president.state import PresidentState
@@ -94,7 +95,8 @@ def president_subject() -> Subject:
         history = " ".join(f"p{p}:{'skip' if a is None else a}" for p, a in obs.history)
         return f"{obs!r}\nhistory {history}\nexchanged {obs.exchanged} known {obs.known} bounds {obs.bounds}"
 
-    return Subject("President (native)", lambda seed: PresidentState.new_match(settings, seed), make_bot,
+    return Subject("President (native)", lambda seed: PresidentState.new_match(settings, seed),
+                   lambda spec: make_bot(spec, rules_dirs),
                    lambda s: (tuple(s.masks), tuple(s.gifts), tuple(s.bounds)), seat_text)
 
 
@@ -112,7 +114,7 @@ def subject_of(game: str, native: bool, **options) -> tuple[Subject, bool]:
         name = next((n for n in NATIVE if n.lower() == game.lower()), None)
         if name is None:
             raise UsageError(f"--native: only {' and '.join(NATIVE)} have a native implementation, not {game!r}")
-        return (president_subject(), True) if name == "President5" else (tides_subject(), False)
+        return (president_subject(options.get("rules_dirs", ())), True) if name == "President5" else (tides_subject(), False)
     path = game_path(game)
     climbing = any(g.path == path and g.climbing for g in shipped_games()) or bool(options.get("meta"))
     return recycle_subject(path, **options), climbing
