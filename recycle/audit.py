@@ -52,7 +52,8 @@ class Subject:
     `new_state(seed)` starts a game; `make_agent(spec)` makes a fresh agent; `whole(state)` is
     everything of a state, hidden cards included (two worlds differ in hidden information when
     it differs); `seat_text(state, seat)` is what is written for the seat (default: its
-    observation, printed).
+    observation, printed). The game's observations must compare equal exactly when the seat
+    cannot tell the states apart (`__eq__`), as President's, RECYCLE's and Tides' do.
     """
 
     name: str
