@@ -32,7 +32,7 @@ def main() -> None:
     add_smoke_option(parser)
     args = smoke(parser.parse_args(), pairs=1, corpus_pairs=1)
     games = [(g.name, False) for g in shipped_games()] + [("President5", True), ("TidesOfTime2", True)]
-    jobs = [(name, native, default_specs(name, subject_of(name, native)[1]), args.pairs) for name, native in games]
+    jobs = [(name, native, default_specs(name, subject_of(name, native)[1], native), args.pairs) for name, native in games]
     if not args.no_corpus and CORPUS.is_dir():
         plain = [s for k, s in CHEAP_SPECS.items() if not k.startswith("tides")]
         jobs += [(str(p), False, plain, args.corpus_pairs) for p in sorted(CORPUS.glob("*/*"))

@@ -40,7 +40,7 @@ def check(report) -> None:
 @pytest.mark.parametrize("game, native", SHIPPED, ids=[f"{g}{'-native' if n else ''}" for g, n in SHIPPED])
 def test_no_agent_sees_hidden_information_in_a_shipped_game(game, native):
     subject, climbing = subject_of(game, native)
-    report = audit(subject, default_specs(game, climbing), pairs=2, seed=0)
+    report = audit(subject, default_specs(game, climbing, native), pairs=2, seed=0)
     check(report)
     assert report.control_differed(CONTROL), "the cheating control never differed: the audit may be blind"
 
@@ -49,7 +49,7 @@ def test_no_agent_sees_hidden_information_in_a_shipped_game(game, native):
 @pytest.mark.parametrize("game, native", SHIPPED, ids=[f"{g}{'-native' if n else ''}" for g, n in SHIPPED])
 def test_no_agent_sees_hidden_information_bigger_run(game, native):
     subject, climbing = subject_of(game, native)
-    check(audit(subject, default_specs(game, climbing), pairs=12, seed=1))
+    check(audit(subject, default_specs(game, climbing, native), pairs=8, seed=1))
 
 
 def corpus_files() -> list[str]:
@@ -84,7 +84,7 @@ def test_no_agent_sees_hidden_information_in_corpus_games(shared_dir, name):
 @pytest.mark.slow
 @pytest.mark.parametrize("name", corpus_files() or ["<corpus missing>"])
 def test_no_agent_sees_hidden_information_in_the_whole_corpus(shared_dir, name):
-    corpus_check(name, 3)
+    corpus_check(name, 2)
 
 
 # ---- the audit sees a leak ----------------------------------------------------------------------

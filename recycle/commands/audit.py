@@ -38,6 +38,9 @@ CHEAP_SPECS = {
 }
 #: Agents of one game only.
 TIDES_ONLY = ("tides-seed", "tides-solver")
+#: At native President, inference-aware search too (it reads what the opponents did: passes, or their
+#: decisions under a personality as the model).
+INFERENCE_SPECS = ("ismcts:iterations=8,infer=0.3", "ismcts:iterations=8,infer=0.3,model=on,rollout=Classic,pool=4")
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -56,13 +59,15 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run_audit)
 
 
-def default_specs(game: str, climbing: bool) -> list[str]:
-    """Every agent of the table (Tides agents at Tides only), and the personalities at a climbing game."""
+def default_specs(game: str, climbing: bool, native: bool = False) -> list[str]:
+    """Every agent of the table (Tides agents at Tides only), the personalities at a climbing game,
+    and inference-aware search at native President."""
     from personalities.catalog import shipped_names
 
     tides = game.lower().startswith("tidesoftime")
     specs = [spec for name, spec in CHEAP_SPECS.items() if tides or name not in TIDES_ONLY]
-    return specs + (shipped_names() if climbing else [])
+    president = native and not tides
+    return specs + (shipped_names() if climbing else []) + (list(INFERENCE_SPECS) if president else [])
 
 
 def recycle_subject(path: str, **options) -> Subject:
@@ -124,7 +129,7 @@ def run_audit(args: argparse.Namespace) -> int:
     from recycle.kernel.cli_support import console
 
     subject, climbing = subject_of(args.game, args.native, **bot_options(args))
-    specs = split_specs(args.agents) if args.agents else default_specs(args.game, climbing)
+    specs = split_specs(args.agents) if args.agents else default_specs(args.game, climbing, args.native)
     for spec in specs:  # every spec checked before any work
         subject.make_agent(spec)
     report = audit(subject, specs, args.pairs, seed_of(args))
