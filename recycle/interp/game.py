@@ -64,8 +64,7 @@ class Rules:
         return self.guarded
 
     def filters(self, choice) -> bool:
-        """Does this choice filter cards (`(filter ...)`)? Only such a choice's options can depend on
-        the faces of cards its chooser cannot see by which cards they offer (see `determinize`)."""
+        """Does this choice hold a `(filter ...)` (its options may depend on hidden faces)?"""
         known = self._filters.get(id(choice))
         if known is None:
             known = self._filters[id(choice)] = any(type(n) is T.Filter for n in T.walk(choice))
@@ -245,13 +244,9 @@ class RecycleState(GameState):
     def determinize(self, player: int, rng: random.Random) -> "RecycleState":
         """Re-deal the cards `player` cannot see (cards it knows stay in their location, see
         `knowledge`), keeping every location's size and card backs; reseed the game's
-        generator; find the pending options again.
-
-        A chooser is told its options, and they may depend on cards it cannot see (a choice that
-        filters a hidden hand): its determinization offers the very same options, re-dealt until
-        it does (at most `MAX_REDEALS` deals, then the last; see docs/recycle-language.md,
-        "Options and hidden cards"). Where the options do not depend on hidden cards the first
-        deal is kept, so such games determinize exactly as before."""
+        generator; find the pending options again. The chooser of a choice that filters cards is
+        told options that may depend on cards it cannot see: re-dealt until the world offers the
+        same (at most `MAX_REDEALS` deals; docs/recycle-language.md, "Options and hidden cards")."""
         slots = self.hidden_cards(player)
         c = self._dealt(player, slots, rng)
         if slots and player == self.chooser and not self.over and self.pending is not None \
@@ -264,7 +259,6 @@ class RecycleState(GameState):
         return c
 
     def _dealt(self, player: int, slots: list[tuple], rng: random.Random) -> "RecycleState":
-        """One deal of `determinize`."""
         c = self.clone()
         redeal(self.table, c.st, player, slots, rng)
         c.st.rng = Rng(rng.getrandbits(64))
