@@ -114,7 +114,9 @@ class AuditReport:
     def summary(self) -> list[str]:
         lines = [f"{self.game}: {self.pairs} pairs, {len(self.agents)} agents, {self.decisions} decisions "
                  f"compared, {len(self.leaks)} difference(s) found"]
-        for agent in self.controls:
+        if not self.pairs:
+            lines.append("  no pair: nothing was hidden from the mover at the positions looked at")
+        for agent in self.controls if self.pairs else ():
             seen = sum(1 for d in self.differences if d.agent == agent)
             lines.append(f"  control {agent}: {'differed on ' + str(seen) if seen else 'NEVER differed'} "
                          f"({'the audit can see a difference' if seen else 'the audit may be blind'})")

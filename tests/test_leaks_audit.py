@@ -152,3 +152,9 @@ def test_the_command_refuses_bad_input_in_one_line(capsys):
     assert "only President5 and TidesOfTime2" in capsys.readouterr().err
     assert recycle_main(["audit", "Poker5", "--agents", "nosuchbot"]) == 2
     assert "unknown bot" in capsys.readouterr().err
+
+
+def test_a_game_hiding_nothing_gives_no_pair_and_passes(shared_dir, capsys):
+    game = str(CORPUS / "testing" / "Test-Disjunct.gdl")
+    assert recycle_main(["audit", game, "--agents", f"random,{CONTROL}", "--pairs", "1", "--seed", "0"]) == 0
+    assert "0 pairs" in capsys.readouterr().out
