@@ -7,6 +7,7 @@ knowledge (who knows which card is where) stays exact.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from itertools import combinations_with_replacement
 from typing import TYPE_CHECKING, Iterator
 
@@ -61,6 +62,47 @@ def _move(state: "PresidentState", giver: int, receiver: int, mask: int) -> None
     state.sizes[giver] -= k
     state.sizes[receiver] += k
     state.gifts.append((giver, receiver, mask))
+
+
+@dataclass(frozen=True)
+class UnseenGive:
+    """A gift as a player outside the pair sees it: that `count` cards changed hands, not which.
+
+    At a real table the giver and the receiver see the cards; the others see
+    only the gesture. Observations put this in place of the `Give` in their
+    history, and a sampled world keeps it (see `as_seen`).
+    """
+
+    count: int
+
+    def __str__(self) -> str:
+        return f"give {self.count} card{'s' if self.count != 1 else ''}"
+
+
+def receiver_of(gifts, giver: int) -> int | None:
+    """Who received this round's gift of `giver` (each player gives at most once a round)."""
+    return next((r for g, r, _ in gifts if g == giver), None)
+
+
+def history_as_seen(history, gifts, observer: int) -> tuple:
+    """The round's history as `observer` sees it: other pairs' chosen gifts as `UnseenGive`."""
+    return tuple((p, a) if not isinstance(a, Give) or observer in (p, receiver_of(gifts, p))
+                 else (p, UnseenGive(len(a.values))) for p, a in history)
+
+
+def as_seen(state: "PresidentState", observer: int) -> None:
+    """Make `state` (a sampled world, a copy) forget the exchange facts `observer` cannot know.
+
+    Another pair's gift keeps its giver and receiver with no cards (so no seat of the world
+    knows where those cards went), another player's value bound is dropped, and the history
+    shows other pairs' gifts as `UnseenGive`: the world then depends on what `observer` knows
+    only, and a search in it cannot read the real gift through another seat's knowledge.
+    """
+    if not state.gifts:
+        return
+    state.history = list(history_as_seen(state.history, state.gifts, observer))
+    state.gifts = [(g, r, m if observer in (g, r) else 0) for g, r, m in state.gifts]
+    state.bounds = [fact for fact in state.bounds if fact[0] == observer]
 
 
 def legal_gifts(state: "PresidentState") -> list[Give]:

@@ -7,7 +7,9 @@ A player knows exactly:
 - that the first leader of a match held the 3 of clubs (the rules say so);
 - as a receiver of a forced gift, that the giver kept nothing higher than the
   lowest card it handed over.
-A pass reveals nothing. A determinization keeps all of that and re-deals the rest.
+A pass reveals nothing; another pair's gift reveals only how many cards changed
+hands. A determinization keeps all of that, re-deals the rest and forgets the
+facts of other pairs' gifts (so a search in it cannot read them).
 """
 from __future__ import annotations
 
@@ -15,6 +17,8 @@ import random
 from typing import TYPE_CHECKING
 
 from recycle.kernel.protocol import GameError
+
+from .exchange import as_seen
 
 if TYPE_CHECKING:
     from .state import PresidentState
@@ -63,7 +67,7 @@ class Dealer:
     is exactly a uniform random deal.
     """
 
-    __slots__ = ("state", "hands", "counts", "groups", "bounds")
+    __slots__ = ("state", "observer", "hands", "counts", "groups", "bounds")
 
     def __init__(self, state: "PresidentState", observer: int) -> None:
         lay, n = state.lay, state.num_players
@@ -72,7 +76,7 @@ class Dealer:
         pool = unseen_mask(state, observer)
         for mask in known.values():
             pool &= ~mask
-        self.state, self.bounds = state, bounds
+        self.state, self.observer, self.bounds = state, observer, bounds
         others = [p for p in range(n) if p != observer]
         self.hands = {p: known.get(p, 0) for p in others}  # what each other player surely holds
         self.counts = {p: lay.counts(mask) for p, mask in self.hands.items()}
@@ -91,8 +95,10 @@ class Dealer:
             self.groups.append((value, bits, [p for p in newly for _ in range(free[p])]))
 
     def deal(self, rng: random.Random) -> "PresidentState":
-        """A copy of the state with the unknown cards re-dealt with `rng`."""
+        """A copy of the state with the unknown cards re-dealt with `rng`, and the exchange facts the
+        observer cannot know forgotten (`exchange.as_seen`)."""
         out = self.state.clone()
+        as_seen(out, self.observer)
         masks, counts = out.masks, out.counts
         for p, mask in self.hands.items():
             masks[p] = mask

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from recycle.kernel.protocol import GameError, Observation
 
 from .cards import Card, Play
+from .exchange import history_as_seen
 from .knowledge import known_holdings, value_bounds
 
 if TYPE_CHECKING:
@@ -49,7 +50,8 @@ def round_points(places: tuple[int, ...]) -> tuple[int, ...]:
 
 
 class PresidentObservation(Observation):
-    """One player's view. Public: every count, every played card, the history."""
+    """One player's view. Public: every count, every played card, the history (another pair's
+    exchange gift as its count only: `UnseenGive`)."""
 
     __slots__ = ("player", "settings", "phase", "round_no", "current_player", "hand_mask",
                  "counts", "upcards", "last_player", "sizes", "played_mask", "played_counts", "places",
@@ -77,8 +79,10 @@ class PresidentObservation(Observation):
         self._history = (state.history, len(state.history))
         self.pending = state.pending[0] if state.pending else None
         self._lay = state.lay
-        # This round's public facts and my own gifts, for knowledge derived on demand.
-        self._facts = (tuple(state.gifts), tuple(state.bounds), tuple(state.known_public))
+        # This round's public facts and my own gifts, for knowledge derived on demand: another
+        # pair's gift without its cards, another player's value bound not at all.
+        self._facts = (tuple((g, r, m if player in (g, r) else 0) for g, r, m in state.gifts),
+                       tuple(fact for fact in state.bounds if fact[0] == player), tuple(state.known_public))
         # For search players: the live state itself, never exposed. No copy is made
         # (observations are built for every decision of fast random play); the
         # history fingerprint above tells `sample_state` whether it has moved on.
@@ -99,9 +103,10 @@ class PresidentObservation(Observation):
 
     @property
     def history(self) -> tuple:
-        """This round's actions in order: (player, action); action None marks a skipped turn."""
+        """This round's actions in order: (player, action); action None marks a skipped turn, and
+        another pair's gift is an `UnseenGive` (how many cards, not which)."""
         items, length = self._history
-        return tuple(items[:length])
+        return history_as_seen(items[:length], self._facts[0], self.player)
 
     # ---- the table ----------------------------------------------------
     @cached_property
@@ -168,6 +173,19 @@ class PresidentObservation(Observation):
         if state.history is not items or len(items) != length:
             raise GameError("this observation is stale: the state it was taken from has moved on")
         return state
+
+    def _key(self) -> tuple:
+        """Everything this player knows: two observations are equal when the player cannot tell
+        their states apart (the leak audit, `recycle.audit`, pairs states so)."""
+        return (self.player, self.settings, self.phase, self.round_no, self.current_player, self.hand_mask,
+                self.upcards, self.last_player, self.sizes, self.played_mask, self.places, self.prev_places,
+                self.scores, self.reversed, self.history, self.pending, self._facts)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, PresidentObservation) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
 
     def __repr__(self) -> str:
         hand = " ".join(map(str, self.hand))

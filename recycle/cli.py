@@ -9,6 +9,7 @@
     recycle replay TRANSCRIPT...              re-play transcripts, check they reproduce
     recycle play GAME --players you,random    play a game yourself against bots (terminal)
     recycle crosscheck-tides --deals N         native Tides of Time against RECYCLE TidesOfTime2
+    recycle audit GAME --agents A,B           agents alike in states a seat cannot tell apart (leak audit)
 """
 from __future__ import annotations
 
@@ -36,6 +37,7 @@ COMMANDS = [
     Subcommand("games", _C + "games", "list the shipped games (play one with recycle run NAME)"),
     Subcommand("analyze", _C + "analyze", "heuristics (fairness, drama, ...) and game metrics with 95%% intervals"),
     Subcommand("play", _C + "play", "play a game yourself against bots, in the terminal"),
+    Subcommand("audit", _C + "audit", "check that agents decide and explain alike in states a seat cannot tell apart"),
     Subcommand("crosscheck-tides", _C + "tides", "native Tides of Time and RECYCLE TidesOfTime2 on the same "
                                                  "deals with the same agents: the same picks and scores?"),
 ]

@@ -50,6 +50,12 @@ def make_agent(spec: str, fallback: Callable[[str], Agent | None] | None = None)
     name, params = parse_spec(spec)
 
     def resolve(inner: str) -> Agent:
+        # A rollout is played at every iteration of the search around it: a search there multiplies
+        # the cost per move without a bound (issue 33: minutes for `iterations=2`), so none is one.
+        inner_name = parse_spec(inner)[0].lower()
+        if inner_name in SEARCH_PLAYER_NAMES:
+            raise AgentSpecError(f"a search player ({inner_name}) cannot play inside another search: it would "
+                                 "run at every iteration; give random, greedy or a personality")
         return make_agent(inner, fallback)
 
     factory = AGENT_FACTORIES.get(name.lower())

@@ -239,8 +239,13 @@ def check_determinization(state: PresidentState, det: PresidentState, p: int) ->
     check_cards(det)
     assert det.masks[p] == state.masks[p], "the observer's hand changed"
     assert det.played == state.played and det.sizes == state.sizes
-    same = {k: v for k, v in snapshot(state).items() if k not in ("masks", "counts", "deal_seed")}
-    assert {k: v for k, v in snapshot(det).items() if k not in ("masks", "counts", "deal_seed")} == same
+    # everything else is kept, but the exchange facts of other pairs are forgotten (their cards, their bounds)
+    hidden = ("masks", "counts", "deal_seed", "gifts", "bounds", "history")
+    same = {k: v for k, v in snapshot(state).items() if k not in hidden}
+    assert {k: v for k, v in snapshot(det).items() if k not in hidden} == same
+    assert det.gifts == [(g, r, m if p in (g, r) else 0) for g, r, m in state.gifts]
+    assert det.bounds == [fact for fact in state.bounds if fact[0] == p]
+    assert tuple(det.history) == state.observation(p).history
     # cards the observer gave are still where it put them (in truth and in the sample)
     gifts = known_gifts(state, p)
     for receiver, mask in gifts.items():

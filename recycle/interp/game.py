@@ -40,6 +40,8 @@ from .state import Rng, Store, Table
 #: The reference engine's bound on choices per game.
 MAX_CHOICES = 500
 MAX_STEPS = 200_000
+#: Deals a determinization tries to find a world offering the chooser its real options.
+MAX_REDEALS = 64
 
 
 class Rules:
@@ -56,9 +58,17 @@ class Rules:
         self.max_choices = max_choices
         self.strict = strict  # hitting max_choices: raise LimitError instead of calling the game
         self.guarded = guard(self.ex)  # one for all (it keeps nothing between uses)
+        self._filters: dict[int, bool] = {}  # id of a choice node -> `filters`
 
     def guard(self):
         return self.guarded
+
+    def filters(self, choice) -> bool:
+        """Does this choice hold a `(filter ...)` (its options may depend on hidden faces)?"""
+        known = self._filters.get(id(choice))
+        if known is None:
+            known = self._filters[id(choice)] = any(type(n) is T.Filter for n in T.walk(choice))
+        return known
 
 
 class RecycleState(GameState):
@@ -234,9 +244,22 @@ class RecycleState(GameState):
     def determinize(self, player: int, rng: random.Random) -> "RecycleState":
         """Re-deal the cards `player` cannot see (cards it knows stay in their location, see
         `knowledge`), keeping every location's size and card backs; reseed the game's
-        generator; find the pending options again."""
-        c = self.clone()
+        generator; find the pending options again. The chooser of a choice that filters cards is
+        told options that may depend on cards it cannot see: re-dealt until the world offers the
+        same (at most `MAX_REDEALS` deals; docs/recycle-language.md, "Options and hidden cards")."""
         slots = self.hidden_cards(player)
+        c = self._dealt(player, slots, rng)
+        if slots and player == self.chooser and not self.over and self.pending is not None \
+                and not self.rules.cardstock and self.rules.filters(self.pending[0]):
+            told = self.option_texts()
+            for _ in range(MAX_REDEALS - 1):
+                if c.option_texts() == told:
+                    break
+                c = self._dealt(player, slots, rng)
+        return c
+
+    def _dealt(self, player: int, slots: list[tuple], rng: random.Random) -> "RecycleState":
+        c = self.clone()
         redeal(self.table, c.st, player, slots, rng)
         c.st.rng = Rng(rng.getrandbits(64))
         if not c.over and c.pending is not None and slots:
@@ -245,6 +268,10 @@ class RecycleState(GameState):
         if c.rules.check:
             check_cards(c, f"in a determinization for player {player}")
         return c
+
+    def option_texts(self) -> tuple[str, ...]:
+        """The pending choice's options as their chooser reads them (part of its observation)."""
+        return tuple(o.text for o in self.options) if not self.over else ()
 
     def hidden_is_determined(self, player: int) -> bool:
         """At most one card `player` cannot see whose location it does not know."""

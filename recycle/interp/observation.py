@@ -23,11 +23,11 @@ class RecycleObservation(Observation):
     cheating baselines only, `true_state()`.
     """
 
-    __slots__ = ("player", "current_player", "choices", "_source", "_snap")
+    __slots__ = ("player", "current_player", "choices", "_source", "_snap", "_told")
 
     def __init__(self, state: "RecycleState", player: int) -> None:
         self.player, self.current_player, self.choices = player, state.current_player(), state.choices
-        self._source, self._snap = state, None
+        self._source, self._snap, self._told = state, None, None
 
     def live_state(self) -> "RecycleState":
         """The state this observation was taken from, while it has not moved on (adapters read its options)."""
@@ -76,7 +76,10 @@ class RecycleObservation(Observation):
         return self.live_state().clone()
 
     def _key(self) -> tuple:
-        return (self.player, self.current_player, self.choices) + self._snapshot()
+        """Everything this player knows; the chooser is also told its options (their texts)."""
+        if self._told is None:  # read at first use, as the snapshot
+            self._told = self.live_state().option_texts() if self.player == self.current_player else ()
+        return (self.player, self.current_player, self.choices) + self._snapshot() + (self._told,)
 
     def __eq__(self, other) -> bool:
         return isinstance(other, RecycleObservation) and self._key() == other._key()

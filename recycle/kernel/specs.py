@@ -30,7 +30,10 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
             key, eq, value = item.partition("=")
             if not eq or not key.strip():
                 raise AgentSpecError(f"in {spec!r}: parameters are key=value, not {item!r}")
-            params[key.strip().lower()] = value.strip()
+            key = key.strip().lower()
+            if key in params:  # `rollout=ismcts:iterations=2,rollout=...` would silently keep the last
+                raise AgentSpecError(f"in {spec!r}: {key} is given twice")
+            params[key] = value.strip()
     return name.strip(), params
 
 
