@@ -19,7 +19,7 @@ from president.state import Phase, PresidentState
 from recycle.kernel.protocol import ActionParseError, IllegalAction
 
 from .botjob import DecisionJob, DecisionRecord
-from .options import MatchOptions
+from .options import MatchOptions, bot_title
 
 HUMAN = 0
 SEAT_NAMES = ("You", "Ada", "Bo", "Cleo", "Dan", "Eve", "Finn")
@@ -138,8 +138,16 @@ class Session:
         return " ".join(x for x in (f"round {self.round_number}", length, target) if x)
 
     def personality_name(self, p: int) -> str:
+        """The seat's bot as a person reads it: a personality's name, `master search`, `mcts (cheating)`."""
+        from recycle.players import agent_traits
+
         agent = self.agents[p]
-        return "human" if agent is None else getattr(agent, "name", self.specs[p])
+        if agent is None:
+            return "human"
+        if hasattr(agent, "personality"):  # a rule player: its personality's name
+            return agent.name
+        title = bot_title(self.specs[p])
+        return f"{title} (cheating)" if agent_traits(title).cheats else title
 
     def your_copy(self, p: int) -> bool:
         """Seat p plays the user's edited copy of a shipped personality."""
@@ -226,7 +234,9 @@ class Session:
                                     f"not {len(cards)}", "exchange-count")
             return Give(tuple(sorted(c.value for c in cards)))
         if not cards:
-            raise IllegalAction("select the cards to play first (or press p to pass)", "select")
+            leading = self.state.upcards is None  # the leader cannot pass: never suggest it
+            raise IllegalAction("select the cards to lead first (the leader cannot pass)" if leading
+                                else "select the cards to play first (or press p to pass)", "select")
         naturals = {c.value for c in cards if c.value != JOKER}
         jokers = sum(1 for c in cards if c.value == JOKER)
         if len(naturals) > 1:

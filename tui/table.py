@@ -28,6 +28,7 @@ from .debug import debug_screen
 from .editor import EditorScreen, PickerScreen
 from .hint import HintScreen
 from .newmatch import NewMatchScreen
+from .prompts import follow_prompt, lead_prompt
 from .result import FinalScreen, RoundResultScreen
 from .session import HUMAN, Outcome, RoundResult, Session, cards_label, plural
 from .toosmall import TooSmall
@@ -163,10 +164,9 @@ class TableScreen(BotTurns, Screen):
             receiver, count = give
             return (f"You are {s.title(HUMAN)}: choose {plural(count, 'card')} to give to {s.names[receiver]} "
                     f"({s.title(receiver)}), then enter.")
-        up = s.state.upcards
-        if up is None:
-            return "Your lead: pick one value (3-9 T J Q K A 2 or space), any number of its cards, then enter."
-        return f"Your turn: beat {up} with {plural(up.count, 'card')} of a higher value, or p to pass."
+        if s.state.upcards is None:
+            return lead_prompt(s.settings)
+        return follow_prompt(s.settings, s.state)
 
     def selection_text(self, cards: list) -> str:
         """Whether the selected cards can be played, and if not why."""
