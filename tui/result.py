@@ -32,14 +32,24 @@ def result_table(session: Session, result: RoundResult) -> Table:
     return table
 
 
+def open_hands_note(session: Session) -> str:
+    """The match record's line on open hands: the rounds in which the bots' cards were shown."""
+    rounds = sorted(session.opened_rounds)
+    if not rounds:
+        return ""
+    return f"Open hands (the bots' cards shown on the debug screen) in {plural(len(rounds), 'round')}: " + \
+        ", ".join(map(str, rounds)) + "."
+
+
 def outlook(session: Session, result: RoundResult) -> Text:
     """What happens next: the match result, or the exchange before the next round."""
     if result.match_over:
         best = max(result.scores)
         winners = " and ".join(session.names[p] for p, s in enumerate(result.scores) if s == best)
-        return Text(f"Match over after {plural(result.round, 'round')}: {winners} won with {best} points.",
-                    style="bold")
-    lines = [f"Next: {session.round_text()}."]
+        note = open_hands_note(session)
+        return Text.assemble((f"Match over after {plural(result.round, 'round')}: {winners} won with {best} points.",
+                              "bold"), f"\n{note}" if note else "")
+    lines = [f"Next: {session.round_text()}."] + [line for line in (open_hands_note(session),) if line]
     exchange = session.my_exchange()
     if exchange:  # a Loser's / Vice-Loser's gift is forced and has already been taken
         lines.append("Exchange (taken automatically): " + "; ".join(exchange) + ".")
@@ -122,7 +132,8 @@ class FinalScreen(ModalScreen["str | None"]):
     def compose(self) -> ComposeResult:
         with Vertical(id="final-box", classes="dialog"):
             yield Static(standings_table(self.session), id="final-table")
-            yield Static(most_president(self.session), id="final-president")
+            yield Static("\n".join(x for x in (most_president(self.session), open_hands_note(self.session)) if x),
+                         id="final-president")
             with Horizontal(id="final-buttons"):
                 yield Button("Play again (a)", variant="primary", id="again")
                 yield Button("New match (n)", id="new")

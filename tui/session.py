@@ -112,6 +112,9 @@ class Session:
         self.decisions: list[DecisionRecord] = []  # the whole match's, for the debug screen
         self.results: list[RoundResult] = []
         self.texts: dict[int, str] = {}  # seat -> .rul text it plays from an editor buffer (maybe unsaved)
+        self.gift_receivers: dict[int, int] = {}  # a bot's gift's decision number -> who received it
+        self.open_hands = False  # the debug screen shows the bots' cards during the round
+        self.opened_rounds: set[int] = set()  # rounds in which it did (the match record says so)
         self.trick: list[Turn] = []  # the trick being played, in order
         self.last_trick: list[Turn] = []  # the one before it, until the next round
 
@@ -223,6 +226,12 @@ class Session:
                 lines.append(f"you received {text} from {self.names[giver]} ({self.title(giver)})")
         return lines
 
+    def set_open_hands(self, on: bool) -> None:
+        """Show (or stop showing) the bots' cards on the debug screen; the round is recorded."""
+        self.open_hands = on
+        if on and not self.over:
+            self.opened_rounds.add(self.round_number)
+
     # ---- the human's actions ----------------------------------------------
     def action_from_cards(self, cards: list[Card]) -> Play | Give:
         """The action the selected cards make; raises `IllegalAction` saying why it is not allowed."""
@@ -277,9 +286,12 @@ class Session:
         if player != HUMAN:
             self.decisions.append(DecisionRecord(round_before + 1, len(self.decisions) + 1, player,
                                                  self.names[player], action, trace))
+            if isinstance(action, Give):
+                self.gift_receivers[len(self.decisions)] = state.gifts[-1][1]
         out = Outcome([self._describe(player, action)])
         self._follow_trick(player, action, before, round_before, seen)
         if state.round_no != round_before:
+            self.set_open_hands(self.open_hands)  # still open: the new round is opened too
             out.result = RoundResult(state.round_no, state.round_log[-1], tuple(state.scores), self.over)
             self.results.append(out.result)
             winner = out.result.places.index(1)
@@ -361,6 +373,22 @@ class Session:
             if source is not None and source.path is None and locate(self.specs[p], self.options.rules_dirs) == path:
                 self.sources[p] = SeatSource(path, -1.0)  # differs from any mtime: reloaded next time
                 seats.append(p)
+        return seats
+
+    def follow_revert(self, path: Path) -> list[int]:
+        """The user's copy `path` was deleted: the seats playing it play what their spec names now
+        (the shipped personality, or another copy). Returns those seats."""
+        from personalities.catalog import find_personality
+        from personalities.reader import RulError
+
+        seats = [p for p, source in enumerate(self.sources) if source is not None and source.path == path]
+        for p in seats:
+            try:
+                personality = find_personality(self.specs[p], self.options.rules_dirs)
+            except (OSError, RulError):  # the seat named that very file: it keeps the rules it has
+                continue
+            self.sources[p] = seat_source(self.specs[p], self.options.rules_dirs)
+            self.reload_seat(p, personality)
         return seats
 
     def note_saved(self, path: Path) -> None:

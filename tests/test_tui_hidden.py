@@ -1,0 +1,141 @@
+"""Hidden stays hidden on the President table's AI debug screen (issue 33; was
+../shared/repro/leak_tui_debug_screen.py, where a bot's whole hand was in its rule trace).
+
+Two matches that differ only in the cards of two bots (a swap that leaves every play
+before my first turn the same) must draw the same debug screen, decision by decision,
+tree and JSON alike, while the round is played; with the hands opened they must differ
+(the control: the screen can show a difference, so the equality above means something).
+"""
+from __future__ import annotations
+
+import asyncio
+import itertools
+
+from president.settings import preset
+from president.simulate import match_seed
+from president.state import PresidentState
+from tui.options import MatchOptions
+from tui.pilot import play_round, screen_text, settle
+from tui.session import HUMAN
+
+SEED = 1
+SIZE = (120, 40)
+
+
+def make_app(tmp_path, deal=None, seed: int = SEED):
+    from tui.app import PresidentApp
+
+    return PresidentApp(MatchOptions(preset("classic"), seed, rules_dir=tmp_path / "rules", delay=0, deal=deal))
+
+
+def first_deal(seed: int = SEED) -> list[list]:
+    state = PresidentState.new_match(preset("classic"), match_seed(seed, 0))
+    return [list(state.hand(p)) for p in range(state.num_players)]
+
+
+def plays_before_my_turn(deal) -> list:
+    """The bots' plays up to my first turn, played out without the screen (as the table would)."""
+    from tui.session import Session
+
+    session = Session(MatchOptions(preset("classic"), SEED, delay=0, deal=deal))
+    while (job := session.bot_job()) is not None:
+        session.apply(job.player, job.run().action)
+    return [(r.player, str(r.action)) for r in session.decisions]
+
+
+def indistinguishable_pair():
+    """A deal, and the same deal with a card of bot 1 and one of another value of bot 2 exchanged,
+    such that every play before my first turn is the same: from my seat the two cannot be told apart."""
+    deal = first_deal()
+    plays = plays_before_my_turn(deal)
+    assert plays, "the bots decide nothing before my turn: the test would see nothing"
+    for a, b in itertools.product(deal[1], deal[2]):
+        if a.value != b.value:
+            other = [list(hand) for hand in deal]
+            other[1][other[1].index(a)], other[2][other[2].index(b)] = b, a
+            if plays_before_my_turn(other) == plays:
+                return deal, other
+    raise AssertionError("no swap leaves the plays unchanged")
+
+
+async def debug_texts(pilot) -> list[str]:
+    """The debug screen's text with each decision highlighted in turn, as a tree then as JSON."""
+    app = pilot.app
+    await pilot.press("d")
+    await pilot.pause()
+    texts = []
+    for _ in range(2):
+        decisions = app.screen.query_one("#decisions")
+        for i in range(decisions.option_count):
+            decisions.highlighted = i
+            await pilot.pause()
+            texts.append(screen_text(app))
+        await pilot.press("t")
+    await pilot.press("escape")
+    return texts
+
+
+def test_two_deals_a_bot_cannot_tell_apart_give_the_same_debug_screen(tmp_path):
+    async def screens(deal):
+        """(hidden, opened): the debug screen's texts in the round, then with the hands open."""
+        app = make_app(tmp_path, tuple(tuple(hand) for hand in deal))
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            hidden = await debug_texts(pilot)
+            app.session.set_open_hands(True)
+            return hidden, await debug_texts(pilot)
+
+    async def scenario():
+        deal, other = indistinguishable_pair()
+        hidden, opened = await screens(deal)
+        other_hidden, other_opened = await screens(other)
+        assert other_hidden == hidden
+        # The control: with the hands open, the same pair of deals is told apart.
+        assert other_opened != opened
+
+    asyncio.run(scenario())
+
+
+def test_open_hands_is_asked_for_marked_on_the_table_and_recorded(tmp_path):
+    app = make_app(tmp_path)
+
+    async def scenario():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await pilot.press("d", "o")
+            await pilot.pause()
+            await pilot.press("n")  # the confirmation: keep hidden
+            await pilot.pause()
+            assert not app.session.open_hands and not app.session.opened_rounds
+            await pilot.press("o", "y")
+            await pilot.pause()
+            assert app.session.open_hands and app.session.opened_rounds == {1}
+            assert "OPEN HANDS" in screen_text(app)
+            await pilot.press("escape")
+            await pilot.pause()
+            assert "OPEN HANDS" in screen_text(app)  # the table says so
+            await play_round(pilot)
+            assert "Open hands (the bots' cards shown on the debug screen) in 2 rounds: 1, 2." in screen_text(app)  # still open in round 2
+
+    asyncio.run(scenario())
+
+
+def test_a_finished_round_is_shown_whole(tmp_path):
+    from tui.debug import shown_records
+    from tui.hiding import SeatTrace
+
+    app = make_app(tmp_path)
+
+    async def scenario():
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            assert all(isinstance(r.trace, SeatTrace) for r in shown_records(app.session) if r.trace is not None)
+            await play_round(pilot)
+            await pilot.press("enter")
+            await settle(pilot)
+            shown = shown_records(app.session)
+            assert any(r.round == 1 for r in shown)
+            assert all(not isinstance(r.trace, SeatTrace) for r in shown if r.round == 1)
+            assert app.session.decisions[0].player != HUMAN
+
+    asyncio.run(scenario())
