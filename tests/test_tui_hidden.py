@@ -15,7 +15,7 @@ from president.settings import preset
 from president.simulate import match_seed
 from president.state import PresidentState
 from tui.options import MatchOptions
-from tui.pilot import play_round, screen_text, settle
+from tui.pilot import give_keys, play_round, screen_text, settle
 from tui.session import HUMAN
 
 SEED = 1
@@ -137,5 +137,36 @@ def test_a_finished_round_is_shown_whole(tmp_path):
             assert any(r.round == 1 for r in shown)
             assert all(not isinstance(r.trace, SeatTrace) for r in shown if r.round == 1)
             assert app.session.decisions[0].player != HUMAN
+
+    asyncio.run(scenario())
+
+
+def widget_text(app, selector: str) -> str:
+    """The screen's text inside one widget's region."""
+    region = app.screen.query_one(selector).region
+    lines = screen_text(app).splitlines()[region.y:region.bottom]
+    return "\n".join(line[region.x:region.right] for line in lines)
+
+
+def test_a_gift_between_two_bots_shows_on_their_seats_as_a_count_only(tmp_path):
+    from president.cards import Give
+
+    app = make_app(tmp_path)
+
+    async def scenario():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await play_round(pilot)
+            await pilot.press("enter")
+            await settle(pilot)
+            await pilot.press(*give_keys(app))  # my gift first, then the bots'
+            await settle(pilot)
+            state = app.session.state
+            between_bots = [(giver, action) for giver, action in state.history if isinstance(action, Give)
+                            and giver != HUMAN and all(r != HUMAN for g, r, _ in state.gifts if g == giver)]
+            assert between_bots, "no gift between two bots: the test sees nothing"
+            for giver, action in between_bots:
+                seat = widget_text(app, f"#seat-{giver}")
+                assert str(action) not in seat and "gave " + "▮" * len(action.values) in seat
 
     asyncio.run(scenario())

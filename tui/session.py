@@ -169,8 +169,12 @@ class Session:
         return self.title(p) if self.state.prev_places else "no rank yet"
 
     def last_action(self, p: int) -> str:
+        """What p did last, as the person may know it: a gift between two bots is only a count."""
         for player, action in reversed(self.state.history):
             if player == p:
+                if isinstance(action, Give) and HUMAN != p and all(
+                        receiver != HUMAN for giver, receiver, _ in self.state.gifts if giver == p):
+                    return "gave " + "▮" * len(action.values)  # card backs: how many, not which
                 return "skipped" if action is None else str(action)
         return ""
 
