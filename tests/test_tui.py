@@ -214,7 +214,7 @@ def test_debug_screen_shows_a_search_players_explanation(tmp_path):
             await settle(pilot)
             await pilot.press("d", "end")  # Ada (ismcts) leads the round
             text = screen_text(app)  # a search is built from its own cards: hidden during the round
-            assert "Ada (ismcts)" in text and "visits" not in text and "hidden during the round" in text
+            assert "Ada (ismcts)" in text and "visits" not in text and "hidden this round" in text
             await pilot.press("o", "y", "end")
             text = screen_text(app)
             assert "Ada (ismcts)" in text and "ISMCTS" in text and "visits" in text

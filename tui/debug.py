@@ -29,10 +29,10 @@ def shown_records(session: Session) -> list[DecisionRecord]:
 def hands_text(session: Session) -> str:
     """What the screen shows of the round being played, and the key that changes it."""
     if session.over:
-        return "match over: every decision shown whole"
+        return "match over: all shown whole"
     if session.open_hands:
-        return "OPEN HANDS: the bots' cards are shown (o: hide them)"
-    return "this round: bots' cards hidden (o: open hands) · earlier rounds whole"
+        return "OPEN HANDS (o: hide)"
+    return "bots' cards hidden this round (o: open hands)"
 
 
 class PresidentDebugScreen(DebugScreen):

@@ -148,7 +148,12 @@ class EditorScreen(Screen[None]):
 
     def _describe(self) -> None:
         t = self.target
-        where = str(t.path) if t.path else "shipped, read-only: ctrl+s saves your copy in " + str(self._rules_dir())
+        if t.path is None:
+            where = "shipped, read-only: ctrl+s saves your copy in " + str(self._rules_dir())
+        elif self._is_copy():
+            where = f"your copy of the shipped {t.name}: {t.path} (ctrl+o reverts)"
+        else:
+            where = str(t.path)
         seat = f" · seat {t.seat} ({self.session.names[t.seat]})" if t.seat is not None else ""
         self.sub_title = f"editing {t.filename}"
         self.query_one("#editor-info", Static).update(f"{t.filename} — {where}{seat}")

@@ -33,7 +33,7 @@ OF_THE_PLAY_MADE = frozenset({Variable.CARD_VAL, Variable.MATCHES_UP_CARD})
 #: Public parts of a rule trace's situation (the hand is not one).
 PUBLIC_SITUATION = ("upcards", "lead", "can_pass", "opponent_counts", "rank")
 HIDDEN = "hidden"
-WHY = "hidden during the round: the bot's cards and what follows from them (o: open hands)"
+WHY = "hidden this round: the bot's cards and what follows from them (o: open hands)"
 
 
 def public_value(variable: str, fired: bool) -> bool:
@@ -108,7 +108,7 @@ class HiddenTrace:
         return f"played {self.action}"
 
     def __rich__(self) -> Text:
-        return Text(f"This bot's reasoning is {WHY}.", style="dim italic")
+        return Text(f"This bot's reasoning reads its own cards: {WHY}.", style="dim italic")
 
     def to_json(self) -> dict:
         return {"action": self.action, "hidden": WHY}
