@@ -189,7 +189,8 @@ class EditorScreen(Screen[None]):
         self.query_one("#source", TextArea).load_text(t.text)
         self._describe()
         self.refresh_bindings()
-        played = f"; {', '.join(self.session.names[p] for p in seats)} now play it" if seats else ""
+        played = (f"; {', '.join(self.session.names[p] for p in seats)} {'plays' if len(seats) == 1 else 'play'} it now"
+                  if seats else "")
         self.notify(f"deleted {path}: {t.name} is {'another copy' if t.path else 'the shipped one'}{played}")
 
     def _rules_dir(self) -> Path:
