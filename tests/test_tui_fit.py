@@ -231,3 +231,21 @@ def test_the_editor_reverts_your_copy_after_asking_and_the_seat_plays_the_shippe
             assert re.search(r"shipped, read-only", screen_text(app))
 
     run(scenario)
+
+
+def test_a_seat_playing_your_copy_is_named_so_in_the_result_tables(tmp_path, monkeypatch):
+    from rich.console import Console
+
+    from personalities.catalog import USER_FOLDER_ENV
+    from tui.result import result_table, standings_table
+    from tui.session import RoundResult, Session
+
+    monkeypatch.setenv(USER_FOLDER_ENV, str(tmp_path / "user"))
+    (tmp_path / "user").mkdir()
+    (tmp_path / "user" / "Classic.rul").write_text(shipped_text("Classic"))
+    session = Session(MatchOptions(preset("classic"), 1, opponents=("Classic", "Cautious")))
+    assert session.bot_name(1) == "Classic (your copy)" and session.bot_name(2) == "Cautious"
+    console = Console(width=100, record=True)
+    console.print(result_table(session, RoundResult(1, (1, 2, 3, 4, 5), (4, 3, 2, 1, 0), False)))
+    console.print(standings_table(session))
+    assert console.export_text().count("Classic (your copy)") == 4  # seats 1 and 3, in both tables

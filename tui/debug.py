@@ -43,7 +43,7 @@ class PresidentDebugScreen(DebugScreen):
     def __init__(self, session: Session) -> None:
         self.session = session
         super().__init__(shown_records(session), session.names, subtitle=session.round_text(),
-                         describe=lambda r: f"{r.name} ({session.personality_name(r.player)}) · {r.action}",
+                         describe=lambda r: f"{r.name} ({session.bot_name(r.player)}) · {r.action}",
                          empty="No bot has decided anything yet.")
 
     def banner(self) -> str:

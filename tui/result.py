@@ -26,7 +26,7 @@ def result_table(session: Session, result: RoundResult) -> Table:
     for p in sorted(range(n), key=lambda q: result.places[q]):
         place = result.places[p]
         style = "bold" if p == HUMAN else ""
-        table.add_row(ordinal(place), session.names[p], session.personality_name(p),
+        table.add_row(ordinal(place), session.names[p], session.bot_name(p),
                       RANK_TITLES[rank_of_place(place, n)], f"+{result.points[p]}", str(result.scores[p]),
                       style=style)
     return table
@@ -101,7 +101,7 @@ def standings_table(session: Session) -> Table:
     table.add_column("President", justify="right")
     for i, row in enumerate(session.standings(), start=1):
         places = " ".join(str(place) for place in row.places)
-        table.add_row(ordinal(i), session.names[row.player], session.personality_name(row.player), str(row.points),
+        table.add_row(ordinal(i), session.names[row.player], session.bot_name(row.player), str(row.points),
                       places, f"{row.presidencies}x", style="bold" if row.player == HUMAN else "")
     return table
 

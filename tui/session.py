@@ -144,6 +144,10 @@ class Session(SeatSources):
         title = bot_title(self.specs[p])
         return f"{title} (cheating)" if agent_traits(title).cheats else title
 
+    def bot_name(self, p: int) -> str:
+        """The seat's bot in a table or a title: `Classic (your copy)` when it plays the user's copy."""
+        return self.personality_name(p) + (" (your copy)" if self.your_copy(p) else "")
+
     def your_copy(self, p: int) -> bool:
         """Seat p plays the user's edited copy of a shipped personality."""
         from personalities.catalog import is_edited_copy
