@@ -9,7 +9,10 @@ tree and JSON alike, while the round is played; with the hands opened they must 
 from __future__ import annotations
 
 import asyncio
+import io
 import itertools
+
+import pytest
 
 from president.settings import preset
 from president.simulate import match_seed
@@ -33,29 +36,76 @@ def first_deal(seed: int = SEED) -> list[list]:
     return [list(state.hand(p)) for p in range(state.num_players)]
 
 
-def plays_before_my_turn(deal) -> list:
-    """The bots' plays up to my first turn, played out without the screen (as the table would)."""
+def session_at_my_turn(deal, seed: int = SEED, opponents=None):
+    """A session played up to my first turn without the screen (the bots as the table drives them)."""
     from tui.session import Session
 
-    session = Session(MatchOptions(preset("classic"), SEED, delay=0, deal=deal))
+    extra = {"opponents": opponents} if opponents else {}
+    session = Session(MatchOptions(preset("classic"), seed, delay=0, deal=deal, **extra))
     while (job := session.bot_job()) is not None:
-        session.apply(job.player, job.run().action)
-    return [(r.player, str(r.action)) for r in session.decisions]
+        decision = job.run()
+        session.apply(job.player, decision.action, decision.trace)
+    return session
 
 
-def indistinguishable_pair():
+def plays_before_my_turn(deal, seed: int = SEED, opponents=None) -> list:
+    return [(r.player, str(r.action)) for r in session_at_my_turn(deal, seed, opponents).decisions]
+
+
+def indistinguishable_pair(seed: int = SEED, opponents=None):
     """A deal, and the same deal with a card of bot 1 and one of another value of bot 2 exchanged,
-    such that every play before my first turn is the same: from my seat the two cannot be told apart."""
-    deal = first_deal()
-    plays = plays_before_my_turn(deal)
-    assert plays, "the bots decide nothing before my turn: the test would see nothing"
+    such that every play before my first turn is the same: from my seat the two cannot be told apart.
+    None when no such swap exists."""
+    deal = first_deal(seed)
+    plays = plays_before_my_turn(deal, seed, opponents)
+    if not plays:
+        return None
     for a, b in itertools.product(deal[1], deal[2]):
         if a.value != b.value:
             other = [list(hand) for hand in deal]
             other[1][other[1].index(a)], other[2][other[2].index(b)] = b, a
-            if plays_before_my_turn(other) == plays:
+            if plays_before_my_turn(other, seed, opponents) == plays:
                 return deal, other
-    raise AssertionError("no swap leaves the plays unchanged")
+    return None
+
+
+def drawn(session) -> list[str]:
+    """Every decision as the debug screen draws it now: its title, tree and JSON, as plain text."""
+    from rich.console import Console
+
+    from tui.debug import shown_records
+    from tui.traceview import render_trace
+
+    out = []
+    for record in shown_records(session):
+        console = Console(width=120, record=True, file=io.StringIO())
+        console.print(record.label, render_trace(record.trace), render_trace(record.trace, as_json=True))
+        out.append(console.export_text())
+    return out
+
+
+def test_every_shipped_personality_s_masked_decisions_are_the_same_in_worlds_i_cannot_tell_apart():
+    """Without the screen, over deals until each shipped personality has decided in a pair of
+    worlds I cannot tell apart: the debug screen's drawing of each decision is the same."""
+    from personalities.catalog import shipped_names
+
+    names = shipped_names()
+    untested, pairs = set(names), 0
+    for seed in range(2, 40):
+        opponents = tuple(names[(seed * 3 + i) % len(names)] for i in range(4))
+        pair = indistinguishable_pair(seed, opponents)
+        if pair is None:
+            continue
+        one, other = (session_at_my_turn(deal, seed, opponents) for deal in pair)
+        assert drawn(one) == drawn(other), (seed, opponents)
+        one.set_open_hands(True)
+        other.set_open_hands(True)
+        assert drawn(one) != drawn(other), (seed, opponents)  # the control
+        pairs += 1
+        untested -= {one.personality_name(r.player) for r in one.decisions}
+        if not untested:
+            break
+    assert not untested, f"never tested: {sorted(untested)} ({pairs} pairs)"
 
 
 async def debug_texts(pilot) -> list[str]:

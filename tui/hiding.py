@@ -27,7 +27,7 @@ from .botjob import DecisionRecord
 
 #: Variables whose value every player at the table can work out: they follow from the plays.
 PUBLIC_VARIABLES = frozenset({Variable.LEAD, Variable.RANK, Variable.PERCENT_PLAYED, Variable.HIGHEST_OPP_CARDS,
-                              Variable.HIGHER_PLAYERS, Variable.PLAYERS_LEFT})
+                              Variable.HIGHER_PLAYERS, Variable.PLAYERS_LEFT, Variable.TOT_MY_CARDS})
 #: Variables of the considered play that are public for the play made (the fired rule's play).
 OF_THE_PLAY_MADE = frozenset({Variable.CARD_VAL, Variable.MATCHES_UP_CARD})
 #: Public parts of a rule trace's situation (the hand is not one).
