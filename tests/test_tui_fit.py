@@ -140,13 +140,13 @@ def test_at_80x24_the_picker_and_the_editor_show_their_whole_instructions(tmp_pa
 
 
 def test_a_master_opponent_is_named_by_its_level_not_its_spec(tmp_path):
-    app = make_app(tmp_path, opponents=(SEARCH, "Expert"), delay=0)
+    app = make_app(tmp_path, opponents=(SEARCH, "Expert"), delay=60)  # the search never starts thinking
 
     async def scenario():
         async with app.run_test(size=SMALL) as pilot:
+            await pilot.pause()
             text = screen_text(app)
             assert "master search" in text and "ismcts:" not in text
-            await pilot.pause()
 
     run(scenario)
 
