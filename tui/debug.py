@@ -11,7 +11,7 @@ from __future__ import annotations
 from textual.binding import Binding
 
 from .botjob import DecisionRecord
-from .confirm import Confirm
+from .confirm import Confirm, QuitFooter
 from .hiding import seat_view
 from .session import HUMAN, Session
 from .traceview import DebugScreen
@@ -45,6 +45,9 @@ class PresidentDebugScreen(DebugScreen):
         super().__init__(shown_records(session), session.names, subtitle=session.round_text(),
                          describe=lambda r: f"{r.name} ({session.bot_name(r.player)}) · {r.action}",
                          empty="No bot has decided anything yet.")
+
+    def footer(self) -> QuitFooter:
+        return QuitFooter(show_command_palette=False, compact=True)
 
     def banner(self) -> str:
         return f"{super().banner()} · {hands_text(self.session)}"

@@ -22,13 +22,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Header, OptionList, Static
+from textual.widgets import Footer, Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from recycle.kernel.protocol import trace_json
 
 from .botjob import DecisionRecord
-from .confirm import QuitFooter
 
 
 def render_trace(trace: Any, as_json: bool = False) -> RenderableType:
@@ -99,7 +98,11 @@ class DebugScreen(Screen[None]):
             yield OptionList(id="decisions")
             with VerticalScroll(id="trace-scroll"):
                 yield TraceView(id="trace")
-        yield QuitFooter(show_command_palette=False, compact=True)
+        yield self.footer()
+
+    def footer(self) -> Footer:
+        """The screen's footer (a table may give one that keeps its quit key in sight)."""
+        return Footer(show_command_palette=False)
 
     def on_mount(self) -> None:
         self._fill()
