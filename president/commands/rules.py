@@ -9,9 +9,8 @@ from rich.table import Table
 
 from personalities.catalog import catalog
 from personalities.reader import check_file
-from recycle.kernel.cli_support import check_files
-
 from recycle.kernel.arguments import UsageError
+from recycle.kernel.cli_support import check_files
 
 from .common import console, rules_dirs
 
