@@ -56,7 +56,7 @@ class QuitFooter(Footer):
     """The footer with the quit key docked on the right: the other keys flow before it and are cut
     first in a narrow terminal, so quitting is always shown."""
 
-    DEFAULT_CSS = "QuitFooter FooterKey.-quit { dock: right; }"
+    DEFAULT_CSS = "QuitFooter FooterKey.-quit { dock: right; padding-left: 1; }"  # a gap before it, over cut keys
 
     def compose(self) -> ComposeResult:
         for widget in super().compose():
