@@ -140,3 +140,25 @@ def find_personality(spec: str, rules_dirs: tuple[Path, ...] = ()) -> Personalit
             return load_personality(where)
         return parsed.parse(text, where.stem, str(where))
     return None if where is None else shipped(where)
+
+
+class NothingToRevert(LookupError):
+    """`revert_copy` found no edited copy to delete (or the name is not a shipped personality)."""
+
+
+def revert_copy(name: str, rules_dirs: tuple[Path, ...] = ()) -> Path:
+    """Delete the user's edited copy of the shipped personality `name` (the file `locate` finds for
+    the name, which every seat and command plays instead of the shipped one) and return its path;
+    from then on the name means the shipped file again, unless another folder holds a copy too.
+    Raises `NothingToRevert` when `name` is not shipped or no copy of it exists; `OSError` when the
+    file cannot be deleted."""
+    shipped_name = next((n for n in shipped_names() if n.lower() == name.strip().lower()), None)
+    if shipped_name is None:
+        raise NothingToRevert(f"{name!r} is not a shipped personality (shipped: {', '.join(shipped_names())}): "
+                              "only your copy of a shipped one can be reverted")
+    where = locate(shipped_name, rules_dirs)
+    if not isinstance(where, Path) or not uploads.is_file(where):
+        folders = ", ".join(str(f) for f in rules_dirs) or "no folder"
+        raise NothingToRevert(f"{shipped_name} has no edited copy in {folders}: it is the shipped one already")
+    where.unlink()
+    return where

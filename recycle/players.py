@@ -7,6 +7,7 @@ by import side effect); games add their own names (a shipped personality, a
 from __future__ import annotations
 
 import importlib
+from dataclasses import dataclass
 from typing import Callable
 
 from recycle.kernel.protocol import Agent, RandomAgent
@@ -67,3 +68,65 @@ def make_agent(spec: str, fallback: Callable[[str], Agent | None] | None = None)
             return agent
     known = ", ".join(sorted(AGENT_FACTORIES))
     raise AgentSpecError(f"unknown bot {spec!r}: use a shipped personality name, a .rul file, or one of: {known}")
+
+
+# ---- what each agent can play -------------------------------------------------------------
+#: The native President table's name among the games an agent declares (RECYCLE games go by their
+#: file's name, e.g. `TidesOfTime2`).
+PRESIDENT = "President"
+
+
+@dataclass(frozen=True)
+class AgentTraits:
+    """What an agent of the table needs from a game, declared beside its factory."""
+
+    games: tuple[str, ...] = ()  # the only games it can play (by name); () means every game of the protocol
+    cheats: bool = False  # reads every hidden card (`Observation.true_state()`): a baseline, not a fair opponent
+
+    def plays(self, game: str) -> bool:
+        return not self.games or game.lower() in {g.lower() for g in self.games}
+
+
+#: name -> traits, for the agents that do not play every game fairly (the others: `AgentTraits()`).
+AGENT_TRAITS: dict[str, AgentTraits] = {
+    "mcts": AgentTraits(cheats=True),
+    "tides-seed": AgentTraits(games=("TidesOfTime2",)),
+    "tides-solver": AgentTraits(games=("TidesOfTime2",)),
+}
+
+
+def agent_traits(name: str) -> AgentTraits:
+    """What the agent `name` (a name of `AGENT_FACTORIES`) declares; plain traits for any other name."""
+    return AGENT_TRAITS.get(name.lower(), AgentTraits())
+
+
+def agents_for(game: str) -> list[str]:
+    """The names of `AGENT_FACTORIES` that can play `game`, sorted."""
+    return sorted(name for name in AGENT_FACTORIES if agent_traits(name).plays(game))
+
+
+def unplayable_agent(spec: str, game: str) -> str | None:
+    """The first agent name in `spec` (nested specs such as `rollout=` included) that cannot play
+    `game`, or None. Names outside the table (personalities) are the game's own to judge."""
+    try:
+        name, params = parse_spec(spec)
+    except AgentSpecError:
+        return None  # make_agent says what is wrong with it
+    if name.lower() in AGENT_FACTORIES and not agent_traits(name).plays(game):
+        return name.lower()
+    for value in params.values():
+        inner = unplayable_agent(value, game) if value and value[0].isalpha() else None
+        if inner:
+            return inner
+    return None
+
+
+def check_agents_for(specs: list[str] | tuple[str, ...], game: str) -> None:
+    """Raise `AgentSpecError` for a spec naming an agent that cannot play `game`, naming those that can."""
+    for spec in specs:
+        name = unplayable_agent(spec, game)
+        if name is not None:
+            only = " or ".join(agent_traits(name).games)
+            able = ", ".join(n + (" (cheating)" if agent_traits(n).cheats else "") for n in agents_for(game))
+            raise AgentSpecError(f"{name} cannot play {game} (it plays {only} only); agents that can: {able}"
+                                 + (", or a personality" if game == PRESIDENT else ""))

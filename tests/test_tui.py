@@ -188,9 +188,13 @@ def test_debug_screen_shows_the_full_trace_of_a_bot_decision(tmp_path):
             records = app.session.decisions
             assert records and f"all players: {len(records)} of {len(records)} bot decisions" in screen_text(app)
             await pilot.press("end")  # newest first: the oldest is Ada (Classic) leading the round
-            text = screen_text(app)
             first = records[0].trace
             fired = first.fired
+            text = screen_text(app)  # during the round: the rule that fired, the bot's cards hidden
+            assert f"{first.personality} (player 1): {records[0].action}" in text and fired.text in text
+            assert "hand hidden" in text and first.situation["hand"] not in text
+            await pilot.press("o", "y", "end")  # open hands, confirmed: the whole trace
+            text = screen_text(app)
             assert f"{first.personality} (player 1) plays {records[0].action}" in text
             assert fired.text in text and "✔ fired" in text
             assert "NumDiffVals = 1" in text and "CardVal = " in text  # full names and values
@@ -209,8 +213,11 @@ def test_debug_screen_shows_a_search_players_explanation(tmp_path):
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot)
             await pilot.press("d", "end")  # Ada (ismcts) leads the round
+            text = screen_text(app)  # a search is built from its own cards: hidden during the round
+            assert "Ada (ismcts)" in text and "visits" not in text and "hidden this round" in text
+            await pilot.press("o", "y", "end")
             text = screen_text(app)
-            assert "Ada (ismcts" in text and "ISMCTS" in text and "visits" in text
+            assert "Ada (ismcts)" in text and "ISMCTS" in text and "visits" in text
 
     run(scenario)
 

@@ -55,7 +55,7 @@ def test_everything_needed_to_play_is_visible_at_each_size(tmp_path, size):
                 assert all(card_label(c) in text for c in turn.cards) and session.names[turn.player] in text
             hand = app.screen.query_one(HandView)
             assert hand.compact_row == 0 and all(card_label(c) in text for c in hand.cards)
-            assert "▲" in text and "Your turn: beat" in text and "thinking…" not in text  # drawn from now
+            assert "▲" in text and "Your turn: answer" in text and "thinking…" not in text  # drawn from now
             assert visible(app, "#log") == (size[0] >= 110)  # the sidebar only when wide
 
     run(scenario)

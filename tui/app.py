@@ -10,6 +10,7 @@ from textual.binding import Binding
 
 from personalities.reader import RulError, load_personality
 
+from .confirm import Confirm
 from .options import MatchOptions
 from .session import Session, plural
 from .table import TableScreen
@@ -32,6 +33,15 @@ class PresidentApp(App[None]):
         # Pushed (not the default screen) so that a new match can switch it for a fresh one.
         self.push_screen(TableScreen(self.session))
         self.set_interval(SOURCE_POLL, self.reload_changed_sources)
+
+    def action_help_quit(self) -> None:
+        """Ctrl-C asks whether to quit (a second Ctrl-C, or y, quits): it is how many people leave a
+        terminal program, and `q` is taken (it selects queens)."""
+        if isinstance(self.screen, Confirm) and self.screen.purpose == "quit":
+            self.exit()
+            return
+        self.push_screen(Confirm("Quit President? The match in progress is not saved.", yes="quit",
+                                 no="keep playing", purpose="quit"), lambda yes: self.exit() if yes else None)
 
     @property
     def table(self) -> TableScreen:

@@ -16,16 +16,18 @@ from rich.console import Group
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Footer, Header, OptionList, Static, TextArea
+from textual.widgets import Header, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
-from personalities.catalog import catalog, shipped_text, user_folder
+from personalities.catalog import (NothingToRevert, catalog, is_edited_copy, locate, revert_copy, shipped_text,
+                                   user_folder)
 from personalities.player import RulePlayer
 from personalities.reader import RulError, check_text, parse_personality
 from recycle.kernel.diagnostics import Severity
 
+from .confirm import Confirm, QuitFooter
 from .session import Session, file_mtime, plural
 
 DEBOUNCE = 0.3  # seconds of quiet typing before the file is checked again
@@ -85,9 +87,11 @@ class PickerScreen(ModalScreen["EditTarget | None"]):
             self.targets.append((f"file · {entry.name} ({where})", entry.name, entry.path, None))
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll(id="picker-box", classes="dialog"):
+        # Not a scroll: the title and the keys stay in sight, the list scrolls between them.
+        with Vertical(id="picker-box", classes="dialog"):
             yield Static("Edit which personality?", classes="dialog-title")
             yield OptionList(*[Option(label, id=str(i)) for i, (label, *_) in enumerate(self.targets)], id="targets")
+            yield Static("enter: edit · escape: cancel · in the editor, ctrl+o reverts your copy", classes="dim")
 
     def on_mount(self) -> None:
         targets = self.query_one("#targets", OptionList)
@@ -113,6 +117,7 @@ class EditorScreen(Screen[None]):
     BINDINGS = [
         Binding("ctrl+s", "save", "Save", priority=True),
         Binding("ctrl+r", "use_now", "Use it now", priority=True),
+        Binding("ctrl+o", "revert", "Revert to shipped", priority=True),
         Binding("escape", "close", "Close", priority=True),
     ]
 
@@ -131,7 +136,7 @@ class EditorScreen(Screen[None]):
             yield TextArea(self.target.text, id="source", show_line_numbers=True, soft_wrap=True)
             with VerticalScroll(id="diagnostics-scroll"):
                 yield Static(id="diagnostics")
-        yield Footer()
+        yield QuitFooter(show_command_palette=False, compact=True)
 
     def on_mount(self) -> None:
         area = self.query_one("#source", TextArea)
@@ -143,10 +148,50 @@ class EditorScreen(Screen[None]):
 
     def _describe(self) -> None:
         t = self.target
-        where = str(t.path) if t.path else "shipped, read-only: ctrl+s saves your copy in " + str(self._rules_dir())
+        if t.path is None:
+            where = "shipped, read-only: ctrl+s saves your copy in " + str(self._rules_dir())
+        elif self._is_copy():
+            where = f"your copy of the shipped {t.name}: {t.path} (ctrl+o reverts)"
+        else:
+            where = str(t.path)
         seat = f" · seat {t.seat} ({self.session.names[t.seat]})" if t.seat is not None else ""
         self.sub_title = f"editing {t.filename}"
         self.query_one("#editor-info", Static).update(f"{t.filename} — {where}{seat}")
+
+    def _is_copy(self) -> bool:
+        """The file edited is the user's copy of a shipped personality (so it can be reverted)."""
+        return is_edited_copy(self.target.path)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self._is_copy() if action == "revert" else True  # no revert key for a file of one's own
+
+    def action_revert(self) -> None:
+        """Delete the user's copy, after asking; the shipped personality is edited (and played) again."""
+        t = self.target
+        unsaved = " Your unsaved edits are lost too." if self.text != self.saved_text else ""
+        question = f"Delete your copy {t.path} and go back to the shipped {t.name}?{unsaved}"
+        self.app.push_screen(Confirm(question, yes="delete my copy", no="keep it"), self._revert_confirmed)
+
+    def _revert_confirmed(self, yes: bool | None) -> None:
+        t = self.target
+        if not yes:
+            return
+        try:
+            path = revert_copy(t.name, self.session.options.rules_dirs)
+        except (NothingToRevert, OSError) as exc:
+            self.notify(f"cannot revert {t.name}: {exc}", severity="error")
+            return
+        seats = self.session.follow_revert(path)
+        where = locate(t.name, self.session.options.rules_dirs)
+        t.path = where if isinstance(where, Path) else None
+        t.text = read_target(t.name, t.path).text
+        self.saved_text, self.disk_mtime = t.text, file_mtime(t.path)
+        self.query_one("#source", TextArea).load_text(t.text)
+        self._describe()
+        self.refresh_bindings()
+        played = (f"; {', '.join(self.session.names[p] for p in seats)} {'plays' if len(seats) == 1 else 'play'} it now"
+                  if seats else "")
+        self.notify(f"deleted {path}: {t.name} is {'another copy' if t.path else 'the shipped one'}{played}")
 
     def _rules_dir(self) -> Path:
         """Where a copy of a shipped personality goes: the per-user folder, which every command reads."""
@@ -182,6 +227,7 @@ class EditorScreen(Screen[None]):
         t.path, self.saved_text, self.disk_mtime = path, self.text, file_mtime(path)
         self.session.note_saved(path)
         self._describe()
+        self.refresh_bindings()  # a saved copy can be reverted
         errors = sum(d.severity is Severity.ERROR for d in check_text(self.text, t.filename))
         self.notify(f"saved {path}" + (f" with {plural(errors, 'error')}: no bot can use it yet" if errors else ""),
                     severity="warning" if errors else "information")

@@ -35,7 +35,7 @@ class HintScreen(ModalScreen[None]):
         self.token = 0
 
     def compose(self) -> ComposeResult:
-        choices = opponent_choices(self.session.options.rules_dirs)
+        choices = opponent_choices(self.session.options.rules_dirs, fair_only=True)  # an adviser sees only my hand
         default = DEFAULT_ADVISER if any(spec == DEFAULT_ADVISER for _, spec in choices) else choices[0][1]
         with Vertical(id="hint-box", classes="dialog"):
             yield Static("Hint: what would this player do in your place?", classes="dialog-title")

@@ -68,7 +68,7 @@ class NewMatchScreen(ModalScreen["Session | None"]):
                 yield Input(str(self.options.seed + 1), id="seed", restrict=r"-?[0-9]*", compact=True)
             yield Static("More players than bots listed: the bots repeat in rotation.", classes="dim", id="rotation")
             folders = ", then ".join(str(folder) for folder in self.options.rules_dirs)
-            yield Static(f"Your .rul files: {folders} (in the lists by folder, or as 'your edited copy')",
+            yield Static(f"Your .rul files: {folders} (in the lists by folder, or as 'your copy')",
                          classes="dim", id="rules-folder")
             yield Static(id="new-error")
             with Horizontal(id="new-buttons"):

@@ -51,25 +51,45 @@ def default_rules_dir() -> Path:
     return folder
 
 
-def registered_agents() -> list[str]:
-    """Agent names of the game protocol (`random`, search players...)."""
-    from recycle.players import AGENT_FACTORIES
+def registered_agents(fair_only: bool = False) -> list[tuple[str, str]]:
+    """(label, name) for the agents of the game protocol that can play President (each agent
+    declares the games it plays, `recycle.players.AGENT_TRAITS`); a cheating one says so."""
+    from recycle.players import PRESIDENT, agent_traits, agents_for
 
-    return sorted(AGENT_FACTORIES)
+    out = []
+    for name in agents_for(PRESIDENT):
+        cheats = agent_traits(name).cheats
+        if not (cheats and fair_only):
+            out.append((f"{name} (agent, cheating: sees every hand)" if cheats else f"{name} (agent)", name))
+    return out
 
 
-def opponent_choices(rules_dirs: tuple[Path, ...]) -> list[tuple[str, str]]:
-    """(label, spec) for every bot a seat can be given: personalities, user files, agents."""
+def opponent_choices(rules_dirs: tuple[Path, ...], fair_only: bool = False) -> list[tuple[str, str]]:
+    """(label, spec) for every bot a seat can be given: personalities, user files, agents that can
+    play President; `fair_only` leaves out agents that see hidden cards (an adviser must not)."""
     from personalities.catalog import catalog
 
     out: list[tuple[str, str]] = []
     for entry in catalog(rules_dirs):
         if entry.path is None:  # by name: the user's edited copy when there is one, as everywhere
-            out.append((f"{entry.name} ({'your edited copy' if entry.replaced else 'shipped'})", entry.name))
+            out.append((f"{entry.name} ({'your copy' if entry.replaced else 'shipped'})", entry.name))
         elif not entry.edited:  # a path, so a user file never resolves to another of the same name
             out.append((f"{entry.name} ({entry.source})", str(entry.path)))
-    out += [(f"{name} (agent)", name) for name in registered_agents()]
+    out += registered_agents(fair_only)
     # The strongest search player at a person's pace, ready to pick.
     from president.levels import SEARCH
 
-    return out + [(f"{SEARCH} (search player)", SEARCH)]
+    return out + [(f"{bot_title(SEARCH)} (search player)", SEARCH)]
+
+
+def bot_title(spec: str) -> str:
+    """A bot as a person reads it: a level's search player by its level ("master search"), another
+    agent spec by its agent's name (`ismcts`), a personality or `.rul` path by its name."""
+    from president.levels import LEVELS
+
+    for level in LEVELS.values():
+        if spec in level.opponents and ":" in spec:
+            return f"{level.name} search"
+    if spec.lower().endswith(".rul"):
+        return Path(spec).stem
+    return spec.split(":", 1)[0]

@@ -26,10 +26,19 @@ def result_table(session: Session, result: RoundResult) -> Table:
     for p in sorted(range(n), key=lambda q: result.places[q]):
         place = result.places[p]
         style = "bold" if p == HUMAN else ""
-        table.add_row(ordinal(place), session.names[p], session.personality_name(p),
+        table.add_row(ordinal(place), session.names[p], session.bot_name(p),
                       RANK_TITLES[rank_of_place(place, n)], f"+{result.points[p]}", str(result.scores[p]),
                       style=style)
     return table
+
+
+def open_hands_note(session: Session) -> str:
+    """The match record's line on open hands: the rounds in which the bots' cards were shown."""
+    rounds = sorted(session.opened_rounds)
+    if not rounds:
+        return ""
+    return f"Open hands (the bots' cards shown on the debug screen) in {plural(len(rounds), 'round')}: " + \
+        ", ".join(map(str, rounds)) + "."
 
 
 def outlook(session: Session, result: RoundResult) -> Text:
@@ -37,9 +46,10 @@ def outlook(session: Session, result: RoundResult) -> Text:
     if result.match_over:
         best = max(result.scores)
         winners = " and ".join(session.names[p] for p, s in enumerate(result.scores) if s == best)
-        return Text(f"Match over after {plural(result.round, 'round')}: {winners} won with {best} points.",
-                    style="bold")
-    lines = [f"Next: {session.round_text()}."]
+        note = open_hands_note(session)
+        return Text.assemble((f"Match over after {plural(result.round, 'round')}: {winners} won with {best} points.",
+                              "bold"), f"\n{note}" if note else "")
+    lines = [f"Next: {session.round_text()}."] + [line for line in (open_hands_note(session),) if line]
     exchange = session.my_exchange()
     if exchange:  # a Loser's / Vice-Loser's gift is forced and has already been taken
         lines.append("Exchange (taken automatically): " + "; ".join(exchange) + ".")
@@ -91,7 +101,7 @@ def standings_table(session: Session) -> Table:
     table.add_column("President", justify="right")
     for i, row in enumerate(session.standings(), start=1):
         places = " ".join(str(place) for place in row.places)
-        table.add_row(ordinal(i), session.names[row.player], session.personality_name(row.player), str(row.points),
+        table.add_row(ordinal(i), session.names[row.player], session.bot_name(row.player), str(row.points),
                       places, f"{row.presidencies}x", style="bold" if row.player == HUMAN else "")
     return table
 
@@ -122,7 +132,8 @@ class FinalScreen(ModalScreen["str | None"]):
     def compose(self) -> ComposeResult:
         with Vertical(id="final-box", classes="dialog"):
             yield Static(standings_table(self.session), id="final-table")
-            yield Static(most_president(self.session), id="final-president")
+            yield Static("\n".join(x for x in (most_president(self.session), open_hands_note(self.session)) if x),
+                         id="final-president")
             with Horizontal(id="final-buttons"):
                 yield Button("Play again (a)", variant="primary", id="again")
                 yield Button("New match (n)", id="new")

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Sequence
 
 from president.bots import make_bot
@@ -19,7 +18,8 @@ from president.state import Phase, PresidentState
 from recycle.kernel.protocol import ActionParseError, IllegalAction
 
 from .botjob import DecisionJob, DecisionRecord
-from .options import MatchOptions
+from .options import MatchOptions, bot_title
+from .sources import SeatSource, SeatSources, file_mtime, seat_source  # noqa: F401  (re-exported)
 
 HUMAN = 0
 SEAT_NAMES = ("You", "Ada", "Bo", "Cleo", "Dan", "Eve", "Finn")
@@ -78,14 +78,6 @@ class Standing:
 
 
 @dataclass
-class SeatSource:
-    """Where a seat's personality comes from; `path` None means shipped (read-only)."""
-
-    path: Path | None
-    mtime: float = 0.0
-
-
-@dataclass
 class Outcome:
     """What applying one action did: lines for the log, and the round result if it ended one."""
 
@@ -93,7 +85,7 @@ class Outcome:
     result: RoundResult | None = None
 
 
-class Session:
+class Session(SeatSources):
     """A match between the human (seat 0) and bots, reproducible from `options.seed`."""
 
     def __init__(self, options: MatchOptions) -> None:
@@ -112,6 +104,9 @@ class Session:
         self.decisions: list[DecisionRecord] = []  # the whole match's, for the debug screen
         self.results: list[RoundResult] = []
         self.texts: dict[int, str] = {}  # seat -> .rul text it plays from an editor buffer (maybe unsaved)
+        self.gift_receivers: dict[int, int] = {}  # a bot's gift's decision number -> who received it
+        self.open_hands = False  # the debug screen shows the bots' cards during the round
+        self.opened_rounds: set[int] = set()  # rounds in which it did (the match record says so)
         self.trick: list[Turn] = []  # the trick being played, in order
         self.last_trick: list[Turn] = []  # the one before it, until the next round
 
@@ -138,8 +133,20 @@ class Session:
         return " ".join(x for x in (f"round {self.round_number}", length, target) if x)
 
     def personality_name(self, p: int) -> str:
+        """The seat's bot as a person reads it: a personality's name, `master search`, `mcts (cheating)`."""
+        from recycle.players import agent_traits
+
         agent = self.agents[p]
-        return "human" if agent is None else getattr(agent, "name", self.specs[p])
+        if agent is None:
+            return "human"
+        if hasattr(agent, "personality"):  # a rule player: its personality's name
+            return agent.name
+        title = bot_title(self.specs[p])
+        return f"{title} (cheating)" if agent_traits(title).cheats else title
+
+    def bot_name(self, p: int) -> str:
+        """The seat's bot in a table or a title: `Classic (your copy)` when it plays the user's copy."""
+        return self.personality_name(p) + (" (your copy)" if self.your_copy(p) else "")
 
     def your_copy(self, p: int) -> bool:
         """Seat p plays the user's edited copy of a shipped personality."""
@@ -158,8 +165,12 @@ class Session:
         return self.title(p) if self.state.prev_places else "no rank yet"
 
     def last_action(self, p: int) -> str:
+        """What p did last, as the person may know it: a gift between two bots is only a count."""
         for player, action in reversed(self.state.history):
             if player == p:
+                if isinstance(action, Give) and HUMAN != p and all(
+                        receiver != HUMAN for giver, receiver, _ in self.state.gifts if giver == p):
+                    return "gave " + "▮" * len(action.values)  # card backs: how many, not which
                 return "skipped" if action is None else str(action)
         return ""
 
@@ -215,6 +226,12 @@ class Session:
                 lines.append(f"you received {text} from {self.names[giver]} ({self.title(giver)})")
         return lines
 
+    def set_open_hands(self, on: bool) -> None:
+        """Show (or stop showing) the bots' cards on the debug screen; the round is recorded."""
+        self.open_hands = on
+        if on and not self.over:
+            self.opened_rounds.add(self.round_number)
+
     # ---- the human's actions ----------------------------------------------
     def action_from_cards(self, cards: list[Card]) -> Play | Give:
         """The action the selected cards make; raises `IllegalAction` saying why it is not allowed."""
@@ -226,7 +243,9 @@ class Session:
                                     f"not {len(cards)}", "exchange-count")
             return Give(tuple(sorted(c.value for c in cards)))
         if not cards:
-            raise IllegalAction("select the cards to play first (or press p to pass)", "select")
+            leading = self.state.upcards is None  # the leader cannot pass: never suggest it
+            raise IllegalAction("select the cards to lead first (the leader cannot pass)" if leading
+                                else "select the cards to play first (or press p to pass)", "select")
         naturals = {c.value for c in cards if c.value != JOKER}
         jokers = sum(1 for c in cards if c.value == JOKER)
         if len(naturals) > 1:
@@ -267,9 +286,12 @@ class Session:
         if player != HUMAN:
             self.decisions.append(DecisionRecord(round_before + 1, len(self.decisions) + 1, player,
                                                  self.names[player], action, trace))
+            if isinstance(action, Give):
+                self.gift_receivers[len(self.decisions)] = state.gifts[-1][1]
         out = Outcome([self._describe(player, action)])
         self._follow_trick(player, action, before, round_before, seen)
         if state.round_no != round_before:
+            self.set_open_hands(self.open_hands)  # still open: the new round is opened too
             out.result = RoundResult(state.round_no, state.round_log[-1], tuple(state.scores), self.over)
             self.results.append(out.result)
             winner = out.result.places.index(1)
@@ -314,65 +336,3 @@ class Session:
 
     def _last_gift(self) -> list[Card]:
         return self.state.lay.card_list(self.state.gifts[-1][2])
-
-    # ---- personalities from files ---------------------------------------------
-    def reload_seat(self, p: int, personality: Any, path: Path | None = None, text: str | None = None) -> None:
-        """Seat p plays `personality` from its next decision (a decision in flight keeps the old one)."""
-        self.agents[p].reload(personality)
-        self.agents[p].name = personality.name
-        if text is not None:
-            self.texts[p] = text
-        else:
-            self.texts.pop(p, None)
-        if path is not None:
-            self.sources[p] = SeatSource(path, file_mtime(path))
-
-    def changed_sources(self) -> list[tuple[int, Path]]:
-        """Seats whose .rul file changed on disk since it was last read (the file's mtime is noted)."""
-        changed = []
-        for p, source in enumerate(self.sources):
-            if source is None or source.path is None:
-                continue
-            mtime = file_mtime(source.path)
-            if mtime != source.mtime:
-                source.mtime = mtime
-                changed.append((p, source.path))
-        return changed
-
-    def adopt_copy(self, path: Path) -> list[int]:
-        """The editor saved `path`, a copy of a shipped personality: seats whose spec now names it
-        (the one lookup rule, `locate`) take it as their source; the next look at the sources
-        reloads them. Returns those seats."""
-        from personalities.catalog import locate
-
-        seats = []
-        for p in range(1, self.settings.players):
-            source = self.sources[p]
-            if source is not None and source.path is None and locate(self.specs[p], self.options.rules_dirs) == path:
-                self.sources[p] = SeatSource(path, -1.0)  # differs from any mtime: reloaded next time
-                seats.append(p)
-        return seats
-
-    def note_saved(self, path: Path) -> None:
-        """Our own editor wrote `path`: not an outside change to reload from."""
-        for source in self.sources:
-            if source is not None and source.path == path:
-                source.mtime = file_mtime(path)
-
-
-def seat_source(spec: str, rules_dirs: tuple[Path, ...]) -> SeatSource | None:
-    """The .rul file a spec names (as `find_personality` looks it up); None for non-personality bots."""
-    from personalities.catalog import locate
-
-    where = locate(spec, rules_dirs)
-    if isinstance(where, Path):
-        return SeatSource(where, file_mtime(where))
-    return None if where is None else SeatSource(None)
-
-
-def file_mtime(path: Path | None) -> float:
-    """The file's modification time; 0 for no file or one that cannot be read."""
-    try:
-        return path.stat().st_mtime if path else 0.0
-    except OSError:
-        return 0.0

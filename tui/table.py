@@ -16,18 +16,20 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Header, RichLog, Static
+from textual.widgets import Header, RichLog, Static
 
 from president.cards import JOKER, Give, parse_value, value_text
 from president.state import Phase
 from recycle.kernel.protocol import IllegalAction
 
 from .botworker import BotTurns
+from .confirm import QuitFooter
 from .cards import HandRow
 from .debug import debug_screen
 from .editor import EditorScreen, PickerScreen
 from .hint import HintScreen
 from .newmatch import NewMatchScreen
+from .prompts import follow_prompt, lead_prompt
 from .result import FinalScreen, RoundResultScreen
 from .session import HUMAN, Outcome, RoundResult, Session, cards_label, plural
 from .toosmall import TooSmall
@@ -59,8 +61,8 @@ class TableScreen(BotTurns, Screen):
         Binding("p", "pass_turn", "Pass"),
         Binding("escape", "clear", "Clear", show=False),
         Binding("h", "hint", "Hint"),
-        Binding("l", "toggle_side", "Scores/log"),
-        Binding("d", "debug", "AI debug"),
+        Binding("l", "toggle_side", "Log"),  # short labels: every key and ^q fit in 80 columns
+        Binding("d", "debug", "Debug"),
         Binding("e", "editor", "Editor"),
         Binding("n", "new_match", "New match"),
     ]
@@ -89,7 +91,7 @@ class TableScreen(BotTurns, Screen):
                 yield ScoreBoard(id="score")
                 yield RichLog(id="log", wrap=True, markup=False)
         yield TooSmall(*MIN_SIZE, id="too-small")
-        yield Footer(show_command_palette=False)
+        yield QuitFooter(show_command_palette=False, compact=True)
 
     def on_mount(self) -> None:
         log = self.query_one("#log", RichLog)
@@ -114,7 +116,7 @@ class TableScreen(BotTurns, Screen):
     # ---- drawing -----------------------------------------------------------
     def refresh_table(self) -> None:
         s = self.session
-        self.sub_title = f"{s.round_text()} · seed {s.options.seed}"
+        self.sub_title = f"{s.round_text()} · seed {s.options.seed}" + (" · OPEN HANDS" if s.open_hands else "")
         for panel in self.query(SeatPanel):
             panel.show(s, thinking=self.thinking == panel.seat)
         self.query_one(Felt).show(s, self.thinking)
@@ -123,7 +125,7 @@ class TableScreen(BotTurns, Screen):
         self.query_one(HandView).set_cards(s.state.hand(HUMAN), s.received())
         exchange = s.my_exchange() if s.state.phase is not Phase.OVER else []
         self.query_one("#exchange", Panel).show_parts(
-            [Text("exchange: " + "; ".join(exchange), overflow="ellipsis", no_wrap=True)] if exchange else [],
+            [Text("exchange: " + "; ".join(exchange))] if exchange else [],  # wrapped: never cut
             layout=True)
         self.show_status()
 
@@ -163,10 +165,9 @@ class TableScreen(BotTurns, Screen):
             receiver, count = give
             return (f"You are {s.title(HUMAN)}: choose {plural(count, 'card')} to give to {s.names[receiver]} "
                     f"({s.title(receiver)}), then enter.")
-        up = s.state.upcards
-        if up is None:
-            return "Your lead: pick one value (3-9 T J Q K A 2 or space), any number of its cards, then enter."
-        return f"Your turn: beat {up} with {plural(up.count, 'card')} of a higher value, or p to pass."
+        if s.state.upcards is None:
+            return lead_prompt(s.settings)
+        return follow_prompt(s.settings, s.state)
 
     def selection_text(self, cards: list) -> str:
         """Whether the selected cards can be played, and if not why."""

@@ -64,7 +64,7 @@ class DebugScreen(Screen[None]):
     ("Ada (Classic) · 7♥")."""
 
     DEFAULT_CSS = """
-    DebugScreen #debug-filter { height: 1; padding: 0 1; background: $boost; }
+    DebugScreen #debug-filter { height: auto; padding: 0 1; background: $boost; }
     DebugScreen #debug-main { height: 1fr; }
     DebugScreen #decisions { width: 40; height: 1fr; }
     DebugScreen.-narrow #decisions { width: 30; }
@@ -98,7 +98,11 @@ class DebugScreen(Screen[None]):
             yield OptionList(id="decisions")
             with VerticalScroll(id="trace-scroll"):
                 yield TraceView(id="trace")
-        yield Footer(show_command_palette=False)
+        yield self.footer()
+
+    def footer(self) -> Footer:
+        """The screen's footer (a table may give one that keeps its quit key in sight)."""
+        return Footer(show_command_palette=False)
 
     def on_mount(self) -> None:
         self._fill()
@@ -117,15 +121,27 @@ class DebugScreen(Screen[None]):
         at = choices.index(self.player) if self.player in choices else 0
         self.filter_player(choices[(at + 1) % len(choices)])
 
-    def _fill(self) -> None:
-        self.records = [r for r in self.all_records if self.player is None or r.player == self.player]
+    def set_records(self, records: Sequence[DecisionRecord]) -> None:
+        """Show another version of the game's records (same decisions, e.g. masked or whole), keeping
+        the filter and, where it can, the decision highlighted."""
+        at = self.query_one("#decisions", OptionList).highlighted
+        self.all_records = list(records)[::-1]
+        self._fill()
+        if at is not None and 0 < at < len(self.records):
+            self.query_one("#decisions", OptionList).highlighted = at
+
+    def banner(self) -> str:
+        """The line above the list: whose decisions are shown, how many, and the keys."""
         who = "all players" if self.player is None else self.names[self.player]
         total = len(self.all_records)
         span = f"the whole game from round {self.all_records[-1].round}" if total else "none yet"
+        return (f"{who}: {len(self.records)} of {total} bot decision{'' if total == 1 else 's'} ({span})"
+                " · f: next player · t: tree/JSON")
+
+    def _fill(self) -> None:
+        self.records = [r for r in self.all_records if self.player is None or r.player == self.player]
         self.sub_title = " · ".join(x for x in ("AI debug", self.subtitle) if x)
-        self.query_one("#debug-filter", Static).update(
-            f"{who}: {len(self.records)} of {total} bot decision{'' if total == 1 else 's'} ({span})"
-            " · f: next player · t: tree/JSON")
+        self.query_one("#debug-filter", Static).update(self.banner())
         decisions = self.query_one("#decisions", OptionList)
         decisions.clear_options()
         decisions.add_options([Option(r.label, id=str(i)) for i, r in enumerate(self.records)])

@@ -162,7 +162,7 @@ class Felt(WidthPanel):
     def show(self, session: Session, thinking: int | None) -> None:
         state = session.state
         width = max(20, self.content_size.width or 60)
-        self.border_title = session.round_text()
+        self.border_title = session.round_text() + (" · OPEN HANDS on the debug screen" if session.open_hands else "")
         self.border_subtitle = variant_state(session)
         parts: list[Text] = []
         if session.over:

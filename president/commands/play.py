@@ -7,6 +7,7 @@ from pathlib import Path
 
 from recycle.kernel.arguments import FloatRange, UsageError
 from recycle.kernel.specs import fill_seats, split_specs
+from recycle.players import PRESIDENT, check_agents_for
 from tui.options import DEFAULT_DELAY, DEFAULT_OPPONENTS, MatchOptions, default_rules_dir
 
 from ..deals import read_deal_file
@@ -55,6 +56,7 @@ def run(args: argparse.Namespace) -> int:
     else:  # a user's list must fit the table (the default four are cut to a smaller one)
         opponents = tuple(split_specs(args.opponents))
         fill_seats(opponents, settings.players - 1, "opponents")
+        check_agents_for(opponents, PRESIDENT)
     rules_dir = Path(args.rules_dir) if args.rules_dir else default_rules_dir()
     rules_dir.mkdir(parents=True, exist_ok=True)
     deal = read_deal_file(args.deal, settings).hands if args.deal else None

@@ -3,11 +3,13 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 
 from rich.table import Table
 
 from personalities.catalog import catalog
 from personalities.reader import check_file
+from recycle.kernel.arguments import UsageError
 from recycle.kernel.cli_support import check_files
 
 from .common import console, rules_dirs
@@ -22,6 +24,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--rules-dir", default=None, help="also list the .rul files of this folder (your per-user folder "
                                                      "is always listed: copies saved by the editor are marked edited)")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--revert", metavar="NAME", help="delete your edited copy of the shipped personality NAME, "
+                                                    "so that NAME is the shipped one again")
     p.set_defaults(run=run_personalities)
 
 
@@ -29,7 +33,24 @@ def run_check(args: argparse.Namespace) -> int:
     return check_files(args.files, check_file, args.json)
 
 
+def run_revert(args: argparse.Namespace) -> int:
+    """`--revert NAME`: your copy deleted (it must exist), and what NAME means now."""
+    from personalities.catalog import NothingToRevert, locate, revert_copy
+
+    folders = rules_dirs(args)
+    try:
+        path = revert_copy(args.revert, folders)
+    except NothingToRevert as exc:
+        raise UsageError(str(exc)) from None
+    now = locate(path.stem, folders)
+    still = f"another copy is played now: {now}" if isinstance(now, Path) else "the shipped one is played again"
+    console.print(f"deleted your copy {path}: {still}", highlight=False, soft_wrap=True)
+    return 0
+
+
 def run_personalities(args: argparse.Namespace) -> int:
+    if args.revert:
+        return run_revert(args)
     entries = catalog(rules_dirs(args))
     if args.json:
         print(json.dumps([{"name": e.name, "description": e.description, "source": e.source,

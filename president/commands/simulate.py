@@ -9,6 +9,7 @@ from rich.table import Table
 from recycle.kernel.arguments import GAMES, ROUNDS, check_stdout_once, is_stdout, output_file
 from recycle.kernel.output import progress_bar, write_csv, write_json
 from recycle.kernel.specs import split_specs
+from recycle.players import PRESIDENT, check_agents_for
 
 from ..bots import make_bots
 from ..observation import place_name
@@ -42,6 +43,7 @@ def run(args: argparse.Namespace) -> int:
     settings = table_settings(args, rounds=args.rounds)
     check_stdout_once(args, "json", "csv")
     specs = split_specs(args.players)
+    check_agents_for(specs, PRESIDENT)
     agents, names = make_bots(specs, settings.players, rules_dirs(args))
     seed = seed_of(args)
     deal = None

@@ -21,6 +21,7 @@ from recycle.kernel.arguments import (GAMES, ROUNDS, SEED, FloatRange, IntRange,
                                       is_stdout, output_file)
 from recycle.kernel.schema import ListOf, Maybe, Obj, Str
 from recycle.kernel.specs import AgentSpecError, split_specs
+from recycle.players import PRESIDENT, check_agents_for
 from recycle.kernel.output import progress_bar, write_csv, write_json
 from recycle.tournament import (INTERRUPTED, SPRT, Journal, JournalError, Schedule, SprtPair, Tally,
                                 config_differences, read_header, records, repair, run_tournament)
@@ -125,6 +126,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--plot needs matplotlib: pip install 'president-rul[plot]'")
     settings = table_settings(args, rounds=args.rounds)
     folders = rules_dirs(args)
+    check_agents_for(args.bots, Path(args.recycle_game).stem if args.recycle_game else PRESIDENT)
     with uploads.recording() as recorded:  # what the game and bots read is what a cluster's workers get
         play = (RecycleMatch.of(args.recycle_game, args.climbing, args.fallback, folders) if args.recycle_game
                 else PresidentMatch(settings, folders))

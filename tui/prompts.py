@@ -1,0 +1,44 @@
+"""What the table asks of the person, worded from the rules in force (no Textual here).
+
+The wording follows the settings, so it never says less than the engine
+accepts: "higher or equal" where an equal value may follow (and whether it
+skips the next player), "lower" during a revolution, jokers only at a table
+that has them, and no "pass" to the leader, who cannot pass.
+"""
+from __future__ import annotations
+
+from president.cards import JOKER
+from president.settings import EqualValue, JokerMode, Settings
+from president.state import PresidentState
+
+from .session import plural
+
+VALUE_KEYS_TEXT = "3-9 T J Q K A 2"
+
+
+def lead_prompt(settings: Settings) -> str:
+    """The leader's prompt: any number of cards of one value (the leader cannot pass)."""
+    keys = VALUE_KEYS_TEXT + (", X a joker" if settings.jokers else "")
+    return f"Your lead: any number of cards of one value (its key: {keys}; or space on a card), then enter."
+
+
+def follow_prompt(settings: Settings, state: PresidentState) -> str:
+    """The prompt when there are upcards to answer, from the settings and the state of the trick."""
+    up = state.upcards
+    assert up is not None
+    if up.value == JOKER:
+        return f"Your turn: nothing beats a lone joker ({up}): p to pass."
+    direction = "lower" if state.reversed else "higher"
+    cards = plural(up.count, "card")
+    if settings.equal_value is EqualValue.NO:
+        text = f"Your turn: beat {up} with {cards} of a {direction} value"
+    else:
+        skip = " (an equal value skips the next player)" if settings.equal_value is EqualValue.SKIP else ""
+        text = f"Your turn: answer {up} with {cards} of a {direction} or equal value{skip}"
+    text += ", or p to pass" + (" (until the trick ends)." if settings.pass_locks else ".")
+    if settings.jokers:
+        if settings.joker_mode is JokerMode.WILD:
+            text += " Jokers are wild."
+        if up.count == 1:
+            text += " A joker beats any single."
+    return text
