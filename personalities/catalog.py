@@ -89,6 +89,11 @@ def folder_files(folder: Path) -> list[Path]:
     return [folder / name for name in uploads.folder_names(folder, "*.rul", MAX_FOLDER_FILES)]
 
 
+def known_names(rules_dirs: tuple[Path, ...] = ()) -> list[str]:
+    """Every name `locate` finds, without reading a file: the shipped ones and the user folders' stems."""
+    return [*shipped_names(), *(path.stem for folder in rules_dirs for path in folder_files(folder))]
+
+
 def catalog(rules_dirs: tuple[Path, ...] = ()) -> list[Entry]:
     """Every personality that can be chosen by name: shipped ones first, then user files.
 

@@ -11,6 +11,7 @@ from typing import Callable
 
 from recycle.kernel.protocol import Agent, RandomAgent
 from recycle.kernel.specs import AgentSpecError, parse_spec
+from recycle.kernel.suggest import hint
 
 #: A factory takes the spec's parameters and a resolver for nested specs (`rollout=Classic`).
 AgentFactory = Callable[[dict[str, str], Callable[[str], Agent]], Agent]
@@ -60,4 +61,14 @@ def make_agent(spec: str, fallback: Callable[[str], Agent | None] | None = None)
         if agent is not None:
             return agent
     known = ", ".join(sorted(AGENT_FACTORIES))
-    raise AgentSpecError(f"unknown bot {spec!r}: use a shipped personality name, a .rul file, or one of: {known}")
+    raise AgentSpecError(f"unknown bot {spec!r}{hint(name, _names(fallback is not None))}: use a shipped "
+                         f"personality name, a .rul file, or one of: {known}")
+
+
+def _names(personalities: bool) -> list[str]:
+    """Every name a spec may start with: the agents, and the personalities when the game takes them."""
+    if not personalities:
+        return list(AGENT_FACTORIES)
+    from personalities.catalog import known_names, search_dirs
+
+    return [*AGENT_FACTORIES, *known_names(search_dirs())]

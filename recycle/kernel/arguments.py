@@ -183,8 +183,8 @@ def _unwritable(path: Path) -> str | None:
 
 class ArgumentParser(argparse.ArgumentParser):
     """argparse, refusing what Python 3.11's parser lets through: a positional argument
-    given as a lone `--` arrives as an empty list instead of an error. Subparsers made
-    by `add_subparsers().add_parser` are of this class too."""
+    given as a lone `--` arrives as an empty list instead of an error; and naming the nearest
+    choice for a mistyped one. Subparsers made by `add_subparsers().add_parser` are of this class too."""
 
     def parse_known_args(self, args=None, namespace=None):
         namespace, extras = super().parse_known_args(args, namespace)
@@ -193,6 +193,17 @@ class ArgumentParser(argparse.ArgumentParser):
                     isinstance(getattr(namespace, action.dest, None), list):
                 self.error(f"argument {action.metavar or action.dest}: expected one value, not '--'")
         return namespace, extras
+
+    def _check_value(self, action, value):
+        """A word outside the choices (a subcommand, `--level`): argparse's error, with the nearest choice."""
+        if action.choices is not None and value not in action.choices:
+            from recycle.kernel.suggest import did_you_mean
+
+            hint = did_you_mean(value, action.choices)
+            if hint:
+                choices = ", ".join(map(repr, action.choices))
+                raise argparse.ArgumentError(action, f"invalid choice: {value!r}: {hint} (choose from {choices})")
+        super()._check_value(action, value)
 
 
 class _VersionAction(argparse._VersionAction):
