@@ -46,6 +46,24 @@ AGENT_FACTORIES: dict[str, AgentFactory] = {
 }
 
 
+#: Agents written for some games only (they read those games' observations): agent -> the games, by
+#: shipped name. Every other agent of the table plays any game through the protocol.
+ONLY_AT: dict[str, tuple[str, ...]] = {"tides-seed": ("TidesOfTime2",), "tides-solver": ("TidesOfTime2",)}
+
+
+def agents_for(game: str) -> list[str]:
+    """The agents of the table that can play `game` (a shipped game's name, or a file), in table order."""
+    name = game.replace("\\", "/").rsplit("/", 1)[-1].removesuffix(".gdl").removesuffix(".rcy").lower()
+    return [agent for agent in AGENT_FACTORIES if agent not in ONLY_AT
+            or name in (g.lower() for g in ONLY_AT[agent])]
+
+
+def cannot_play(personality: str, game: str) -> str:
+    """Why a rule personality cannot sit at `game` (no climbing view), and the agents that can."""
+    return (f"{personality} is a President personality: it plays climbing games (a hand, cards to beat on the table), "
+            f"and {game} is not one; agents that can play {game}: {', '.join(agents_for(game))}")
+
+
 def make_agent(spec: str, fallback: Callable[[str], Agent | None] | None = None) -> Agent:
     """The agent a spec names. `fallback` resolves game-specific names (personalities)."""
     name, params = parse_spec(spec)
