@@ -5,7 +5,8 @@ a `.rul` path is that file; otherwise the folders of `search_dirs` are looked
 through in order (`--rules-dir` first, then the per-user folder where the
 editor saves copies), then the shipped files, case-insensitively. So a
 shipped personality edited and saved by the editor is played as the user's
-copy everywhere, and `catalog` marks such a copy `edited`.
+copy everywhere, `catalog` marks such a copy `edited`, and results name it
+"Classic (your copy)" (`shown_name`).
 """
 from __future__ import annotations
 
@@ -63,6 +64,19 @@ def search_dirs(rules_dir: Path | str | None = None) -> tuple[Path, ...]:
 def is_edited_copy(path: Path | None) -> bool:
     """A user file named like a shipped personality: an edited copy of it."""
     return path is not None and path.stem.lower() in {n.lower() for n in shipped_names()}
+
+
+#: Follows the name of a user's edited copy of a shipped personality in every table, journal and report.
+YOUR_COPY = "(your copy)"
+
+
+def shown_name(spec: str, rules_dirs: tuple[Path, ...] = ()) -> str:
+    """How results name the bot of `spec`: `Classic (your copy)` when the name finds the user's edited
+    copy of a shipped personality (`locate`), so it is never mistaken for the shipped one; else `spec`."""
+    where = locate(spec, rules_dirs) if spec.strip() else None
+    if isinstance(where, Path) and is_edited_copy(where) and uploads.is_file(where):
+        return f"{where.stem} {YOUR_COPY}"
+    return spec
 
 
 def shipped_text(name: str) -> str:

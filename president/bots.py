@@ -33,9 +33,12 @@ def make_bot(spec: str, rules_dirs: tuple[Path, ...] = ()) -> Agent:
 
 
 def make_bots(specs: list[str], players: int, rules_dirs: tuple[Path, ...] = ()) -> tuple[list[Agent], list[str]]:
-    """One agent per seat; fewer specs than seats are repeated in rotation."""
+    """One agent per seat, fewer specs than seats repeated in rotation; and the seats' names for results
+    (the spec; `Classic (your copy)` for the user's edited copy of a shipped personality)."""
+    from personalities.catalog import shown_name
+
     seats = fill_seats(specs, players)
     made = {s: make_bot(s, rules_dirs) for s in dict.fromkeys(specs)}
     # Each seat gets its own agent object so that stateful agents never share memory.
     agents = [made[s] if seats.index(s) == i else make_bot(s, rules_dirs) for i, s in enumerate(seats)]
-    return agents, seats
+    return agents, [shown_name(s, rules_dirs) for s in seats]

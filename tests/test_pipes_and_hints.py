@@ -2,11 +2,13 @@
 types, outputs into pipes and `/dev/stdout`, and what a game a personality cannot play takes."""
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -66,6 +68,17 @@ def test_the_agents_a_game_takes_come_from_the_agent_table():
 
 
 # ---- outputs: pipes and standard output -------------------------------------------------------------------
+def _opened_when_read(pipe: Path) -> None:
+    """`output_file` as argparse calls it, once the reader thread is waiting on the pipe (it has just started)."""
+    for _ in range(500):
+        try:
+            assert output_file(str(pipe)) == str(pipe)  # opened now, without waiting
+            return
+        except argparse.ArgumentTypeError:
+            time.sleep(0.01)
+    raise AssertionError("the reader never opened the pipe")
+
+
 def test_a_named_pipe_with_a_reader_is_written_to(tmp_path):
     pipe = tmp_path / "out.json"
     os.mkfifo(pipe)
@@ -73,7 +86,7 @@ def test_a_named_pipe_with_a_reader_is_written_to(tmp_path):
     reader = threading.Thread(target=lambda: got.append(pipe.read_text()))
     reader.start()
     try:
-        assert output_file(str(pipe)) == str(pipe)  # opened now, without waiting
+        _opened_when_read(pipe)
         write_json(str(pipe), {"seats": [1, 2]})
     finally:
         reader.join(10)
@@ -87,7 +100,7 @@ def test_a_named_pipe_takes_csv_too(tmp_path):
     reader = threading.Thread(target=lambda: got.append(pipe.read_text()))
     reader.start()
     try:
-        output_file(str(pipe))
+        _opened_when_read(pipe)
         write_csv(str(pipe), ["seat", "wins"], [[0, 3]])
     finally:
         reader.join(10)

@@ -168,7 +168,8 @@ def run_stats(args: argparse.Namespace) -> int:
     with progress_bar(err_console, args.rounds, "playing", "rounds") as advance:
         fired = count_firings(agents, settings, args.rounds, seed, advance=advance)
     rules = bot.personality.rules
-    names[0] = bot.personality.name
+    if names[0] == args.bot:  # a file's path is shown by its personality's name; the user's copy stays marked
+        names[0] = bot.personality.name
     total = sum(fired.values())
     rows = [{"line": rule.line, "rule": rule.source.strip() or str(rule), "fired": fired.get(rule.line, 0)}
             for rule in rules]

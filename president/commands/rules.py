@@ -6,7 +6,7 @@ import json
 
 from rich.table import Table
 
-from personalities.catalog import catalog
+from personalities.catalog import YOUR_COPY, catalog
 from personalities.reader import check_file
 from recycle.kernel.cli_support import check_files
 
@@ -44,7 +44,7 @@ def run_personalities(args: argparse.Namespace) -> int:
         if e.replaced:
             where = "shipped (replaced by your edited copy)"
         else:
-            where = f"{e.path} (edited)" if e.edited else str(e.path or e.source)
-        table.add_row(e.name, e.description, where)
+            where = str(e.path or e.source)
+        table.add_row(f"{e.name} {YOUR_COPY}" if e.edited else e.name, e.description, where)
     console.print(table)
     return 0

@@ -26,6 +26,7 @@ from recycle.tournament import (INTERRUPTED, SPRT, Journal, JournalError, Schedu
                                 config_differences, read_header, records, repair, run_tournament)
 from recycle.tournament import report
 from recycle.tournament.cluster import cluster_argument, status_line
+from personalities.catalog import shown_name
 from recycle.kernel import uploads
 
 from ..settings import Settings
@@ -127,7 +128,7 @@ def run(args: argparse.Namespace) -> int:
     play = (RecycleMatch.of(args.recycle_game, args.climbing, args.fallback, folders) if args.recycle_game
             else PresidentMatch(settings, folders))
     with uploads.recording() as recorded:  # what the bots read is what a cluster's workers get
-        labels, fingerprints = _check_bots(args.bots, play.bot)  # every bot, before any game starts
+        labels, fingerprints = _check_bots(args.bots, play.bot, folders)  # every bot, before any game starts
     sprt = _sprt_pair(args, labels)
     args.seed = seed_of(args)
     config = _config(args, settings, labels, fingerprints)
@@ -174,7 +175,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _check_bots(specs: list[str], make) -> tuple[list[str], list[str | None]]:
+def _check_bots(specs: list[str], make, folders: tuple[Path, ...] = ()) -> tuple[list[str], list[str | None]]:
     """Build every bot once with `make` (clear errors, exit 2 or 3); unique labels and rule fingerprints."""
     labels: list[str] = []
     fingerprints: list[str | None] = []
@@ -183,10 +184,11 @@ def _check_bots(specs: list[str], make) -> tuple[list[str], list[str | None]]:
         personality = getattr(agent, "personality", None)
         # The rules' canonical text: resuming after a .rul file changed is a configuration change.
         fingerprints.append(hashlib.sha256(str(personality).encode()).hexdigest()[:16] if personality else None)
-        label, k = spec, 1
+        name = shown_name(spec, folders)  # the user's edited copy is never labelled as the shipped one
+        label, k = name, 1
         while label in labels:
             k += 1
-            label = f"{spec}#{k}"
+            label = f"{name}#{k}"
         labels.append(label)
     return labels, fingerprints
 

@@ -78,8 +78,9 @@ def run_run(args: argparse.Namespace) -> int:
     n = new_game(game, 0, **limits).num_players
     specs = split_specs(args.players) or ["random"]
     # Personalities and .rul files play climbing games (recycle.climbing.adapter); agent specs play any game.
-    agents, _ = make_climbing_bots(specs, game, n, **bot_options(args))
-    seats = [Seat(describe(a)) for a in agents]
+    options = bot_options(args)
+    agents, names = make_climbing_bots(specs, game, n, **options)
+    seats = [Seat(_seat_name(name, a, options["rules_dirs"])) for name, a in zip(names, agents)]
     seed = seed_of(args)
     folder = Path(args.transcript) if args.transcript else None
     if folder:
@@ -110,6 +111,14 @@ def run_run(args: argparse.Namespace) -> int:
             {"game": str(path), "games": args.games, "seed": seed, "called": called,
              "mean_choices": _mean(choices)})
     return 0
+
+
+def _seat_name(spec: str, agent, folders: tuple[Path, ...]) -> str:
+    """The agent's name; `Classic (your copy)` for the user's edited copy of a shipped personality."""
+    from personalities.catalog import shown_name
+
+    shown = shown_name(spec, folders)
+    return shown if shown != spec else describe(agent)
 
 
 def _run_native(args: argparse.Namespace) -> int:
