@@ -37,9 +37,9 @@ def run_personalities(args: argparse.Namespace) -> int:
                           for e in entries], indent=2))
         return 0
     table = Table(title="personalities")
-    table.add_column("name", no_wrap=True, style="bold")
+    table.add_column("name", style="bold", overflow="fold")
     table.add_column("description")
-    table.add_column("from", style="dim")
+    table.add_column("from", style="dim", overflow="fold")
     for e in entries:
         if e.replaced:
             where = "shipped (replaced by your edited copy)"

@@ -22,6 +22,7 @@ from recycle.kernel.arguments import (GAMES, ROUNDS, SEED, FloatRange, IntRange,
 from recycle.kernel.schema import ListOf, Maybe, Obj, Str
 from recycle.kernel.specs import AgentSpecError, split_specs
 from recycle.kernel.output import progress_bar, write_csv, write_json
+from recycle.kernel.cli_support import add_wide_option, print_table
 from recycle.tournament import (INTERRUPTED, SPRT, Journal, JournalError, Schedule, SprtPair, Tally,
                                 config_differences, read_header, records, repair, run_tournament)
 from recycle.tournament import report
@@ -35,7 +36,7 @@ from recycle.climbing.match import RecycleMatch
 from ..matches import PresidentMatch
 from ..simulate import match_seed
 from .common import add_table_options, console, err_console, rules_dirs, seed_of, table_settings
-from ..observation import place_name
+from ..observation import place_name, place_title
 
 EXIT_INTERRUPTED = 130
 #: Options that make up the configuration; omitted ones are taken from a resumed file.
@@ -75,6 +76,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="play on a Dask cluster instead: a scheduler's tcp://HOST:8786, or local[:N] for N "
                         "worker processes here (pip install 'president-rul[cluster]')")
     add_table_options(p)
+    add_wide_option(p)
     p.set_defaults(preset=None, overrides=None)  # None = not given, so --resume can fill it in
     p.add_argument("--rules-dir", default=None, help="a folder of .rul files to find personalities in")
     p.add_argument("--game", dest="recycle_game", metavar="GAME",
@@ -159,7 +161,7 @@ def run(args: argparse.Namespace) -> int:
                                  jobs, replay, advance, cluster=args.cluster, files=recorded())
     summary = tally.summary()
     if not (is_stdout(args.json) or is_stdout(args.csv)):
-        _show(summary, n, args.seed, outcome.status, schedule.total_games)
+        _show(summary, n, args.seed, outcome.status, schedule.total_games, args.wide)
     data = {"config": config, "status": outcome.status, **summary}
     if args.json:
         write_json(args.json, data)
@@ -226,12 +228,12 @@ def _rounds_text(settings: Settings) -> str:
     return " or ".join(parts) or "rounds"
 
 
-def _show(summary: dict[str, Any], n: int, seed: int, status: str, total: int) -> None:
+def _show(summary: dict[str, Any], n: int, seed: int, status: str, total: int, wide: bool) -> None:
     title = (f"{summary['games']:,} of {total:,} matches, {summary['rounds']:,} rounds, seed {seed}"
              + ("" if status == "complete" else f" ({status})"))
-    console.print(report.bot_table(summary, title, place_name(1, n), place_name(n, n)))
+    print_table(report.bot_table(summary, title, place_title(1, n), place_title(n, n), wide), wide)
     if summary["head_to_head"]:
-        console.print(report.head_to_head_table(summary))
+        print_table(report.head_to_head_table(summary, wide), wide)
     text = report.sprt_text(summary)
     if text:
         console.print(text, highlight=False)

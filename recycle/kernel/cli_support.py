@@ -16,6 +16,8 @@ from typing import Callable, Iterable
 
 from rich.console import Console
 from rich.markup import escape
+from rich.measure import Measurement
+from rich.table import Table
 
 from recycle.kernel.arguments import SEED
 from recycle.kernel.diagnostics import Diagnostic, DiagnosticError, Severity
@@ -32,6 +34,25 @@ def fail(message: str, code: int = EXIT_USAGE) -> int:
     """Print a one-line error and return the exit code."""
     err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
     return code
+
+
+#: The width every table fits by default: a terminal's classic width.
+TABLE_WIDTH = 80
+
+
+def add_wide_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--wide", action="store_true",
+                        help=f"show every column, however wide (default: the columns that fit {TABLE_WIDTH})")
+
+
+def print_table(table: Table, wide: bool = False) -> None:
+    """A table at the console's width; with `wide`, at its own width (no column squeezed, even past the
+    terminal's edge)."""
+    if wide:
+        natural = Measurement.get(console, console.options.update_width(10_000), table).maximum
+        console.print(table, width=max(natural, console.width))
+    else:
+        console.print(table)
 
 
 def add_seed_option(parser: argparse.ArgumentParser) -> None:
