@@ -10,6 +10,7 @@ from recycle.kernel.arguments import GAMES, ROUNDS, check_stdout_once, is_stdout
 from recycle.kernel.output import progress_bar, write_csv, write_json
 from recycle.kernel.specs import split_specs
 from recycle.kernel.cli_support import add_wide_option, print_table
+from recycle.kernel.tables import add_name_column
 
 from ..bots import make_bots
 from ..observation import ordinal, place_title
@@ -78,7 +79,7 @@ def result_table(result: SimulationResult, wide: bool = False) -> Table:
                           "interval; wins: matches won (shared on a tie)"
                           + ("" if wide else "; --wide shows every place"))
     table.add_column("seat", justify="right")
-    table.add_column("bot", overflow="fold")
+    add_name_column(table, "bot", [s.name for s in result.seats])
     for k in places:
         table.add_column(ordinal(k), justify="right")
     table.add_column("mean place", justify="right")

@@ -16,11 +16,11 @@ from typing import Callable, Iterable
 
 from rich.console import Console
 from rich.markup import escape
-from rich.measure import Measurement
 from rich.table import Table
 
 from recycle.kernel.arguments import SEED
 from recycle.kernel.diagnostics import Diagnostic, DiagnosticError, Severity
+from recycle.kernel.tables import fitted, natural_width
 
 console = Console(width=None if sys.stdout.isatty() else 120)
 err_console = Console(stderr=True)
@@ -49,10 +49,9 @@ def print_table(table: Table, wide: bool = False) -> None:
     """A table at the console's width; with `wide`, at its own width (no column squeezed, even past the
     terminal's edge)."""
     if wide:
-        natural = Measurement.get(console, console.options.update_width(10_000), table).maximum
-        console.print(table, width=max(natural, console.width))
+        console.print(table, width=max(natural_width(table), console.width))
     else:
-        console.print(table)
+        console.print(fitted(table, console.width))
 
 
 def add_seed_option(parser: argparse.ArgumentParser) -> None:

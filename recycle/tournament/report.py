@@ -12,6 +12,8 @@ from typing import Any, Callable, Sequence
 from rich.table import Table
 from rich.console import JustifyMethod
 
+from recycle.kernel.tables import add_name_column
+
 INTERVALS = ("95% intervals over per-deal totals (deals are the independent unit): "
              "Wilson score with design-effect n for rates, Student t for means")
 #: The figure the bots are ranked by: the one every view of the table shows.
@@ -57,10 +59,10 @@ def _rating(bot: dict[str, Any]) -> str:
 def bot_columns(first: str = "first", last: str = "last") -> list[Column]:
     """The columns of the bots' table after `#` and `bot`; a new figure is one more `Column` here."""
     return [Column("rounds", lambda bot: f"{bot['rounds']:,}"),
-            Column(f"{first} share", lambda bot: _pct(bot["first_rate"])),
-            Column(f"{last} share", lambda bot: _pct(bot["last_rate"])),
+            Column(first, lambda bot: _pct(bot["first_rate"])),
+            Column(last, lambda bot: _pct(bot["last_rate"])),
             Column("mean place", lambda bot: _mean(bot["mean_place"])),
-            Column("points a round", lambda bot: _mean(bot["mean_points"])),
+            Column("points", lambda bot: _mean(bot["mean_points"])),
             Column("rating μ ±σ", _rating, wide_only=True)]
 
 
@@ -68,14 +70,16 @@ def bot_table(summary: dict[str, Any], title: str, first: str = "first", last: s
               wide: bool = False) -> Table:
     """One row per bot, ranked by points a round (the `#` column); the OpenSkill rating with `wide`."""
     columns = [c for c in bot_columns(first, last) if wide or not c.wide_only]
-    table = Table(title=title, caption=f"ranked by points a round. {first}/{last} share: rounds finished first/last, "
-                                       "in % (95% interval); means ± half their 95% interval. " + INTERVALS
+    table = Table(title=title, caption=f"ranked by points: the mean points a round. {first}, {last}: share of "
+                                       "rounds finished first, last, in % (95% interval); means ± half their 95% "
+                                       "interval. " + INTERVALS
                                        + ("" if wide else "; --wide adds the OpenSkill rating"))
+    bots = ranked(summary)
     table.add_column("#", justify="right", no_wrap=True)
-    table.add_column("bot", overflow="fold")
+    add_name_column(table, "bot", [bot["bot"] for bot in bots])
     for column in columns:
         table.add_column(column.header, justify=column.justify)
-    for i, bot in enumerate(ranked(summary), start=1):
+    for i, bot in enumerate(bots, start=1):
         table.add_row(str(i), bot["bot"], *(column.cell(bot) for column in columns))
     return table
 
@@ -94,7 +98,7 @@ def head_to_head_table(summary: dict[str, Any], wide: bool = False) -> Table:
     table = Table(title="head to head: how often the row bot finished above the column bot",
                   caption="share of the rounds both played at one table, in % (95% interval); "
                           "columns numbered as the rows")
-    table.add_column("bot", overflow="fold")
+    add_name_column(table, "bot", [b["bot"] for b in bots], extra=len(f"{len(bots)} "))
     for i, _ in enumerate(bots, start=1):
         table.add_column(str(i), justify="right")
     for i, a in enumerate(bots, start=1):
@@ -107,8 +111,8 @@ def _head_to_head_pairs(names: list[str], cells: dict[tuple[str, str], dict[str,
     table = Table(title="head to head: how often the first bot finished above the second",
                   caption="share of the rounds both played at one table, in % (95% interval); "
                           "--wide shows the square")
-    table.add_column("bot", overflow="fold")
-    table.add_column("above", overflow="fold")
+    add_name_column(table, "bot", names)
+    add_name_column(table, "above", names)
     table.add_column("share", justify="right")
     for k, a in enumerate(names):
         for b in names[k + 1:]:
