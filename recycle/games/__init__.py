@@ -68,7 +68,7 @@ def game_path(name: str) -> str:
     for game in games:
         if game.name.lower() == name.lower():
             return game.path
-    raise UsageError(f"{name!r}{hint(name, [g.name for g in games])} is neither a file nor a shipped game; "
+    raise UsageError(f"{name!r} is neither a file nor a shipped game{hint(name, [g.name for g in games])}; "
                      f"the shipped games are "
                      f"{', '.join(g.name for g in games)} (recycle games lists them), or give a .gdl or .rcy file")
 
