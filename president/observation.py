@@ -37,11 +37,6 @@ def rank_of_place(place: int, players: int) -> int:
     return NEUTRAL
 
 
-def place_name(place: int, players: int) -> str:
-    """A finishing place with its rank, as tables head their columns: `1 P`, `5 L`."""
-    return f"{place} {RANK_SHORT[rank_of_place(place, players)]}"
-
-
 def place_title(place: int, players: int) -> str:
     """A finishing place's title in words: `President`, `Vice-Loser`."""
     return RANK_TITLES[rank_of_place(place, players)]

@@ -130,3 +130,8 @@ def test_dev_stdout_into_a_pipe_is_standard_output(option):
 def test_an_input_that_never_ends_stays_refused():
     code, out, err = call(recycle, ["check", "/dev/zero"], seconds=10)
     assert code in (2, 3) and "regular file" in err + out
+
+
+def test_recycle_games_says_how_to_play_one_yourself():
+    code, out, _ = call(recycle, ["games"])
+    assert code == 0 and "recycle play NAME" in " ".join(out.split())

@@ -36,7 +36,7 @@ from recycle.climbing.match import RecycleMatch
 from ..matches import PresidentMatch
 from ..simulate import match_seed
 from .common import add_table_options, console, err_console, rules_dirs, seed_of, table_settings
-from ..observation import place_name, place_title
+from ..observation import ordinal, place_title
 
 EXIT_INTERRUPTED = 130
 #: Options that make up the configuration; omitted ones are taken from a resumed file.
@@ -168,7 +168,7 @@ def run(args: argparse.Namespace) -> int:
     if args.csv:
         write_csv(args.csv, *report.csv_rows(summary))
     if args.plot:
-        report.plot_places(args.plot, summary, [place_name(k + 1, n) for k in range(n)],
+        report.plot_places(args.plot, summary, [f"{ordinal(k)} {place_title(k, n)}" for k in range(1, n + 1)],
                            f"finishing places, {summary['rounds']:,} rounds")
     if outcome.status == INTERRUPTED:
         err_console.print(f"interrupted: {summary['games']} of {schedule.total_games} matches counted; "
