@@ -159,7 +159,8 @@ def preset(name: str) -> Settings:
     try:
         return PRESETS[name.lower()]
     except KeyError:
-        raise SettingsError(f"unknown preset {name!r}{hint(name, PRESETS)}; presets are: {', '.join(PRESETS)}") from None
+        raise SettingsError(f"unknown preset {name!r}{hint(name, PRESETS)}; presets are: "
+                            f"{', '.join(PRESETS)}") from None
 
 
 def parse_assignments(items: list[str]) -> dict[str, str]:

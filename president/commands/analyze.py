@@ -25,7 +25,7 @@ from recycle.kernel.arguments import ROUNDS
 from recycle.analysis.result import figure_label, interval_text, number_text
 
 from ..analysis import PresidentSubject
-from .common import add_table_options, console, table_settings
+from .common import add_table_options, print_table, table_settings
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
             a.extra_json = {"compare": {"against": analyses[0].name, **{
                 d.figure: {**d.diff.to_json(), "significant": d.significant} for d in diffs}}}
         write_outputs(args, analyses, "President variants compared",
-                      lambda: console.print(compare_table(analyses, differences)))
+                      lambda: print_table(compare_table(analyses, differences)))
     else:
         write_outputs(args, analyses, f"President ({analyses[0].name}): game analysis")
     return 0

@@ -121,7 +121,8 @@ class Crosscheck:
 
         for spec in bots:  # another agent's choice depends on how each engine lists its options
             if find_personality(spec, tuple(rules_dirs)) is None:
-                raise UsageError(f"{spec!r}{hint(spec, known_names(tuple(rules_dirs)))} is not a personality: crosscheck compares rule personalities")
+                raise UsageError(f"{spec!r}{hint(spec, known_names(tuple(rules_dirs)))} is not a personality: "
+                                 "crosscheck compares rule personalities")
         self.settings, self.bots, self.seed = settings, bots, seed
         self.native_agents, _ = make_bots(bots, 5, rules_dirs)
         self.recycle_agents, _ = make_climbing_bots(bots, self.game, 5, rules_dirs=rules_dirs)

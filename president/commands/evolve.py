@@ -73,7 +73,8 @@ def _start(spec: str, folders) -> Candidate:
         personality = shipped(Path(spec).stem)  # `evolve Classic.rul` from any folder: the shipped file
     personality = personality or find_personality(spec, folders)
     if personality is None:
-        raise UsageError(f"no personality {spec!r}{hint(spec, known_names(folders))}: name a .rul file or a shipped personality")
+        raise UsageError(f"no personality {spec!r}{hint(spec, known_names(folders))}: name a .rul file or a shipped "
+                         "personality")
     return Candidate.of(personality, personality.name)
 
 

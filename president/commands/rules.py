@@ -8,9 +8,9 @@ from rich.table import Table
 
 from personalities.catalog import YOUR_COPY, catalog
 from personalities.reader import check_file
-from recycle.kernel.cli_support import check_files
+from recycle.kernel.cli_support import check_files, print_table
 
-from .common import console, rules_dirs
+from .common import rules_dirs
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -46,5 +46,5 @@ def run_personalities(args: argparse.Namespace) -> int:
         else:
             where = str(e.path or e.source)
         table.add_row(f"{e.name} {YOUR_COPY}" if e.edited else e.name, e.description, where)
-    console.print(table)
+    print_table(table)
     return 0

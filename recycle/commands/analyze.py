@@ -100,7 +100,7 @@ def write_outputs(args: argparse.Namespace, analyses: Sequence, title: str,
             tables()
         else:
             for a in analyses:
-                console.print(a.table())
+                print_table(a.table())
     if args.json:
         write_json(args.json, [a.to_json() for a in analyses])
     if args.csv:

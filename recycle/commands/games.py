@@ -7,7 +7,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from recycle.games import shipped_games
-from recycle.kernel.cli_support import console
+from recycle.kernel.cli_support import print_table
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -24,5 +24,5 @@ def run_games(args: argparse.Namespace) -> int:
         table.add_column(name, justify=justify, overflow="fold")
     for g in games:
         table.add_row(g.name, g.players, "yes" if g.climbing else "", escape(g.title))
-    console.print(table)
+    print_table(table)
     return 0

@@ -13,7 +13,7 @@ from recycle.commands.options import (add_bot_options, add_compat_option, add_li
                                       limits_of)
 from recycle.games import game_path, shipped_name
 from recycle.kernel.arguments import GAMES, UsageError, check_stdout_once, is_stdout, output_file, output_folder
-from recycle.kernel.cli_support import add_seed_option, console, seed_of
+from recycle.kernel.cli_support import add_seed_option, console, print_table, seed_of
 from recycle.kernel.deal_file import read_deal
 from recycle.kernel.output import mean_or_zero as _mean
 from recycle.kernel.output import progress_bar, write_csv, write_json
@@ -154,7 +154,7 @@ def _report(args: argparse.Namespace, seats: list[Seat], title: str, caption: st
     for i, s in enumerate(seats):
         table.add_row(str(i), s.agent, f"{_mean(s.scores):.2f}", f"{_mean(s.ranks):.2f}", str(s.wins))
     if not (is_stdout(args.json) or is_stdout(args.csv)):
-        console.print(table)
+        print_table(table)
     if args.json:
         write_json(args.json, {**header, "seats": [s.to_json() for s in seats]})
     if args.csv:
