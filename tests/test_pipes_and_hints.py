@@ -12,6 +12,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from president.cli import main as president
 from president.commands.fuzzing import call
@@ -26,6 +28,15 @@ def test_the_nearest_name_keeps_its_own_spelling_and_ignores_case():
     assert did_you_mean("clasic", ["Classic", "Cautious", "Expert"]) == "did you mean Classic?"
     assert nearest_names("EXPRET", ["Expert", "Classic"]) == ["Expert"]
     assert hint("zzzz", ["Classic", "Expert"]) == ""  # nothing close: no guess
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.text(st.characters(min_codepoint=33, max_codepoint=126), min_size=1, max_size=12), min_size=1,
+                max_size=8, unique_by=str.lower), st.data())
+def test_a_known_name_in_any_case_suggests_itself(names, data):
+    name = data.draw(st.sampled_from(names))
+    typed = data.draw(st.sampled_from([name, name.lower(), name.upper()]))
+    assert did_you_mean(typed, names) == f"did you mean {name}?"
 
 
 @pytest.mark.parametrize("main, argv, wanted", [
