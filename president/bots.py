@@ -29,7 +29,7 @@ def make_bot(spec: str, rules_dirs: tuple[Path, ...] = ()) -> Agent:
     """The agent for one BOT argument; raises AgentSpecError or RulError with a clear message."""
     if not spec.strip():
         raise AgentSpecError("empty bot name")
-    return make_agent(spec, lambda name: personality_agent(name, rules_dirs))
+    return make_agent(spec, lambda name: personality_agent(name, rules_dirs), game="President")
 
 
 def make_bots(specs: list[str], players: int, rules_dirs: tuple[Path, ...] = ()) -> tuple[list[Agent], list[str]]:

@@ -64,14 +64,18 @@ def cannot_play(personality: str, game: str) -> str:
             f"and {game} is not one; agents that can play {game}: {', '.join(agents_for(game))}")
 
 
-def make_agent(spec: str, fallback: Callable[[str], Agent | None] | None = None) -> Agent:
-    """The agent a spec names. `fallback` resolves game-specific names (personalities)."""
+def make_agent(spec: str, fallback: Callable[[str], Agent | None] | None = None, game: str | None = None) -> Agent:
+    """The agent a spec names. `fallback` resolves game-specific names (personalities); `game`, when given,
+    refuses an agent written for other games (`agents_for`)."""
     name, params = parse_spec(spec)
 
     def resolve(inner: str) -> Agent:
-        return make_agent(inner, fallback)
+        return make_agent(inner, fallback, game)
 
     factory = AGENT_FACTORIES.get(name.lower())
+    if factory is not None and game is not None and name.lower() not in agents_for(game):
+        raise AgentSpecError(f"{name} plays {', '.join(ONLY_AT[name.lower()])} only; agents that can play {game}: "
+                             f"{', '.join(agents_for(game))}")
     if factory is not None:
         return factory(dict(params), resolve)
     if fallback is not None and not params:

@@ -146,3 +146,14 @@ def test_an_input_that_never_ends_stays_refused():
 def test_recycle_games_says_how_to_play_one_yourself():
     code, out, _ = call(recycle, ["games"])
     assert code == 0 and "recycle play NAME" in " ".join(out.split())
+
+
+@pytest.mark.parametrize("main, argv, game", [
+    (president, ["simulate", "--players", "tides-seed,random", "--rounds", "1"], "President"),
+    (recycle, ["run", "President5", "--players", "ismcts:iterations=2,rollout=tides-solver", "--games", "1"],
+     "President5"),
+])
+def test_an_agent_written_for_another_game_is_refused_with_those_that_can(main, argv, game):
+    code, _, err = call(main, argv)
+    assert code == 2 and "plays TidesOfTime2 only" in err and f"agents that can play {game}: random" in err
+    assert "tides-seed," not in err.split("can play")[1]

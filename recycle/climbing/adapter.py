@@ -309,7 +309,7 @@ def make_climbing_bot(spec: str, game, **options) -> Agent:
     """The agent for one BOT argument at a climbing game (any agent spec, a personality, a .rul file)."""
     if not spec.strip():
         raise AgentSpecError("empty bot name")
-    return make_agent(spec, lambda name: climbing_bot(name, game, **options))
+    return make_agent(spec, lambda name: climbing_bot(name, game, **options), game=Path(loaded(game).filename).stem)
 
 
 def make_climbing_bots(specs: Sequence[str], game, players: int, **options) -> tuple[list[Agent], list[str]]:

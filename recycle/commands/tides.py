@@ -42,7 +42,7 @@ def native_agents(specs: list[str]) -> tuple[list[Agent], list[str]]:
         raise AgentSpecError(cannot_play(spec, "TidesOfTime2"))
 
     seats = fill_seats(specs or ["random"], 2)
-    return [make_agent(s, no_personality) for s in seats], seats
+    return [make_agent(s, no_personality, "TidesOfTime2") for s in seats], seats
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
