@@ -157,3 +157,22 @@ def test_an_agent_written_for_another_game_is_refused_with_those_that_can(main, 
     code, _, err = call(main, argv)
     assert code == 2 and "plays TidesOfTime2 only" in err and f"agents that can play {game}: random" in err
     assert "tides-seed," not in err.split("can play")[1]
+
+
+def test_a_pipe_the_command_never_writes_is_closed_so_its_reader_ends(tmp_path):
+    """A command that fails after its output pipe was opened still lets the reading program finish."""
+    pipe = tmp_path / "out.json"
+    os.mkfifo(pipe)
+    got: list[str] = []
+    reader = threading.Thread(target=lambda: got.append(pipe.read_text()))
+    reader.start()
+    try:
+        for _ in range(500):  # the reader thread is waiting on the pipe once it has started
+            code, _, err = call(recycle, ["run", "Pokr5", "--json", str(pipe)])
+            if "nothing reads from" not in err:
+                break
+            time.sleep(0.01)
+        assert code == 2 and "did you mean Poker5?" in err
+    finally:
+        reader.join(10)
+    assert not reader.is_alive() and got == [""]

@@ -200,6 +200,12 @@ def _unwritable(path: Path) -> str | None:
     return None
 
 
+def close_pipes() -> None:
+    """Close the pipes a command was given but did not write (it failed first): their readers see the end."""
+    while _PIPES:
+        os.close(_PIPES.popitem()[1])
+
+
 def _open_pipe(path: Path) -> str | None:
     """Open a pipe's write end now, without waiting: kept for `open_output`; why not, or None.
 

@@ -18,7 +18,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from recycle.kernel.arguments import SEED
+from recycle.kernel.arguments import SEED, close_pipes
 from recycle.kernel.diagnostics import Diagnostic, DiagnosticError, Severity
 from recycle.kernel.tables import fitted, natural_width
 
@@ -90,7 +90,11 @@ def check_files(paths: Iterable[str], check: Callable[[str], list[Diagnostic]], 
 def run_main(parser: argparse.ArgumentParser, argv: list[str] | None, user_errors: tuple[type, ...],
              code_of: Callable[[Exception], int] = lambda exc: EXIT_USAGE) -> int:
     """Parse, run the chosen subcommand, and turn a user's mistake into a message and exit code."""
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit:  # argparse's own error, perhaps after an output pipe was opened
+        close_pipes()
+        raise
     if not getattr(args, "run", None):
         parser.print_help()
         return EXIT_USAGE
@@ -106,6 +110,8 @@ def run_main(parser: argparse.ArgumentParser, argv: list[str] | None, user_error
         return 130
     except Exception as exc:  # a bug of ours, not the user's: one line, the traceback in a file
         return internal_error(parser.prog, exc)
+    finally:
+        close_pipes()
 
 
 def internal_error(prog: str, exc: BaseException) -> int:
