@@ -63,3 +63,10 @@ def test_recycle_run_names_the_copy(tmp_path, edited, user_rules_folder):
                                   "--rules-dir", str(user_rules_folder), "--json", str(out)])
     assert code == 0, err
     assert [s["agent"] for s in json.loads(out.read_text())["seats"]][:2] == [COPY, "random"]
+
+
+def test_evolve_starts_from_the_copy_under_its_name(edited, user_rules_folder):
+    from president.commands.evolve import _start
+
+    assert _start("Classic", (user_rules_folder,)).personality.name == COPY
+    assert _start("Cautious", (user_rules_folder,)).personality.name == "Cautious"

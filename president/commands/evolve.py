@@ -9,12 +9,13 @@ continues an interrupted run and gives the same result as an uninterrupted one.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import statistics
 import time
 from pathlib import Path
 
-from personalities.catalog import find_personality, known_names, shipped, shipped_names
+from personalities.catalog import find_personality, known_names, shipped, shipped_names, shown_name
 from personalities.mutation import Candidate, Mutator
 from personalities.reader import parse_personality
 from recycle.kernel.arguments import SEED, FloatRange, IntRange, UsageError, new_output_file
@@ -75,6 +76,9 @@ def _start(spec: str, folders) -> Candidate:
     if personality is None:
         raise UsageError(f"no personality {spec!r}{hint(spec, known_names(folders))}: name a .rul file or a shipped "
                          "personality")
+    name = shown_name(spec, folders)
+    if name != spec:  # the user's edited copy: its rules' origins and the report say so
+        personality = dataclasses.replace(personality, name=name)
     return Candidate.of(personality, personality.name)
 
 
