@@ -5,7 +5,8 @@ a `.rul` path is that file; otherwise the folders of `search_dirs` are looked
 through in order (`--rules-dir` first, then the per-user folder where the
 editor saves copies), then the shipped files, case-insensitively. So a
 shipped personality edited and saved by the editor is played as the user's
-copy everywhere, and `catalog` marks such a copy `edited`.
+copy everywhere, `catalog` marks such a copy `edited`, and results name it
+"Classic (your copy)" (`shown_name`).
 """
 from __future__ import annotations
 
@@ -65,6 +66,19 @@ def is_edited_copy(path: Path | None) -> bool:
     return path is not None and path.stem.lower() in {n.lower() for n in shipped_names()}
 
 
+#: Follows the name of a user's edited copy of a shipped personality in every table, journal and report.
+YOUR_COPY = "(your copy)"
+
+
+def shown_name(spec: str, rules_dirs: tuple[Path, ...] = ()) -> str:
+    """How results name the bot of `spec`: `Classic (your copy)` when the name finds the user's edited
+    copy of a shipped personality (`locate`), so it is never mistaken for the shipped one; else `spec`."""
+    where = locate(spec, rules_dirs) if spec.strip() else None
+    if isinstance(where, Path) and is_edited_copy(where) and uploads.is_file(where):
+        return f"{where.stem} {YOUR_COPY}"
+    return spec
+
+
 def shipped_text(name: str) -> str:
     """The text of a shipped personality's file, by exact file stem."""
     return resources.files("personalities").joinpath(f"{name}.rul").read_text(encoding="utf-8")
@@ -87,6 +101,11 @@ MAX_FOLDER_FILES = 1000
 def folder_files(folder: Path) -> list[Path]:
     """A user folder's `.rul` files in name order (the first of equal names wins), bounded."""
     return [folder / name for name in uploads.folder_names(folder, "*.rul", MAX_FOLDER_FILES)]
+
+
+def known_names(rules_dirs: tuple[Path, ...] = ()) -> list[str]:
+    """Every name `locate` finds, without reading a file: the shipped ones and the user folders' stems."""
+    return [*shipped_names(), *(path.stem for folder in rules_dirs for path in folder_files(folder))]
 
 
 def catalog(rules_dirs: tuple[Path, ...] = ()) -> list[Entry]:

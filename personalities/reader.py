@@ -20,7 +20,8 @@ from typing import Any, Callable
 
 from pyparsing import ParseBaseException
 
-from recycle.kernel.diagnostics import Diagnostic, DiagnosticError, Severity, nearest_names, read_user_file
+from recycle.kernel.diagnostics import Diagnostic, DiagnosticError, Severity, read_user_file
+from recycle.kernel.suggest import nearest_names
 
 from personalities import grammar
 from personalities.grammar import Problem, RawCondition, Token

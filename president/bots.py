@@ -29,13 +29,16 @@ def make_bot(spec: str, rules_dirs: tuple[Path, ...] = ()) -> Agent:
     """The agent for one BOT argument; raises AgentSpecError or RulError with a clear message."""
     if not spec.strip():
         raise AgentSpecError("empty bot name")
-    return make_agent(spec, lambda name: personality_agent(name, rules_dirs))
+    return make_agent(spec, lambda name: personality_agent(name, rules_dirs), game="President")
 
 
 def make_bots(specs: list[str], players: int, rules_dirs: tuple[Path, ...] = ()) -> tuple[list[Agent], list[str]]:
-    """One agent per seat; fewer specs than seats are repeated in rotation."""
+    """One agent per seat, fewer specs than seats repeated in rotation; and the seats' names for results
+    (the spec; `Classic (your copy)` for the user's edited copy of a shipped personality)."""
+    from personalities.catalog import shown_name
+
     seats = fill_seats(specs, players)
     made = {s: make_bot(s, rules_dirs) for s in dict.fromkeys(specs)}
     # Each seat gets its own agent object so that stateful agents never share memory.
     agents = [made[s] if seats.index(s) == i else make_bot(s, rules_dirs) for i, s in enumerate(seats)]
-    return agents, seats
+    return agents, [shown_name(s, rules_dirs) for s in seats]

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from recycle.kernel.suggest import hint
+
 
 @dataclass(frozen=True)
 class Level:
@@ -47,4 +49,4 @@ def level(name: str) -> Level:
     try:
         return LEVELS[name.strip().lower()]
     except KeyError:
-        raise ValueError(f"unknown level {name!r}: choose {', '.join(LEVELS)}") from None
+        raise ValueError(f"unknown level {name!r}{hint(name, LEVELS)}: choose {', '.join(LEVELS)}") from None

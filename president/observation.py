@@ -38,9 +38,15 @@ def rank_of_place(place: int, players: int) -> int:
     return NEUTRAL
 
 
-def place_name(place: int, players: int) -> str:
-    """A finishing place with its rank, as tables head their columns: `1 P`, `5 L`."""
-    return f"{place} {RANK_SHORT[rank_of_place(place, players)]}"
+def place_title(place: int, players: int) -> str:
+    """A finishing place's title in words: `President`, `Vice-Loser`."""
+    return RANK_TITLES[rank_of_place(place, players)]
+
+
+def ordinal(place: int) -> str:
+    """`1st`, `2nd`, `3rd`, `11th`: a place as a column header."""
+    suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
+    return f"{place}{suffix}"
 
 
 def round_points(places: tuple[int, ...]) -> tuple[int, ...]:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, fields, replace
 
+from recycle.kernel.suggest import hint
+
 
 MAX_ROUNDS = 100_000  # rounds of one match (as `--rounds`)
 MAX_TARGET = 100_000  # a target score (points a match is played to)
@@ -105,7 +107,7 @@ class Settings:
         for key, text in overrides.items():
             name = key.strip().replace("-", "_").lower()
             if name not in by_name:
-                raise SettingsError(f"unknown setting {key!r}; settings are: {', '.join(by_name)}")
+                raise SettingsError(f"unknown setting {key!r}{hint(name, by_name)}; settings are: {', '.join(by_name)}")
             changes[name] = _convert(name, getattr(self, name), text)
         return replace(self, **changes)
 
@@ -133,11 +135,11 @@ def _convert(name: str, current: object, text: str) -> object:
             return True
         if t in _FALSE:
             return False
-        raise SettingsError(f"{name} is on or off, not {text!r}")
+        raise SettingsError(f"{name} is on or off, not {text!r}{hint(t, _TRUE | _FALSE)}")
     if isinstance(current, enum.Enum):
         options = [m.value for m in type(current)]
         if t not in options:
-            raise SettingsError(f"{name} must be one of {', '.join(options)}, not {text!r}")
+            raise SettingsError(f"{name} must be one of {', '.join(options)}, not {text!r}{hint(t, options)}")
         return type(current)(t)
     try:
         return int(t)
@@ -157,7 +159,8 @@ def preset(name: str) -> Settings:
     try:
         return PRESETS[name.lower()]
     except KeyError:
-        raise SettingsError(f"unknown preset {name!r}; presets are: {', '.join(PRESETS)}") from None
+        raise SettingsError(f"unknown preset {name!r}{hint(name, PRESETS)}; presets are: "
+                            f"{', '.join(PRESETS)}") from None
 
 
 def parse_assignments(items: list[str]) -> dict[str, str]:

@@ -34,7 +34,7 @@ COMMANDS = [
     Subcommand("run", _C + "run", "agents play a game; a table of each seat's scores and ranks"),
     Subcommand("trace", _C + "trace", "play one seeded game and print every decision of one bot as a trace"),
     Subcommand("corpus", _C + "corpus", "parse and play every game of a folder; a pass/fail table"),
-    Subcommand("games", _C + "games", "list the shipped games (play one with recycle run NAME)"),
+    Subcommand("games", _C + "games", "list the shipped games (play one with recycle play NAME)"),
     Subcommand("analyze", _C + "analyze", "heuristics (fairness, drama, ...) and game metrics with 95%% intervals"),
     Subcommand("play", _C + "play", "play a game yourself against bots, in the terminal"),
     Subcommand("audit", _C + "audit", "check that agents decide and explain alike in states a seat cannot tell apart"),

@@ -12,6 +12,7 @@ from typing import Callable
 
 from recycle.kernel.protocol import Agent, RandomAgent
 from recycle.kernel.specs import AgentSpecError, parse_spec
+from recycle.kernel.suggest import hint
 
 #: A factory takes the spec's parameters and a resolver for nested specs (`rollout=Classic`).
 AgentFactory = Callable[[dict[str, str], Callable[[str], Agent]], Agent]
@@ -46,8 +47,15 @@ AGENT_FACTORIES: dict[str, AgentFactory] = {
 }
 
 
-def make_agent(spec: str, fallback: Callable[[str], Agent | None] | None = None) -> Agent:
-    """The agent a spec names. `fallback` resolves game-specific names (personalities)."""
+def cannot_play(personality: str, game: str) -> str:
+    """Why a rule personality cannot sit at `game` (no climbing view), and the agents that can."""
+    return (f"{personality} is a President personality: it plays climbing games (a hand, cards to beat on the table), "
+            f"and {game} is not one; agents that can play {game}: {', '.join(agents_for(game))}")
+
+
+def make_agent(spec: str, fallback: Callable[[str], Agent | None] | None = None, game: str | None = None) -> Agent:
+    """The agent a spec names. `fallback` resolves game-specific names (personalities); `game`, when given,
+    refuses an agent written for other games (`agents_for`)."""
     name, params = parse_spec(spec)
 
     def resolve(inner: str) -> Agent:
@@ -57,9 +65,12 @@ def make_agent(spec: str, fallback: Callable[[str], Agent | None] | None = None)
         if inner_name in SEARCH_PLAYER_NAMES:
             raise AgentSpecError(f"a search player ({inner_name}) cannot play inside another search: it would "
                                  "run at every iteration; give random, greedy or a personality")
-        return make_agent(inner, fallback)
+        return make_agent(inner, fallback, game)
 
     factory = AGENT_FACTORIES.get(name.lower())
+    if factory is not None and game is not None and not agent_traits(name).plays(game):
+        raise AgentSpecError(f"{name} plays {', '.join(agent_traits(name).games)} only; agents that can play {game}: "
+                             f"{', '.join(agents_for(game))}")
     if factory is not None:
         return factory(dict(params), resolve)
     if fallback is not None and not params:
@@ -67,7 +78,17 @@ def make_agent(spec: str, fallback: Callable[[str], Agent | None] | None = None)
         if agent is not None:
             return agent
     known = ", ".join(sorted(AGENT_FACTORIES))
-    raise AgentSpecError(f"unknown bot {spec!r}: use a shipped personality name, a .rul file, or one of: {known}")
+    raise AgentSpecError(f"unknown bot {spec!r}{hint(name, _names(fallback is not None))}: use a shipped "
+                         f"personality name, a .rul file, or one of: {known}")
+
+
+def _names(personalities: bool) -> list[str]:
+    """Every name a spec may start with: the agents, and the personalities when the game takes them."""
+    if not personalities:
+        return list(AGENT_FACTORIES)
+    from personalities.catalog import known_names, search_dirs
+
+    return [*AGENT_FACTORIES, *known_names(search_dirs())]
 
 
 # ---- what each agent can play -------------------------------------------------------------
@@ -84,7 +105,7 @@ class AgentTraits:
     cheats: bool = False  # reads every hidden card (`Observation.true_state()`): a baseline, not a fair opponent
 
     def plays(self, game: str) -> bool:
-        return not self.games or game.lower() in {g.lower() for g in self.games}
+        return not self.games or game_name(game) in {g.lower() for g in self.games}
 
 
 #: name -> traits, for the agents that do not play every game fairly (the others: `AgentTraits()`).
@@ -95,13 +116,18 @@ AGENT_TRAITS: dict[str, AgentTraits] = {
 }
 
 
+def game_name(game: str) -> str:
+    """A game as the traits name it: a shipped name or a file's stem, in lower case."""
+    return game.replace("\\", "/").rsplit("/", 1)[-1].removesuffix(".gdl").removesuffix(".rcy").lower()
+
+
 def agent_traits(name: str) -> AgentTraits:
     """What the agent `name` (a name of `AGENT_FACTORIES`) declares; plain traits for any other name."""
     return AGENT_TRAITS.get(name.lower(), AgentTraits())
 
 
 def agents_for(game: str) -> list[str]:
-    """The names of `AGENT_FACTORIES` that can play `game`, sorted."""
+    """The names of `AGENT_FACTORIES` that can play `game` (a shipped game's name, or a file), sorted."""
     return sorted(name for name in AGENT_FACTORIES if agent_traits(name).plays(game))
 
 

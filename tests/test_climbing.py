@@ -245,8 +245,8 @@ def test_recycle_run_with_personalities(capsys, tmp_path, shared_dir):
     assert main(["run", str(shared_dir / "recycle-corpus/rcy/Comet4.rcy"), "--players", "Cautious", "--games", "2",
                  "--seed", "1", "--climbing", COMET]) == 0
     capsys.readouterr()
-    assert main(["run", "Poker5", "--players", "Classic", "--seed", "1"]) == 3
-    assert "Poker5.gdl:1:1: error: this game has no climbing metadata" in capsys.readouterr().err
+    assert main(["run", "Poker5", "--players", "Classic", "--seed", "1"]) == 2  # a shipped game: nothing to edit
+    assert "Classic is a President personality: it plays climbing games" in capsys.readouterr().err
     assert main(["run", "President5", "--players", "Classic", "--fallback", "Classic", "--seed", "1"]) == 2
     assert "--fallback 'Classic': the fallback takes the decisions rules cannot" in capsys.readouterr().err
 
@@ -278,8 +278,8 @@ def test_president_tournament_on_a_recycle_game(tmp_path, capsys):
     assert main(["tournament", "--resume", str(journal), "--json", str(out)]) == 0  # complete: replayed
     assert json.loads(out.read_text())["bots"] == report["bots"]
     capsys.readouterr()
-    assert main(["tournament", "Classic", "random", "--game", "Poker5", "--out", str(tmp_path / "p.jsonl")]) == 3
-    assert "Poker5.gdl:1:1: error" in capsys.readouterr().err
+    assert main(["tournament", "Classic", "random", "--game", "Poker5", "--out", str(tmp_path / "p.jsonl")]) == 2
+    assert "agents that can play Poker5: random" in capsys.readouterr().err
 
 
 def test_a_revolution_reverses_the_order():

@@ -202,7 +202,7 @@ def test_a_rule_personality_gets_a_clear_error():
     from recycle.commands.tides import native_agents
     from recycle.kernel.specs import AgentSpecError
 
-    with pytest.raises(AgentSpecError, match="Tides of Time has no climbing view"):
+    with pytest.raises(AgentSpecError, match="and TidesOfTime2 is not one; agents that can play TidesOfTime2: random"):
         native_agents(["Classic", "random"])
 
 
@@ -261,7 +261,7 @@ def test_native_switch_refuses_other_games_and_personalities(capsys):
     assert main(["run", "President5", "--native"]) == 2
     assert "only TidesOfTime2" in capsys.readouterr().err
     assert main(["run", "TidesOfTime2", "--native", "--players", "Classic"]) == 2
-    assert "no climbing view" in capsys.readouterr().err
+    assert "Classic is a President personality" in capsys.readouterr().err
 
 
 def test_trace_prints_the_solvers_reasoning(tmp_path, capsys):

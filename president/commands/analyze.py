@@ -23,8 +23,10 @@ from recycle.commands.analyze import (
 from recycle.kernel.arguments import ROUNDS
 from recycle.tournament.cluster import refuse_jobs_with_cluster
 
+from recycle.analysis.result import figure_label, interval_text, number_text
+
 from ..analysis import PresidentSubject
-from .common import add_table_options, console, table_settings
+from .common import add_table_options, print_table, table_settings
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -58,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
             a.extra_json = {"compare": {"against": analyses[0].name, **{
                 d.figure: {**d.diff.to_json(), "significant": d.significant} for d in diffs}}}
         write_outputs(args, analyses, "President variants compared",
-                      lambda: console.print(compare_table(analyses, differences)))
+                      lambda: print_table(compare_table(analyses, differences)))
     else:
         write_outputs(args, analyses, f"President ({analyses[0].name}): game analysis")
     return 0
@@ -84,7 +86,7 @@ def compare_table(analyses: Sequence, differences: Sequence[Sequence]) -> Table:
                           "difference excludes 0; no correction for the many figures compared)")
     table.add_column("figure")
     for a in analyses:
-        table.add_column(a.name, justify="right")
+        table.add_column(a.name, justify="right", overflow="fold")
     significant = [{d.figure: d for d in diffs} for diffs in differences]
     for name, (_, b) in base.figures().items():
         if name.startswith("branching_curve_"):
@@ -96,10 +98,10 @@ def compare_table(analyses: Sequence, differences: Sequence[Sequence]) -> Table:
                 cells.append("-")
                 continue
             d = sig.get(name)
-            cells.append(_cell(figures[name][1].interval(name)) + (" *" if d is not None and d.significant else ""))
-        table.add_row(name, *cells)
+            cells.append(_cell(figures[name][1].interval(name), d is not None and d.significant))
+        table.add_row(figure_label(name), *cells)
     return table
 
 
-def _cell(iv) -> str:
-    return f"{iv.value:.3f} [{iv.low:.3f}, {iv.high:.3f}]"
+def _cell(iv, significant: bool = False) -> str:
+    return f"{number_text(iv.value)}{' *' if significant else ''} {interval_text(iv)}"

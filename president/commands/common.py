@@ -8,7 +8,7 @@ from recycle.kernel.arguments import RunError, UsageError
 from recycle.kernel.protocol import ActionParseError
 from recycle.kernel.specs import AgentSpecError
 # Re-exported: what the subcommands share.
-from recycle.kernel.cli_support import add_seed_option, console, err_console, seed_of  # noqa: F401
+from recycle.kernel.cli_support import add_seed_option, console, err_console, print_table, seed_of  # noqa: F401
 from recycle.kernel.diagnostics import DiagnosticError
 
 from ..settings import Settings, SettingsError, parse_assignments, preset

@@ -116,11 +116,13 @@ class Crosscheck:
             raise UsageError(f"{GAME} is a 5-player game: the native table cannot have {settings.players}")
         if len(bots) != 5:
             raise UsageError(f"--bots names the five seats' personalities, not {len(bots)}")
-        from personalities.catalog import find_personality
+        from personalities.catalog import find_personality, known_names
+        from recycle.kernel.suggest import hint
 
         for spec in bots:  # another agent's choice depends on how each engine lists its options
             if find_personality(spec, tuple(rules_dirs)) is None:
-                raise UsageError(f"{spec!r} is not a personality: crosscheck compares rule personalities")
+                raise UsageError(f"{spec!r}{hint(spec, known_names(tuple(rules_dirs)))} is not a personality: "
+                                 "crosscheck compares rule personalities")
         self.settings, self.bots, self.seed = settings, bots, seed
         self.native_agents, _ = make_bots(bots, 5, rules_dirs)
         self.recycle_agents, _ = make_climbing_bots(bots, self.game, 5, rules_dirs=rules_dirs)

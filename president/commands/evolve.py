@@ -9,18 +9,20 @@ continues an interrupted run and gives the same result as an uninterrupted one.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import statistics
 import time
 from pathlib import Path
 
-from personalities.catalog import find_personality, shipped, shipped_names
+from personalities.catalog import find_personality, known_names, shipped, shipped_names, shown_name
 from personalities.mutation import Candidate, Mutator
 from personalities.reader import parse_personality
 from recycle.kernel.arguments import SEED, FloatRange, IntRange, UsageError, new_output_file
 from recycle.kernel.diagnostics import DiagnosticError, read_user_file
 from recycle.kernel.output import progress_bar
 from recycle.kernel.specs import split_specs
+from recycle.kernel.suggest import hint
 from recycle.tournament.cluster import cluster_argument, refuse_jobs_with_cluster, status_line
 
 from ..bots import make_bots
@@ -72,7 +74,11 @@ def _start(spec: str, folders) -> Candidate:
         personality = shipped(Path(spec).stem)  # `evolve Classic.rul` from any folder: the shipped file
     personality = personality or find_personality(spec, folders)
     if personality is None:
-        raise UsageError(f"no personality {spec!r}: name a .rul file or a shipped personality")
+        raise UsageError(f"no personality {spec!r}{hint(spec, known_names(folders))}: name a .rul file or a shipped "
+                         "personality")
+    name = shown_name(spec, folders)
+    if name != spec:  # the user's edited copy: its rules' origins and the report say so
+        personality = dataclasses.replace(personality, name=name)
     return Candidate.of(personality, personality.name)
 
 

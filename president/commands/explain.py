@@ -21,7 +21,7 @@ from ..rule_stats import count_firings
 from ..simulate import match_seed
 from ..state import PresidentState
 from ..view import hypothetical_view
-from .common import (add_seed_option, add_table_options, console, err_console, rules_dirs, seed_of,
+from .common import (add_seed_option, add_table_options, console, err_console, print_table, rules_dirs, seed_of,
                      table_settings)
 
 OPPONENTS_HELP = ("the other seats' bots, comma-separated (a comma before key= continues a spec's parameters); "
@@ -168,7 +168,8 @@ def run_stats(args: argparse.Namespace) -> int:
     with progress_bar(err_console, args.rounds, "playing", "rounds") as advance:
         fired = count_firings(agents, settings, args.rounds, seed, advance=advance)
     rules = bot.personality.rules
-    names[0] = bot.personality.name
+    if names[0] == args.bot:  # a file's path is shown by its personality's name; the user's copy stays marked
+        names[0] = bot.personality.name
     total = sum(fired.values())
     rows = [{"line": rule.line, "rule": rule.source.strip() or str(rule), "fired": fired.get(rule.line, 0)}
             for rule in rules]
@@ -188,7 +189,7 @@ def run_stats(args: argparse.Namespace) -> int:
                       f"{100 * row['fired'] / total:.1f}%" if total else "-", style=style)
     for note, count in fallbacks.items():
         table.add_row("", f"[italic]{note}[/]", str(count), f"{100 * count / total:.1f}%" if total else "-")
-    console.print(table)
+    print_table(table)
     never = [str(r["line"]) for r in rows if not r["fired"]]
     console.print(f"never fired: line(s) {', '.join(never)}" if never else "every rule fired at least once")
     return 0

@@ -7,12 +7,12 @@ from pathlib import Path
 
 from rich.table import Table
 
-from personalities.catalog import catalog
+from personalities.catalog import YOUR_COPY, catalog
 from personalities.reader import check_file
 from recycle.kernel.arguments import UsageError
-from recycle.kernel.cli_support import check_files
+from recycle.kernel.cli_support import check_files, print_table
 
-from .common import console, rules_dirs
+from .common import rules_dirs
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -58,14 +58,14 @@ def run_personalities(args: argparse.Namespace) -> int:
                           for e in entries], indent=2))
         return 0
     table = Table(title="personalities")
-    table.add_column("name", no_wrap=True, style="bold")
+    table.add_column("name", style="bold", overflow="fold")
     table.add_column("description")
-    table.add_column("from", style="dim")
+    table.add_column("from", style="dim", overflow="fold")
     for e in entries:
         if e.replaced:
             where = "shipped (replaced by your edited copy)"
         else:
-            where = f"{e.path} (edited)" if e.edited else str(e.path or e.source)
-        table.add_row(e.name, e.description, where)
-    console.print(table)
+            where = str(e.path or e.source)
+        table.add_row(f"{e.name} {YOUR_COPY}" if e.edited else e.name, e.description, where)
+    print_table(table)
     return 0

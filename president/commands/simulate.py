@@ -9,10 +9,12 @@ from rich.table import Table
 from recycle.kernel.arguments import GAMES, ROUNDS, check_stdout_once, is_stdout, output_file
 from recycle.kernel.output import progress_bar, write_csv, write_json
 from recycle.kernel.specs import split_specs
+from recycle.kernel.cli_support import add_wide_option, print_table
+from recycle.kernel.tables import add_name_column
 from recycle.players import PRESIDENT, check_agents_for
 
 from ..bots import make_bots
-from ..observation import place_name
+from ..observation import ordinal, place_title
 from ..simulate import SimulationResult, simulate
 from .common import add_seed_option, add_table_options, console, rules_dirs, seed_of, table_settings
 
@@ -30,6 +32,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--matches", type=GAMES, default=10, help=f"how many matches ({GAMES.text}, default 10)")
     add_seed_option(p)
     add_table_options(p)
+    add_wide_option(p)
     p.add_argument("--rules-dir", default=None, help="a folder of .rul files to find personalities in")
     p.add_argument("--deal", metavar="FILE", help="every match's first round starts from this deal file")
     p.add_argument("--json", metavar="FILE", type=output_file,
@@ -54,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     with progress_bar(console, args.matches, "simulating", "matches") as advance:
         result = simulate(settings, agents, names, args.matches, seed, advance, deal)
     if not (is_stdout(args.json) or is_stdout(args.csv)):
-        console.print(result_table(result))
+        print_table(result_table(result, args.wide), args.wide)
     if args.json:
         write_json(args.json, result.to_json())
     if args.csv:
@@ -67,21 +70,26 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def result_table(result: SimulationResult) -> Table:
+def result_table(result: SimulationResult, wide: bool = False) -> Table:
+    """Each seat's share of first and last places (every place with `wide`), mean place, points and wins."""
     n = result.settings.players
     rounds = result.seats[0].rounds
+    places = range(1, n + 1) if wide else (1, n)
+    legend = ", ".join(f"{ordinal(k)} {place_title(k, n)}" for k in places)
     table = Table(title=f"{result.matches} match(es), {rounds} rounds, seed {result.seed}",
-                  caption="share of rounds finished in each place; points/round with its 95% interval")
+                  caption=f"share of rounds finished in each place ({legend}); points a round ± half its 95% "
+                          "interval; wins: matches won (shared on a tie)"
+                          + ("" if wide else "; --wide shows every place"))
     table.add_column("seat", justify="right")
-    table.add_column("bot", no_wrap=True)
-    for k in range(n):
-        table.add_column(place_name(k + 1, n), justify="right")
-    table.add_column("place", justify="right")
-    table.add_column("points/round", justify="right", no_wrap=True)
+    add_name_column(table, "bot", [s.name for s in result.seats])
+    for k in places:
+        table.add_column(ordinal(k), justify="right")
+    table.add_column("mean place", justify="right")
+    table.add_column("points a round", justify="right")
     table.add_column("wins", justify="right")
     for i, s in enumerate(result.seats):
-        shares = [f"{100 * c / s.rounds:.1f}%" if s.rounds else "-" for c in s.places]
+        shares = [f"{100 * s.places[k - 1] / s.rounds:.1f}%" if s.rounds else "-" for k in places]
         ci = s.points_ci95()
-        points = f"{s.mean_points:.2f}" + ("" if math.isnan(ci) else f" ± {ci:.2f}")
+        points = f"{s.mean_points:.2f}" + ("" if math.isnan(ci) else f" ±{ci:.2f}")
         table.add_row(str(i), s.name, *shares, f"{s.mean_place:.2f}", points, f"{s.match_wins:g}")
     return table

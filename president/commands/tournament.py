@@ -23,10 +23,12 @@ from recycle.kernel.schema import ListOf, Maybe, Obj, Str
 from recycle.kernel.specs import AgentSpecError, split_specs
 from recycle.players import PRESIDENT, check_agents_for
 from recycle.kernel.output import progress_bar, write_csv, write_json
+from recycle.kernel.cli_support import add_wide_option, print_table
 from recycle.tournament import (INTERRUPTED, SPRT, Journal, JournalError, Schedule, SprtPair, Tally,
                                 config_differences, read_header, records, repair, run_tournament)
 from recycle.tournament import report
 from recycle.tournament.cluster import cluster_argument, refuse_jobs_with_cluster, status_line
+from personalities.catalog import shown_name
 from recycle.kernel import uploads
 
 from ..settings import Settings
@@ -35,7 +37,7 @@ from recycle.climbing.match import RecycleMatch
 from ..matches import PresidentMatch
 from ..simulate import match_seed
 from .common import add_table_options, console, err_console, rules_dirs, seed_of, table_settings
-from ..observation import place_name
+from ..observation import ordinal, place_title
 
 EXIT_INTERRUPTED = 130
 #: Options that make up the configuration; omitted ones are taken from a resumed file.
@@ -75,6 +77,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="play on a Dask cluster instead: a scheduler's tcp://HOST:8786, or local[:N] for N "
                         "worker processes here (pip install 'president-rul[cluster]')")
     add_table_options(p)
+    add_wide_option(p)
     p.set_defaults(preset=None, overrides=None)  # None = not given, so --resume can fill it in
     p.add_argument("--rules-dir", default=None, help="a folder of .rul files to find personalities in")
     p.add_argument("--game", dest="recycle_game", metavar="GAME",
@@ -130,7 +133,7 @@ def run(args: argparse.Namespace) -> int:
     with uploads.recording() as recorded:  # what the game and bots read is what a cluster's workers get
         play = (RecycleMatch.of(args.recycle_game, args.climbing, args.fallback, folders) if args.recycle_game
                 else PresidentMatch(settings, folders))
-        labels, fingerprints = _check_bots(args.bots, play.bot)  # every bot, before any game starts
+        labels, fingerprints = _check_bots(args.bots, play.bot, folders)  # every bot, before any game starts
     sprt = _sprt_pair(args, labels)
     args.seed = seed_of(args)
     config = _config(args, settings, labels, fingerprints)
@@ -161,14 +164,14 @@ def run(args: argparse.Namespace) -> int:
                                  jobs, replay, advance, cluster=args.cluster, files=recorded())
     summary = tally.summary()
     if not (is_stdout(args.json) or is_stdout(args.csv)):
-        _show(summary, n, args.seed, outcome.status, schedule.total_games)
+        _show(summary, n, args.seed, outcome.status, schedule.total_games, args.wide)
     data = {"config": config, "status": outcome.status, **summary}
     if args.json:
         write_json(args.json, data)
     if args.csv:
         write_csv(args.csv, *report.csv_rows(summary))
     if args.plot:
-        report.plot_places(args.plot, summary, [place_name(k + 1, n) for k in range(n)],
+        report.plot_places(args.plot, summary, [f"{ordinal(k)} {place_title(k, n)}" for k in range(1, n + 1)],
                            f"finishing places, {summary['rounds']:,} rounds")
     if outcome.status == INTERRUPTED:
         err_console.print(f"interrupted: {summary['games']} of {schedule.total_games} matches counted; "
@@ -177,7 +180,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _check_bots(specs: list[str], make) -> tuple[list[str], list[str | None]]:
+def _check_bots(specs: list[str], make, folders: tuple[Path, ...] = ()) -> tuple[list[str], list[str | None]]:
     """Build every bot once with `make` (clear errors, exit 2 or 3); unique labels and rule fingerprints."""
     labels: list[str] = []
     fingerprints: list[str | None] = []
@@ -186,10 +189,11 @@ def _check_bots(specs: list[str], make) -> tuple[list[str], list[str | None]]:
         personality = getattr(agent, "personality", None)
         # The rules' canonical text: resuming after a .rul file changed is a configuration change.
         fingerprints.append(hashlib.sha256(str(personality).encode()).hexdigest()[:16] if personality else None)
-        label, k = spec, 1
+        name = shown_name(spec, folders)  # the user's edited copy is never labelled as the shipped one
+        label, k = name, 1
         while label in labels:
             k += 1
-            label = f"{spec}#{k}"
+            label = f"{name}#{k}"
         labels.append(label)
     return labels, fingerprints
 
@@ -227,12 +231,12 @@ def _rounds_text(settings: Settings) -> str:
     return " or ".join(parts) or "rounds"
 
 
-def _show(summary: dict[str, Any], n: int, seed: int, status: str, total: int) -> None:
+def _show(summary: dict[str, Any], n: int, seed: int, status: str, total: int, wide: bool) -> None:
     title = (f"{summary['games']:,} of {total:,} matches, {summary['rounds']:,} rounds, seed {seed}"
              + ("" if status == "complete" else f" ({status})"))
-    console.print(report.bot_table(summary, title, place_name(1, n), place_name(n, n)))
+    print_table(report.bot_table(summary, title, place_title(1, n), place_title(n, n), wide), wide)
     if summary["head_to_head"]:
-        console.print(report.head_to_head_table(summary))
+        print_table(report.head_to_head_table(summary, wide), wide)
     text = report.sprt_text(summary)
     if text:
         console.print(text, highlight=False)

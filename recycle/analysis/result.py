@@ -95,10 +95,11 @@ class Analysis:
         c = self.config
         table = Table(title=f"{self.name}: {self.players} players, {c.games} games per set, estimator "
                             f"{c.estimator} ({c.rollouts} rollouts), seed {c.seed}",
-                      caption=f"95% bootstrap intervals ({c.replicates} resamples); last column: games per set "
+                      caption=f"95% bootstrap intervals ({c.replicates} resamples); games needed: games per set "
                               f"for an interval narrower than {TARGET_WIDTH} (counts and places: {TARGET_WIDTH:.0%} "
                               "of the value)")
-        for col, just in (("figure", "left"), ("value", "right"), ("95% interval", "right"), ("games", "right")):
+        for col, just in (("figure", "left"), ("value", "right"), ("95% interval", "right"),
+                          ("games needed", "right")):
             table.add_column(col, justify=just)
         group = None
         for name, (g, b) in self.figures().items():
@@ -108,8 +109,24 @@ class Analysis:
                 table.add_section()
             group = g
             iv = b.interval(name)
-            table.add_row(name, f"{iv.value:.3f}", f"[{iv.low:.3f}, {iv.high:.3f}]", str(b.games_needed(name)))
+            table.add_row(figure_label(name), number_text(iv.value), interval_text(iv), str(b.games_needed(name)))
         return table
+
+
+def figure_label(name: str) -> str:
+    """A figure's name in words, as tables show it (`mean_place_after_place_1` -> `mean place after place 1`);
+    JSON and CSV keep the name."""
+    return name.replace("_", " ")
+
+
+def number_text(x: float) -> str:
+    """A figure with four or five significant digits: `0.417`, `12.25`, `306.2` (the columns stay narrow)."""
+    return f"{x:.3f}" if abs(x) < 10 else f"{x:.2f}" if abs(x) < 100 else f"{x:.1f}"
+
+
+def interval_text(iv) -> str:
+    """`[0.265–0.302]`: one word, so a narrow column moves it whole to its own line."""
+    return f"[{number_text(iv.low)}–{number_text(iv.high)}]"
 
 
 def compute(name: str, players: int, logs: dict[str, list[GameLog]], config: Config) -> Analysis:

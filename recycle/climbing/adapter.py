@@ -41,13 +41,13 @@ from personalities.player import RulePlayer
 from personalities.view import JOKER, NO_RANK, TWO, ClimbingView
 from recycle.kernel import uploads
 from recycle.kernel.specs import AgentSpecError, fill_seats
-from recycle.players import AGENT_FACTORIES, make_agent
+from recycle.players import AGENT_FACTORIES, cannot_play, make_agent
 from recycle.kernel.protocol import Agent, GameError
 from recycle.interp.effects import Move
 from recycle.lang import load_game
 from recycle.lang import tree as T
 
-from recycle.climbing.metadata import ClimbingMeta, game_names, read_meta
+from recycle.climbing.metadata import ClimbingMeta, ClimbingMetaError, game_names, read_meta
 
 #: A card's `.rul` value from its RANK (the default when no `value=` point map is named).
 RANK_VALUES = {"THREE": 3, "FOUR": 4, "FIVE": 5, "SIX": 6, "SEVEN": 7, "EIGHT": 8, "NINE": 9, "TEN": 10,
@@ -289,14 +289,28 @@ def climbing_bot(spec: str, game, *, fallback: str = "random", rules_dirs: tuple
         known = ", ".join(sorted(AGENT_FACTORIES))
         raise AgentSpecError(f"--fallback {fallback!r}: the fallback takes the decisions rules cannot (bets, "
                              f"discards), so it is an agent spec, one of: {known}") from exc
-    return RulePlayer(personality, adapter_for(game, meta), fallback=backup)
+    return RulePlayer(personality, _adapter_for_personality(personality.name, game, meta), fallback=backup)
+
+
+def _adapter_for_personality(name: str, game, meta: ClimbingMeta | str | None) -> ClimbingAdapter:
+    """`adapter_for`; a shipped game without climbing metadata cannot be given one by its user (the file is
+    inside the installed package): say that the personality cannot play it, and what can."""
+    from recycle.games import shipped_name
+
+    try:
+        return adapter_for(game, meta)
+    except ClimbingMetaError:
+        shipped = shipped_name(loaded(game).filename) if meta is None else None
+        if shipped is None:
+            raise  # the user's own file: the located error says which line to add
+        raise AgentSpecError(cannot_play(name, shipped)) from None
 
 
 def make_climbing_bot(spec: str, game, **options) -> Agent:
     """The agent for one BOT argument at a climbing game (any agent spec, a personality, a .rul file)."""
     if not spec.strip():
         raise AgentSpecError("empty bot name")
-    return make_agent(spec, lambda name: climbing_bot(name, game, **options))
+    return make_agent(spec, lambda name: climbing_bot(name, game, **options), game=Path(loaded(game).filename).stem)
 
 
 def make_climbing_bots(specs: Sequence[str], game, players: int, **options) -> tuple[list[Agent], list[str]]:

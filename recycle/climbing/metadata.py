@@ -33,7 +33,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from recycle.kernel import uploads
-from recycle.kernel.diagnostics import Diagnostic, DiagnosticError, nearest_names, read_user_file
+from recycle.kernel.diagnostics import Diagnostic, DiagnosticError, read_user_file
+from recycle.kernel.suggest import nearest_names
 from recycle.lang import MAX_CHARS
 from recycle.lang import tree as T
 

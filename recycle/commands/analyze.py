@@ -24,7 +24,7 @@ from recycle.kernel.arguments import (
     output_file,
     output_folder,
 )
-from recycle.kernel.cli_support import add_seed_option, console, err_console, seed_of
+from recycle.kernel.cli_support import add_seed_option, add_wide_option, console, err_console, print_table, seed_of
 from recycle.kernel.output import progress_bar, write_csv, write_json
 from recycle.tournament.cluster import cluster_argument, refuse_jobs_with_cluster, status_line
 
@@ -46,6 +46,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         "analysis-FOLDER.jsonl here); running again continues it")
     add_limit_options(p)
     add_compat_option(p)
+    add_wide_option(p)
     p.set_defaults(run=run)
 
 
@@ -99,7 +100,7 @@ def write_outputs(args: argparse.Namespace, analyses: Sequence, title: str,
             tables()
         else:
             for a in analyses:
-                console.print(a.table())
+                print_table(a.table())
     if args.json:
         write_json(args.json, [a.to_json() for a in analyses])
     if args.csv:
@@ -125,7 +126,11 @@ def run(args: argparse.Namespace) -> int:
         return _run_folder(args, target, config)
     path = game_path(args.game)
     if not Path(path).is_file():
-        raise UsageError(f"{args.game}: no such game file or shipped game (see recycle games)")
+        from recycle.games import shipped_games
+        from recycle.kernel.suggest import hint
+
+        raise UsageError(f"{args.game}{hint(args.game, [g.name for g in shipped_games()])}: no such game file or "
+                         "shipped game (see recycle games)")
     subject = RecycleSubject(str(path), args.max_choices, args.compat)
     if args.cluster:  # workers get the game's text, not a path that exists only here
         subject = subject.with_text()
@@ -166,25 +171,39 @@ def _run_folder(args: argparse.Namespace, folder: Path, config) -> int:
                 journal.fail(key, message)
                 failed.append((key, message))
     write_outputs(args, analyses, f"{folder.name}: analysis of {len(analyses)} games",
-                  lambda: _folder_table(analyses, failed))
+                  lambda: _folder_table(analyses, failed, args.wide))
     return 0
 
 
-def _folder_table(analyses: Sequence, failed: Sequence[tuple[str, str]]) -> None:
+def _folder_table(analyses: Sequence, failed: Sequence[tuple[str, str]], wide: bool = False) -> None:
+    """The heuristics of every game: a game a column group with `wide`; else, to fit 80 columns, a row
+    per game and heuristic."""
     from rich.table import Table
 
     from recycle.analysis.heuristics import HEURISTICS
+    from recycle.analysis.result import figure_label, interval_text, number_text
 
-    table = Table(title=f"{len(analyses)} games analysed", caption="value [95% interval]")
-    table.add_column("game")
-    for h in HEURISTICS:
-        table.add_column(h, justify="right")
-    for a in analyses:
-        cells = []
+    def interval(a, h):
+        return a.heuristics.interval(h) if h in a.heuristics.point else None
+
+    table = Table(title=f"{len(analyses)} games analysed",
+                  caption="value [95% interval]" + ("" if wide else "; --wide: a row per game, a column per heuristic"))
+    if wide:
+        table.add_column("game")
         for h in HEURISTICS:
-            iv = a.heuristics.interval(h) if h in a.heuristics.point else None
-            cells.append(f"{iv.value:.2f} [{iv.low:.2f},{iv.high:.2f}]" if iv else "-")
-        table.add_row(a.name, *cells)
-    console.print(table)
+            table.add_column(figure_label(h), justify="right")
+        for a in analyses:
+            ivs = [interval(a, h) for h in HEURISTICS]
+            table.add_row(a.name, *(f"{number_text(iv.value)} {interval_text(iv)}" if iv else "-" for iv in ivs))
+    else:
+        for name, justify in (("game", "left"), ("heuristic", "left"), ("value", "right"), ("95% interval", "right")):
+            table.add_column(name, justify=justify, overflow="fold")
+        for a in analyses:
+            for k, h in enumerate(HEURISTICS):
+                iv = interval(a, h)
+                table.add_row(a.name if k == 0 else "", figure_label(h), number_text(iv.value) if iv else "-",
+                              interval_text(iv) if iv else "")
+            table.add_section()
+    print_table(table, wide)
     for name, message in failed:
         err_console.print(f"[yellow]not analysed:[/] {name}: {message}", highlight=False)

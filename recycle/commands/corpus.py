@@ -12,7 +12,7 @@ from rich.table import Table
 
 from recycle.commands.options import add_compat_option, add_limit_options, limits_of
 from recycle.kernel.arguments import SEED, IntRange, UsageError, is_stdout, output_file
-from recycle.kernel.cli_support import EXIT_FAILED, console
+from recycle.kernel.cli_support import EXIT_FAILED, console, print_table
 from recycle.kernel.diagnostics import DiagnosticError
 from recycle.kernel.output import mean_or_zero as _mean
 from recycle.kernel.output import progress_bar, write_json
@@ -116,7 +116,7 @@ def run_corpus(args: argparse.Namespace) -> int:
                       f"{o.choices:.0f}" if o.ok else "", str(o.called) if o.ok else "", f"{o.seconds:.2f}s",
                       escape(o.reason))
     if not is_stdout(args.json):
-        console.print(table)
+        print_table(table)
     if args.json:
         write_json(args.json, {"dir": str(root), "games": args.games, "seed": seed, "passed": passed,
                                "files": [o.__dict__ for o in outcomes]})

@@ -13,7 +13,7 @@ from recycle.commands.options import (add_bot_options, add_compat_option, add_li
                                       limits_of)
 from recycle.games import game_path, shipped_name
 from recycle.kernel.arguments import GAMES, UsageError, check_stdout_once, is_stdout, output_file, output_folder
-from recycle.kernel.cli_support import add_seed_option, console, seed_of
+from recycle.kernel.cli_support import add_seed_option, console, print_table, seed_of
 from recycle.kernel.deal_file import read_deal
 from recycle.kernel.output import mean_or_zero as _mean
 from recycle.kernel.output import progress_bar, write_csv, write_json
@@ -78,8 +78,9 @@ def run_run(args: argparse.Namespace) -> int:
     n = new_game(game, 0, **limits).num_players
     specs = split_specs(args.players) or ["random"]
     # Personalities and .rul files play climbing games (recycle.climbing.adapter); agent specs play any game.
-    agents, _ = make_climbing_bots(specs, game, n, **bot_options(args))
-    seats = [Seat(describe(a)) for a in agents]
+    options = bot_options(args)
+    agents, names = make_climbing_bots(specs, game, n, **options)
+    seats = [Seat(_seat_name(name, a, options["rules_dirs"])) for name, a in zip(names, agents)]
     seed = seed_of(args)
     folder = Path(args.transcript) if args.transcript else None
     if folder:
@@ -110,6 +111,14 @@ def run_run(args: argparse.Namespace) -> int:
             {"game": str(path), "games": args.games, "seed": seed, "called": called,
              "mean_choices": _mean(choices)})
     return 0
+
+
+def _seat_name(spec: str, agent, folders: tuple[Path, ...]) -> str:
+    """The agent's name; `Classic (your copy)` for the user's edited copy of a shipped personality."""
+    from personalities.catalog import shown_name
+
+    shown = shown_name(spec, folders)
+    return shown if shown != spec else describe(agent)
 
 
 def _run_native(args: argparse.Namespace) -> int:
@@ -145,7 +154,7 @@ def _report(args: argparse.Namespace, seats: list[Seat], title: str, caption: st
     for i, s in enumerate(seats):
         table.add_row(str(i), s.agent, f"{_mean(s.scores):.2f}", f"{_mean(s.ranks):.2f}", str(s.wins))
     if not (is_stdout(args.json) or is_stdout(args.csv)):
-        console.print(table)
+        print_table(table)
     if args.json:
         write_json(args.json, {**header, "seats": [s.to_json() for s in seats]})
     if args.csv:

@@ -36,15 +36,13 @@ def native_state(seed: int):
 
 def native_agents(specs: list[str]) -> tuple[list[Agent], list[str]]:
     """Two fresh agents for the native round; a rule personality gets a clear error."""
-    from recycle.players import make_agent
+    from recycle.players import cannot_play, make_agent
 
     def no_personality(spec: str):
-        raise AgentSpecError(f"{spec!r}: rule personalities play climbing games; Tides of Time has no climbing "
-                             "view (no trick, no values to beat). Use random, pimc, ismcts, mcts, vote, "
-                             "alphabeta, tides-seed or tides-solver")
+        raise AgentSpecError(cannot_play(spec, "TidesOfTime2"))
 
     seats = fill_seats(specs or ["random"], 2)
-    return [make_agent(s, no_personality) for s in seats], seats
+    return [make_agent(s, no_personality, "TidesOfTime2") for s in seats], seats
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:

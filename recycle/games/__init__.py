@@ -13,6 +13,7 @@ from pathlib import Path
 
 from recycle.kernel import uploads
 from recycle.kernel.arguments import UsageError
+from recycle.kernel.suggest import hint
 
 #: Header lines read for a description (a header is a few dozen lines).
 _HEADER_LINES = 200
@@ -67,7 +68,8 @@ def game_path(name: str) -> str:
     for game in games:
         if game.name.lower() == name.lower():
             return game.path
-    raise UsageError(f"{name!r} is neither a file nor a shipped game; the shipped games are "
+    raise UsageError(f"{name!r} is neither a file nor a shipped game{hint(name, [g.name for g in games])}; "
+                     f"the shipped games are "
                      f"{', '.join(g.name for g in games)} (recycle games lists them), or give a .gdl or .rcy file")
 
 

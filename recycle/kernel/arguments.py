@@ -7,22 +7,30 @@ checks a value read back from a file (`IntRange.check`, a tournament journal's
 configuration) and gives its shape for `recycle.kernel.schema`.
 
 Output files are checked when the command line is read (`output_file`), not
-after an hour of games; `-` means standard output (`is_stdout`), for
-`--json -` and `--csv -`.
+after an hour of games; `-` (and `/dev/stdout`) means standard output
+(`is_stdout`), for `--json -` and `--csv -`. A pipe is an ordinary output
+(`--json >(jq .)`, a named FIFO): it is opened when the command line is read,
+without waiting, so a pipe nobody reads from is refused at once instead of
+blocking the command, and its write end is kept for `open_output`.
 """
 from __future__ import annotations
 
 import argparse
+import errno
 import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:  # imported where used: `president --help` should not pay for json and schema
     from recycle.kernel.schema import Float, Int
 
 STDOUT = "-"
+#: Names of standard output itself: written through `sys.stdout`, like `-`, so the tables make way for them.
+STDOUT_NAMES = frozenset({STDOUT, "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"})
+#: Pipes named as outputs: path -> the write end opened when the command line was read.
+_PIPES: dict[str, int] = {}
 
 
 class UsageError(ValueError):
@@ -121,18 +129,27 @@ ROUNDS = IntRange(1, 100_000)  # rounds of one match
 CHOICES = IntRange(1, 1_000_000)  # --max-choices
 
 
-def is_stdout(path: str | None) -> bool:
-    """True for `-`: the output goes to standard output instead of a file."""
-    return path == STDOUT
+def is_stdout(path: str | Path | None) -> bool:
+    """True for `-` or `/dev/stdout`: the output goes to standard output instead of a file."""
+    return path is not None and str(path) in STDOUT_NAMES
+
+
+def open_output(path: str | Path, newline: str | None = None) -> TextIO:
+    """An output file opened for writing text: a pipe through the write end `output_file` kept, else the path."""
+    fd = _PIPES.pop(str(path), None)
+    if fd is not None:
+        return os.fdopen(fd, "w", encoding="utf-8", newline=newline)
+    return open(path, "w", encoding="utf-8", newline=newline)
 
 
 def output_file(text: str) -> str:
     """An argparse `type` for an output file: `-` (standard output), or a path that can be written now.
 
     Checked when the command line is read: the folder exists and is writable,
-    and the path is not a folder, a FIFO or a socket (opening a FIFO blocks until someone reads it).
+    the path is not a folder or a socket, and a pipe has a reader (opening one
+    without a reader would block until someone reads it).
     """
-    if text == STDOUT:
+    if is_stdout(text):
         return text
     problem = _unwritable(Path(text))
     if problem:
@@ -173,10 +190,12 @@ def _unwritable(path: Path) -> str | None:
         if path.exists():
             if path.is_dir():
                 return "it is a folder"
-            if not (path.is_file() or path.is_char_device()):  # /dev/null is fine; a FIFO would block
-                return "it is not a regular file (a FIFO or socket is refused)"
             if not os.access(path, os.W_OK):
                 return "permission denied"
+            if path.is_fifo():
+                return _open_pipe(path)
+            if not (path.is_file() or path.is_char_device()):  # /dev/null and a terminal are fine
+                return "it is a socket or a block device, not a file or a pipe"
             return None
         folder = path.absolute().parent
         if not folder.is_dir():
@@ -188,10 +207,34 @@ def _unwritable(path: Path) -> str | None:
     return None
 
 
+def close_pipes() -> None:
+    """Close the pipes a command was given but did not write (it failed first): their readers see the end."""
+    while _PIPES:
+        os.close(_PIPES.popitem()[1])
+
+
+def _open_pipe(path: Path) -> str | None:
+    """Open a pipe's write end now, without waiting: kept for `open_output`; why not, or None.
+
+    Kept open rather than probed and closed: closing the only write end would
+    tell the reader the output has ended before anything was written."""
+    if str(path) in _PIPES:
+        return None
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as exc:
+        if exc.errno == errno.ENXIO:
+            return "it is a pipe that nothing reads from (start the reading program first)"
+        raise
+    os.set_blocking(fd, True)  # the output may be larger than the pipe holds: wait for the reader then
+    _PIPES[str(path)] = fd
+    return None
+
+
 class ArgumentParser(argparse.ArgumentParser):
     """argparse, refusing what Python 3.11's parser lets through: a positional argument
-    given as a lone `--` arrives as an empty list instead of an error. Subparsers made
-    by `add_subparsers().add_parser` are of this class too."""
+    given as a lone `--` arrives as an empty list instead of an error; and naming the nearest
+    choice for a mistyped one. Subparsers made by `add_subparsers().add_parser` are of this class too."""
 
     def parse_known_args(self, args=None, namespace=None):
         namespace, extras = super().parse_known_args(args, namespace)
@@ -200,6 +243,17 @@ class ArgumentParser(argparse.ArgumentParser):
                     isinstance(getattr(namespace, action.dest, None), list):
                 self.error(f"argument {action.metavar or action.dest}: expected one value, not '--'")
         return namespace, extras
+
+    def _check_value(self, action, value):
+        """A word outside the choices (a subcommand, `--level`): argparse's error, with the nearest choice."""
+        if action.choices is not None and value not in action.choices:
+            from recycle.kernel.suggest import did_you_mean
+
+            hint = did_you_mean(value, action.choices)
+            if hint:
+                choices = ", ".join(map(repr, action.choices))
+                raise argparse.ArgumentError(action, f"invalid choice: {value!r}: {hint} (choose from {choices})")
+        super()._check_value(action, value)
 
 
 class _VersionAction(argparse._VersionAction):

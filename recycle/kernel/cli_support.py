@@ -16,9 +16,11 @@ from typing import Callable, Iterable
 
 from rich.console import Console
 from rich.markup import escape
+from rich.table import Table
 
-from recycle.kernel.arguments import SEED
+from recycle.kernel.arguments import SEED, close_pipes
 from recycle.kernel.diagnostics import Diagnostic, DiagnosticError, Severity
+from recycle.kernel.tables import fitted, natural_width
 
 console = Console(width=None if sys.stdout.isatty() else 120)
 err_console = Console(stderr=True)
@@ -32,6 +34,24 @@ def fail(message: str, code: int = EXIT_USAGE) -> int:
     """Print a one-line error and return the exit code."""
     err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
     return code
+
+
+#: The width every table fits by default: a terminal's classic width.
+TABLE_WIDTH = 80
+
+
+def add_wide_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--wide", action="store_true",
+                        help=f"show every column, however wide (default: the columns that fit {TABLE_WIDTH})")
+
+
+def print_table(table: Table, wide: bool = False) -> None:
+    """A table at the console's width; with `wide`, at its own width (no column squeezed, even past the
+    terminal's edge)."""
+    if wide:
+        console.print(table, width=max(natural_width(table), console.width))
+    else:
+        console.print(fitted(table, console.width))
 
 
 def add_seed_option(parser: argparse.ArgumentParser) -> None:
@@ -70,7 +90,11 @@ def check_files(paths: Iterable[str], check: Callable[[str], list[Diagnostic]], 
 def run_main(parser: argparse.ArgumentParser, argv: list[str] | None, user_errors: tuple[type, ...],
              code_of: Callable[[Exception], int] = lambda exc: EXIT_USAGE) -> int:
     """Parse, run the chosen subcommand, and turn a user's mistake into a message and exit code."""
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit:  # argparse's own error, perhaps after an output pipe was opened
+        close_pipes()
+        raise
     if not getattr(args, "run", None):
         parser.print_help()
         return EXIT_USAGE
@@ -86,6 +110,8 @@ def run_main(parser: argparse.ArgumentParser, argv: list[str] | None, user_error
         return 130
     except Exception as exc:  # a bug of ours, not the user's: one line, the traceback in a file
         return internal_error(parser.prog, exc)
+    finally:
+        close_pipes()
 
 
 def internal_error(prog: str, exc: BaseException) -> int:

@@ -172,12 +172,3 @@ def _read_from_disk(path, max_bytes: int, kind: str) -> tuple[str | None, list[D
             filename, data.count(b"\n", 0, exc.start) + 1, column,
             f"not UTF-8 text: byte 0x{data[exc.start]:02x} cannot be decoded",
             source_line=source.rstrip("\r"), expected="a UTF-8 text file", hint="save the file as UTF-8")]
-
-
-def nearest_names(word: str, names: list[str], limit: int = 3) -> list[str]:
-    """The names closest to a misspelt word (case-insensitive), best first."""
-    import difflib
-
-    lowered = {n.lower(): n for n in names}
-    close = difflib.get_close_matches(word.lower(), list(lowered), n=limit, cutoff=0.5)
-    return [lowered[c] for c in close]

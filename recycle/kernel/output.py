@@ -16,6 +16,8 @@ from typing import Callable, Iterator, Sequence
 
 from rich.console import Console
 
+from .arguments import is_stdout, open_output
+
 
 @contextmanager
 def progress_bar(console: Console, total: int, label: str, unit: str = "games",
@@ -31,18 +33,19 @@ def progress_bar(console: Console, total: int, label: str, unit: str = "games",
 
 
 def write_json(path: str | Path, data: object) -> None:
-    """`data` as indented JSON into `path`, or onto standard output for `-`."""
+    """`data` as indented JSON into `path` (a file or a pipe), or onto standard output for `-`."""
     text = json.dumps(data, indent=2) + "\n"
-    if str(path) == "-":
+    if is_stdout(path):
         sys.stdout.write(text)
         sys.stdout.flush()
     else:
-        Path(path).write_text(text, encoding="utf-8")
+        with open_output(path) as fh:
+            fh.write(text)
 
 
 def write_csv(path: str | Path, header: Sequence[str], rows: Sequence[Sequence[object]]) -> None:
-    """A CSV file (or standard output for `-`): the header line, then the rows."""
-    with (nullcontext(sys.stdout) if str(path) == "-" else open(path, "w", newline="", encoding="utf-8")) as fh:
+    """A CSV file or pipe (or standard output for `-`): the header line, then the rows."""
+    with (nullcontext(sys.stdout) if is_stdout(path) else open_output(path, newline="")) as fh:
         writer = csv.writer(fh)
         writer.writerow(header)
         writer.writerows(rows)

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import bisect
 
-from recycle.kernel.diagnostics import Diagnostic, DiagnosticError, Severity, locate, nearest_names
+from recycle.kernel.diagnostics import Diagnostic, DiagnosticError, Severity, locate
+from recycle.kernel.suggest import did_you_mean  # noqa: F401  (re-exported for the builders)
 
 #: Diagnostics kept per file; past this the reader stops (one more says so).
 MAX_ERRORS = 50
@@ -61,9 +62,3 @@ class Source:
 
     def warn(self, offset: int, message: str, **kw) -> None:
         self.report(offset, message, severity=Severity.WARNING, **kw)
-
-
-def did_you_mean(word: str, names) -> str:
-    """'did you mean X?' for the closest of `names`, or ''."""
-    close = nearest_names(word, sorted(set(names)), limit=1)
-    return f"did you mean {close[0]}?" if close else ""

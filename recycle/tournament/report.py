@@ -5,64 +5,119 @@ and Loser) and for every place.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from rich.table import Table
+from rich.console import JustifyMethod
+
+from recycle.kernel.tables import add_name_column
 
 INTERVALS = ("95% intervals over per-deal totals (deals are the independent unit): "
              "Wilson score with design-effect n for rates, Student t for means")
+#: The figure the bots are ranked by: the one every view of the table shows.
+RANKED_BY = "mean_points"
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column of the bots' table: its header in words, the cell of a bot, and whether only `--wide` shows it."""
+
+    header: str
+    cell: Callable[[dict[str, Any]], str]
+    wide_only: bool = False
+    justify: JustifyMethod = "right"
 
 
 def ranked(summary: dict[str, Any]) -> list[dict[str, Any]]:
-    """Bots best first: by OpenSkill ordinal (mu - 3 sigma), else by mean points."""
-    def key(bot: dict[str, Any]) -> float:
-        if bot["rating"]:
-            return -bot["rating"]["ordinal"]
-        return -(bot["mean_points"]["value"] or 0.0)
-    return sorted(summary["bots"], key=key)
+    """Bots best first, by the figure the table shows (mean points a round); ties keep the command line's order."""
+    return sorted(summary["bots"], key=lambda bot: -(bot[RANKED_BY]["value"] or 0.0))
 
 
 def _pct(est: dict[str, Any]) -> str:
+    """`30.0% (18-45)`: the space lets a narrow column put the interval on a second line."""
     value, (lo, hi) = est["value"], est["ci95"]
     if value is None:
         return "-"
-    return f"{100 * value:.1f}% ({100 * lo:.1f}-{100 * hi:.1f})" if lo is not None else f"{100 * value:.1f}%"
+    return f"{100 * value:.1f}% ({100 * lo:.0f}-{100 * hi:.0f})" if lo is not None else f"{100 * value:.1f}%"
 
 
 def _mean(est: dict[str, Any]) -> str:
+    """`2.400 ±0.310`: the value, then half the 95% interval (a second line in a narrow column)."""
     value, (lo, hi) = est["value"], est["ci95"]
     if value is None:
         return "-"
-    return f"{value:.3f} ± {(hi - lo) / 2:.3f}" if lo is not None else f"{value:.3f}"
+    return f"{value:.3f} ±{(hi - lo) / 2:.3f}" if lo is not None else f"{value:.3f}"
 
 
-def bot_table(summary: dict[str, Any], title: str, first: str = "first", last: str = "last") -> Table:
-    table = Table(title=title, caption=INTERVALS)
-    for name, justify in (("#", "right"), ("bot", "left"), ("rounds", "right"), (f"{first} rate", "right"),
-                          (f"{last} rate", "right"), ("mean place", "right"), ("points/round", "right"),
-                          ("rating μ ± σ", "right")):
-        table.add_column(name, justify=justify, no_wrap=True)
-    for i, bot in enumerate(ranked(summary), start=1):
-        rating = bot["rating"]
-        table.add_row(str(i), bot["bot"], f"{bot['rounds']:,}", _pct(bot["first_rate"]), _pct(bot["last_rate"]),
-                      _mean(bot["mean_place"]), _mean(bot["mean_points"]),
-                      f"{rating['mu']:.2f} ± {rating['sigma']:.2f}" if rating else "-")
+def _rating(bot: dict[str, Any]) -> str:
+    rating = bot["rating"]
+    return f"{rating['mu']:.2f} ±{rating['sigma']:.2f}" if rating else "-"
+
+
+def bot_columns(first: str = "first", last: str = "last") -> list[Column]:
+    """The columns of the bots' table after `#` and `bot`; a new figure is one more `Column` here."""
+    return [Column("rounds", lambda bot: f"{bot['rounds']:,}"),
+            Column(first, lambda bot: _pct(bot["first_rate"])),
+            Column(last, lambda bot: _pct(bot["last_rate"])),
+            Column("mean place", lambda bot: _mean(bot["mean_place"])),
+            Column("points", lambda bot: _mean(bot["mean_points"])),
+            Column("rating μ ±σ", _rating, wide_only=True)]
+
+
+def bot_table(summary: dict[str, Any], title: str, first: str = "first", last: str = "last",
+              wide: bool = False) -> Table:
+    """One row per bot, ranked by points a round (the `#` column); the OpenSkill rating with `wide`."""
+    columns = [c for c in bot_columns(first, last) if wide or not c.wide_only]
+    table = Table(title=title, caption=f"ranked by points: the mean points a round. {first}, {last}: share of "
+                                       "rounds finished first, last, in % (95% interval); means ± half their 95% "
+                                       "interval. " + INTERVALS
+                                       + ("" if wide else "; --wide adds the OpenSkill rating"))
+    bots = ranked(summary)
+    table.add_column("#", justify="right", no_wrap=True)
+    add_name_column(table, "bot", [bot["bot"] for bot in bots])
+    for column in columns:
+        table.add_column(column.header, justify=column.justify)
+    for i, bot in enumerate(bots, start=1):
+        table.add_row(str(i), bot["bot"], *(column.cell(bot) for column in columns))
     return table
 
 
-def head_to_head_table(summary: dict[str, Any]) -> Table:
-    """Row A, column B: share of shared rounds A finished above B (95% interval)."""
-    names = [bot["bot"] for bot in ranked(summary)]
+#: More bots than this make the head-to-head square too wide for 80 columns: one row per pair instead.
+SQUARE_BOTS = 5
+
+
+def head_to_head_table(summary: dict[str, Any], wide: bool = False) -> Table:
+    """Row A, column B: share of shared rounds A finished above B (95% interval); columns numbered as the
+    bots' table ranks them. Past `SQUARE_BOTS` bots (and without `wide`), one row per pair."""
+    bots = ranked(summary)
     cells = {(h["bot"], h["other"]): h for h in summary["head_to_head"]}
+    if len(bots) > SQUARE_BOTS and not wide:
+        return _head_to_head_pairs([b["bot"] for b in bots], cells)
     table = Table(title="head to head: how often the row bot finished above the column bot",
-                  caption="share of the rounds both played at one table, 95% interval")
-    table.add_column("", no_wrap=True)
-    for name in names:
-        table.add_column(name, justify="right")
-    for a in names:
-        row = [_pct(cells[a, b]) if (a, b) in cells else "-" for b in names]
-        table.add_row(a, *row)
+                  caption="share of the rounds both played at one table, in % (95% interval); "
+                          "columns numbered as the rows")
+    add_name_column(table, "bot", [b["bot"] for b in bots], extra=len(f"{len(bots)} "))
+    for i, _ in enumerate(bots, start=1):
+        table.add_column(str(i), justify="right")
+    for i, a in enumerate(bots, start=1):
+        row = [_pct(cells[a["bot"], b["bot"]]) if (a["bot"], b["bot"]) in cells else "-" for b in bots]
+        table.add_row(f"{i} {a['bot']}", *row)
+    return table
+
+
+def _head_to_head_pairs(names: list[str], cells: dict[tuple[str, str], dict[str, Any]]) -> Table:
+    table = Table(title="head to head: how often the first bot finished above the second",
+                  caption="share of the rounds both played at one table, in % (95% interval); "
+                          "--wide shows the square")
+    add_name_column(table, "bot", names)
+    add_name_column(table, "above", names)
+    table.add_column("share", justify="right")
+    for k, a in enumerate(names):
+        for b in names[k + 1:]:
+            if (a, b) in cells:
+                table.add_row(a, b, _pct(cells[a, b]))
     return table
 
 
@@ -78,7 +133,7 @@ def sprt_text(summary: dict[str, Any]) -> str | None:
 
 
 def csv_rows(summary: dict[str, Any]) -> tuple[list[str], list[list[object]]]:
-    """One row per bot, best first."""
+    """One row per bot, best first (as the table ranks them)."""
     places = len(summary["bots"][0]["places"]) if summary["bots"] else 0
     header = ["rank", "bot", "rounds", *[f"place_{k + 1}" for k in range(places)]]
     for name in ("first_rate", "last_rate", "mean_place", "mean_points"):
