@@ -9,19 +9,13 @@ import random
 from importlib import resources
 
 import pytest
-from conftest import corpus_file
 
 from recycle.lang import load_game
 from tui.anygame.pilot import choose_by_keys, play_to_end, settle
 from tui.anygame.session import play_options
 
-GAMES = {
-    "Poker5": lambda: resources.files("recycle.games") / "Poker5.gdl",
-    "Hearts4": lambda: corpus_file("rcy/Hearts4.rcy"),  # skipped without ../shared
-}
-TIDES = resources.files("recycle.games") / "TidesOfTime2.gdl"
-if TIDES.is_file():
-    GAMES["TidesOfTime2"] = lambda: TIDES
+GAMES = {name: (lambda name=name: resources.files("recycle.games") / f"{name}.gdl")
+         for name in ("Poker5", "Hearts4", "TidesOfTime2")}  # the project's own games: no ../shared needed
 
 
 def make_app(name: str):
