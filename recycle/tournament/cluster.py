@@ -17,6 +17,7 @@ unless `--cluster` is given.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.util
 import re
@@ -297,6 +298,8 @@ def open_pool(jobs: int, run: RunUnit, cluster: ClusterSpec | None = None, files
     and jobs - 1 workers, or here."""
     if cluster is not None:
         return ClusterWorkers(cluster, run, files, tag, units)
+    if files.texts or files.folders:  # read once, used throughout: a file edited mid-run changes nothing
+        run = functools.partial(uploads.served_call, files, run)
     return SharedWorkers(jobs, run) if jobs > 1 else InlineWorker(run)
 
 
