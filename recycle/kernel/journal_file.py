@@ -30,11 +30,13 @@ import json
 import os
 import shlex
 import time
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
 
 from recycle.kernel.arguments import UsageError
-from recycle.kernel.schema import Line, parse_line, raw_lines
+from recycle.kernel.diagnostics import DiagnosticError
+from recycle.kernel.schema import Line, open_checked, parse_line, raw_lines
 from recycle.kernel.uploads import FileSet
 
 try:  # POSIX; elsewhere a journal is not locked
@@ -164,6 +166,16 @@ def recorded_files(path: str | Path, data: Any, warn=lambda message: None) -> Fi
     return files
 
 
+@contextmanager
+def journal_closed_on_error(journal: "Journal") -> Iterator[None]:
+    """Close (and unlock) `journal` if what is done inside fails: a refused resume keeps no lock."""
+    try:
+        yield
+    except BaseException:
+        journal.close()
+        raise
+
+
 class Journal:
     """An open, locked journal that records are appended to (a context manager)."""
 
@@ -201,12 +213,21 @@ class Journal:
 
     @classmethod
     def resume(cls, path: str | Path, max_bytes: int, kind: str,
-               warn=lambda message: None) -> tuple["Journal", dict[str, Any]]:
+               warn=lambda message: None, expect=lambda header: True) -> tuple["Journal", dict[str, Any]]:
         """The journal at `path`, locked, checked from its first line to its last, its torn tail (if any)
-        dropped with a `warn`ing; and its header. Read the records with `verify` (streamed)."""
+        dropped with a `warn`ing; and its header. Read the records with `verify` (streamed).
+
+        `expect(header)` says whether the first line is a header of this kind of journal: if not, the
+        file is refused as not `kind` before its digests are looked at."""
         path = Path(path)
-        if not path.is_file():
-            raise JournalError(f"no such journal: {path}")
+        open_checked(path, kind).close()  # a folder, FIFO or device is refused unopened; a missing file named
+        first = next(raw_lines(path, max_bytes, kind), None)
+        try:
+            header = None if first is None or not first.text.strip() else parse_line(first)
+        except DiagnosticError:
+            header = None
+        if not isinstance(header, dict) or not expect(header):
+            raise JournalError(f"{path} is not {kind} (its first line is not the header)")
         try:
             fd = os.open(path, os.O_RDWR)
         except OSError as exc:

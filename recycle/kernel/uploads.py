@@ -120,11 +120,12 @@ def recording() -> Iterator[Callable[[], FileSet]]:
 @contextmanager
 def serving(files: FileSet) -> Iterator[None]:
     """Read user files from `files` inside (a remote task); a path it lacks does not exist."""
+    before = getattr(_local, "served", None)  # nested (a cluster task's unit serving its own): restored
     _local.served = files
     try:
         yield
     finally:
-        _local.served = None
+        _local.served = before
 
 
 @contextmanager
