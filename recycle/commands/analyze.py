@@ -43,7 +43,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                                    "seat 0, all estimating AI) and report CardStock's heuristics and TAG's "
                                    "metrics with 95% bootstrap intervals. GAME may be a folder: every game "
                                    "in it is analysed into one table (resumable through --journal).")
-    p.add_argument("game", metavar="GAME", help="a .gdl/.rcy file, a shipped game's name, or a folder of games")
+    p.add_argument("game", metavar="GAME", nargs="?",
+                   help="a .gdl/.rcy file, a shipped game's name, or a folder of games (not with --resume)")
     add_analysis_options(p)
     add_limit_options(p)
     add_compat_option(p)
@@ -129,6 +130,8 @@ def run(args: argparse.Namespace) -> int:
     from recycle.kernel.protocol import GameError
 
     check_stdout_once(args, "json", "csv")
+    if bool(args.game) == bool(args.resume):
+        raise UsageError("name the game (or folder) to analyse, or --resume a journal (not both)")
     journal = resumed_journal(args, COMMAND_SHAPE)
     config = config_of(args)
     target = Path(args.game)
