@@ -166,7 +166,18 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _subject(subject, args: argparse.Namespace):
-    return subject.with_text() if args.cluster else subject  # workers get the game's text, not a path here
+    """Read once, used throughout: the game's text, read now, travels with every game played (here, in
+    -j workers or on a cluster), so an edit during the run changes nothing."""
+    from dataclasses import replace
+
+    from recycle.kernel.diagnostics import read_user_file
+    from recycle.lang.errors import GameSyntaxError
+    from recycle.lang.lexer import MAX_CHARS
+
+    text, problems = read_user_file(subject.path, MAX_CHARS, "a RECYCLE game")
+    if text is None:
+        raise GameSyntaxError(problems)
+    return replace(subject, text=text)
 
 
 def game_files_of(folder: Path):

@@ -1,0 +1,113 @@
+"""Kill long runs at random moments and resume them: the result must be the uninterrupted one.
+
+    python bench/kill_resume.py [--kills 10] [--seed 1]
+
+For each of `president tournament`, `president evolve` and `recycle analyze`:
+one uninterrupted run gives the reference; then one run is started, killed
+(SIGINT or SIGKILL, drawn from the seed) after a random delay, resumed from its
+journal, killed again, ... `--kills` times, and finally resumed to the end. Its
+result file must equal the reference (timings left out). Prints one line per
+command and the totals; exit status 1 if any differs.
+
+Journals go to a temporary folder (PRESIDENT_STATE_DIR too): nothing is left behind.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+PY = [sys.executable, "-m"]
+
+
+def tasks(folder: Path) -> list[dict]:
+    """(name, the first command, the resume command, the result file, how to read it)."""
+    def tournament(result: Path, journal: Path) -> tuple[list[str], list[str]]:
+        args = ["Classic", "Gambler", "random", "--matches", "12", "--rounds", "2", "--seed", "7", "-j2"]
+        return ([*PY, "president.cli", "tournament", *args, "--out", str(journal), "--json", str(result)],
+                [*PY, "president.cli", "tournament", "--resume", str(journal), "-j2", "--json", str(result)])
+
+    def evolve(result: Path, journal: Path) -> tuple[list[str], list[str]]:
+        args = ["Classic", "--generations", "3", "--population", "2", "--deals", "3", "--rounds", "1", "--seed", "7",
+                "--against", "Cautious,Gambler"]
+        return ([*PY, "president.cli", "evolve", *args, "--out", str(result), "--journal", str(journal)],
+                [*PY, "president.cli", "evolve", "--resume", str(journal)])
+
+    def analyze(result: Path, journal: Path) -> tuple[list[str], list[str]]:
+        args = ["President5", "--games", "6", "--rollouts", "1", "--bootstrap", "10", "--seed", "7"]
+        return ([*PY, "recycle.cli", "analyze", *args, "--journal", str(journal), "--json", str(result)],
+                [*PY, "recycle.cli", "analyze", "--resume", str(journal), "--json", str(result)])
+
+    return [("tournament", tournament, "json"), ("evolve", evolve, "text"), ("analyze", analyze, "analysis")]
+
+
+def read(path: Path, kind: str):
+    if kind == "text":
+        return path.read_text()
+    data = json.loads(path.read_text())
+    if kind == "analysis":
+        for obj in data:
+            obj["metrics"].pop("forward_model", None)  # a timing
+    return data
+
+
+def run_to_end(cmd: list[str], env: dict) -> None:
+    proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(cmd)} failed ({proc.returncode}): {proc.stderr[-2000:]}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--kills", type=int, default=10, help="kills per command (default 10)")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    total = same = killed = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        env = {**os.environ, "PRESIDENT_STATE_DIR": str(folder / "state"), "COLUMNS": "120"}
+        for name, make, kind in tasks(folder):
+            reference = folder / f"{name}-reference.{'rul' if kind == 'text' else 'json'}"
+            first, _ = make(reference, folder / f"{name}-reference.jsonl")
+            started = time.monotonic()
+            run_to_end(first, env)
+            whole = time.monotonic() - started
+            result = folder / f"{name}-killed.{'rul' if kind == 'text' else 'json'}"
+            journal = folder / f"{name}-killed.jsonl"
+            first, resume = make(result, journal)
+            kills = []
+            for _ in range(args.kills):
+                cmd = resume if journal.exists() and journal.stat().st_size else first
+                if not journal.exists() or not journal.stat().st_size:
+                    journal.unlink(missing_ok=True)  # killed before its header: start again
+                proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                time.sleep(rng.uniform(0.5, max(1.0, 0.8 * whole / 2)))
+                sig = rng.choice([signal.SIGINT, signal.SIGKILL])
+                if proc.poll() is None:
+                    proc.send_signal(sig)
+                    kills.append(sig.name)
+                _, err = proc.communicate()
+                if proc.returncode not in (0, 130, -9, 1) and "interrupted" not in err:
+                    print(f"  {name}: exit {proc.returncode} after {sig.name}: {err[-500:]}")
+            run_to_end(resume if journal.exists() and journal.stat().st_size else first, env)
+            equal = read(result, kind) == read(reference, kind)
+            total += 1
+            same += equal
+            killed += len(kills)
+            print(f"{name}: {len(kills)} kills ({kills.count('SIGINT')} SIGINT, {kills.count('SIGKILL')} SIGKILL), "
+                  f"uninterrupted run {whole:.1f} s; resumed result {'equals' if equal else 'DIFFERS FROM'} "
+                  f"the uninterrupted one", flush=True)
+    print(f"total: {killed} kills over {total} commands; {same} of {total} resumed to the uninterrupted result")
+    return 0 if same == total else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
