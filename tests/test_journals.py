@@ -17,7 +17,7 @@ from hypothesis import given, settings, strategies as st
 from president.cli import main
 from recycle.cli import main as recycle_main
 from recycle.kernel.diagnostics import DiagnosticError
-from recycle.kernel.journal_file import STATE_ENV, Journal, JournalBusy, verify
+from recycle.kernel.journal_file import Journal, JournalBusy, verify
 
 TINY = ["Classic", "Gambler", "random", "--matches", "3", "--rounds", "2", "--seed", "5"]
 
@@ -41,7 +41,7 @@ def test_a_whole_journal_reads_back(tmp_path):
     assert [data.get("game") for _, data in verify(tmp_path / "j.jsonl", 10**6, "a test journal")] == [None, 0, 1, 2]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(st.data())
 def test_any_single_edited_byte_of_a_record_is_refused_naming_its_line(tmp_path_factory, data):
     path = tmp_path_factory.mktemp("chain") / "j.jsonl"
@@ -159,10 +159,7 @@ def test_runs_not_told_where_keep_their_journals_in_the_state_folder_under_new_n
     err = capsys.readouterr().err
     assert sorted(p.name for p in run_state_folder.iterdir()) == ["tournament-5-2.jsonl", "tournament-5.jsonl"]
     assert str(run_state_folder / "tournament-5-2.jsonl") in err.replace("\n", "")
-    assert recycle_main(["analyze", "President5", "--games", "2", "--rollouts", "1", "--bootstrap", "10",
-                         "--seed", "3"]) == 0
-    assert (run_state_folder / "analysis-President5-3.jsonl").is_file()
-    assert list(here.iterdir()) == []
+    assert list(here.iterdir()) == []  # (analyses: see the Ctrl-C test below)
 
 
 # ---- read once, used throughout ----------------------------------------------------------------

@@ -20,7 +20,7 @@ from president.cli import main
 from recycle.tournament import (SPRT, ClusterSum, GameRecord, Journal, Schedule, Tally, WorkerError, run_tournament,
                                 t_quantile, wilson)
 from recycle.kernel.diagnostics import DiagnosticError
-from recycle.tournament.journal import JournalError, records, repair
+from recycle.tournament.journal import records, repair
 
 TINY = ["Classic", "random", "Cautious", "--matches", "3", "--rounds", "2", "--seed", "5"]
 

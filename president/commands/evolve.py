@@ -11,13 +11,15 @@ from __future__ import annotations
 import argparse
 import tempfile
 import time
+from contextlib import contextmanager
+from typing import Iterator
 from pathlib import Path
 
 from personalities.catalog import find_personality, shipped, shipped_names
 from personalities.mutation import Candidate, Mutator
 from personalities.reader import parse_personality
 from recycle.kernel.arguments import SEED, FloatRange, IntRange, UsageError, new_output_file
-from recycle.kernel.journal_file import (Journal, given_options, interrupted_hint, journal_closed_on_error,
+from recycle.kernel.journal_file import (Journal, JournalError, given_options, interrupted_hint, journal_closed_on_error,
                                          resume_command, state_folder, verify)
 from recycle.kernel import uploads
 from recycle.kernel.uploads import FileSet, read_once
@@ -217,17 +219,30 @@ def _write(journal: Journal, done: list[dict], record: dict) -> None:
     done.append(record)
 
 
+@contextmanager
+def _as_journal_error(path) -> Iterator[None]:
+    """A header of the wrong shape (its chain intact: forged, or of another version) is refused, not a bug."""
+    try:
+        yield
+    except (KeyError, TypeError, AttributeError) as exc:
+        raise JournalError(f"{path}: not an evolve journal this program can continue (no {exc})") from None
+
+
 def _open(args: argparse.Namespace) -> tuple[Journal, dict, list[dict], FileSet]:
     """The run's journal (created, or resumed and locked), its configuration, the records done and the
     user files it reads (recorded at the start: edits made since change nothing, and are named)."""
     if args.resume:
         journal, config = Journal.resume(args.resume, MAX_JOURNAL_BYTES, KIND, warn,
                                          expect=lambda header: header.get("kind") == "evolve")
-        with journal_closed_on_error(journal):
+        with journal_closed_on_error(journal), _as_journal_error(journal.path):
             done = [data for _, data in verify(journal.path, MAX_JOURNAL_BYTES, KIND)][1:]
             for key in ("generations", "population", "deals", "rounds", "alpha"):
                 setattr(args, key, config["options"][key])
             args.preset, args.overrides = config["table"]["preset"], config["table"]["overrides"]
+            args.rules_dir = config["table"].get("rules_dir")
+            if args.out and Path(args.out).resolve() != Path(config["out"]).resolve():
+                raise UsageError(f"--out: this run writes {config['out']} (recorded in its journal); "
+                                 "leave --out out when resuming")
             recorded = recorded_personalities(str(journal.path), config["files"])
         return journal, config, done, recorded
     if not args.start:
@@ -240,7 +255,7 @@ def _open(args: argparse.Namespace) -> tuple[Journal, dict, list[dict], FileSet]
         make_bots(list(field), len(field), rules_dirs(args))  # every opponent, before any game
     config = {"kind": "evolve", "start": args.start, "field": field, "seed": seed, "name": out.stem,
               "out": str(out), "start_saved": {**_saved(start), "name": start.personality.name},
-              "table": {"preset": args.preset, "overrides": args.overrides},
+              "table": {"preset": args.preset, "overrides": args.overrides, "rules_dir": args.rules_dir},
               "options": {k: getattr(args, k) for k in ("generations", "population", "deals", "rounds", "alpha")},
               "files": recorded().to_json()}
     if args.journal:

@@ -276,13 +276,23 @@ class Journal:
                 os.fsync(self._fd)
                 self._synced = time.monotonic()
         except OSError as exc:
-            try:
-                os.ftruncate(self._fd, start)  # back to the last whole line
-            except OSError:
-                pass  # a torn tail is dropped on resume anyway
+            self._settle(start, len(data), mark)
             raise JournalWriteError(f"cannot write the journal {self.path}: {exc.strerror or exc}; every record "
                                     "before this one is kept") from None
+        except BaseException:  # Ctrl-C between two steps: the next record must still chain on the file's last
+            self._settle(start, len(data), mark)
+            raise
         self._previous = mark
+
+    def _settle(self, start: int, length: int, mark: str) -> None:
+        """After an interrupted write: the line is whole (it counts) or cut back to the last whole line."""
+        try:
+            if os.lseek(self._fd, 0, os.SEEK_END) == start + length:
+                self._previous = mark
+            else:
+                os.ftruncate(self._fd, start)
+        except OSError:
+            pass  # a torn tail is dropped on resume anyway
 
     def close(self) -> None:
         if self._fd < 0:
