@@ -80,32 +80,39 @@ def main() -> int:
             started = time.monotonic()
             run_to_end(first, env)
             whole = time.monotonic() - started
-            result = folder / f"{name}-killed.{'rul' if kind == 'text' else 'json'}"
-            journal = folder / f"{name}-killed.jsonl"
-            first, resume = make(result, journal)
-            kills = []
-            for _ in range(args.kills):
-                cmd = resume if journal.exists() and journal.stat().st_size else first
-                if not journal.exists() or not journal.stat().st_size:
-                    journal.unlink(missing_ok=True)  # killed before its header: start again
-                proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-                time.sleep(rng.uniform(0.5, max(1.0, 0.8 * whole / 2)))
-                sig = rng.choice([signal.SIGINT, signal.SIGKILL])
-                if proc.poll() is None:
+            kills: list[str] = []
+            cycle = 0
+            while len(kills) < args.kills:  # cycles of kill, resume, kill, ... until the run ends
+                cycle += 1
+                result = folder / f"{name}-killed-{cycle}.{'rul' if kind == 'text' else 'json'}"
+                journal = folder / f"{name}-killed-{cycle}.jsonl"
+                first, resume = make(result, journal)
+                while len(kills) < args.kills:
+                    if journal.exists() and not journal.stat().st_size:
+                        journal.unlink()  # killed before its header was written: start again
+                    cmd = resume if journal.exists() else first
+                    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                            text=True)
+                    time.sleep(rng.uniform(0.3, 0.6 * whole))
+                    sig = rng.choice([signal.SIGINT, signal.SIGKILL])
+                    if proc.poll() is not None:
+                        proc.communicate()
+                        break  # finished before the kill: this cycle is done
                     proc.send_signal(sig)
                     kills.append(sig.name)
-                _, err = proc.communicate()
-                if proc.returncode not in (0, 130, -9, 1) and "interrupted" not in err:
-                    print(f"  {name}: exit {proc.returncode} after {sig.name}: {err[-500:]}")
-            run_to_end(resume if journal.exists() and journal.stat().st_size else first, env)
-            equal = read(result, kind) == read(reference, kind)
-            total += 1
-            same += equal
+                    proc.communicate()
+                if journal.exists() and not journal.stat().st_size:
+                    journal.unlink()
+                run_to_end(resume if journal.exists() else first, env)
+                equal = read(result, kind) == read(reference, kind)
+                total += 1
+                same += equal
+                print(f"  {name} run {cycle}: resumed result {'equals' if equal else 'DIFFERS FROM'} the "
+                      "uninterrupted one", flush=True)
             killed += len(kills)
-            print(f"{name}: {len(kills)} kills ({kills.count('SIGINT')} SIGINT, {kills.count('SIGKILL')} SIGKILL), "
-                  f"uninterrupted run {whole:.1f} s; resumed result {'equals' if equal else 'DIFFERS FROM'} "
-                  f"the uninterrupted one", flush=True)
-    print(f"total: {killed} kills over {total} commands; {same} of {total} resumed to the uninterrupted result")
+            print(f"{name}: {len(kills)} kills ({kills.count('SIGINT')} SIGINT, {kills.count('SIGKILL')} SIGKILL) "
+                  f"over {cycle} run(s); uninterrupted run {whole:.1f} s", flush=True)
+    print(f"total: {killed} kills; {same} of {total} killed runs resumed to the uninterrupted result")
     return 0 if same == total else 1
 
 

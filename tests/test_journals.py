@@ -217,3 +217,16 @@ def test_ctrl_c_in_a_single_game_analysis_prints_partial_figures_and_the_resume_
     for obj in resumed + whole:
         obj["metrics"].pop("forward_model")
     assert resumed == whole
+
+
+@pytest.mark.slow
+def test_ctrl_c_in_evolve_prints_the_generations_done_and_the_resume_command(tmp_path):
+    out = tmp_path / "x.rul"
+    cmd = [sys.executable, "-m", "president.cli", "evolve", "Classic", "--generations", "30", "--population", "1",
+           "--deals", "2", "--rounds", "1", "--seed", "4", "--against", "Cautious,Gambler", "--out", str(out)]
+    stopped = _interrupt_when(cmd, (tmp_path, "x-evolve-*.jsonl"), 2)  # the header and a generation
+    journal = tmp_path / "x-evolve-4.jsonl"
+    assert stopped.returncode == 130, stopped.stderr
+    assert "generation 1" in stopped.stdout and "the personality reached so far" in stopped.stdout
+    assert f"continue with: president evolve --resume {journal}" in stopped.stderr.replace("\n", "")
+    assert "Traceback" not in stopped.stderr and not out.exists()

@@ -98,11 +98,25 @@ def run(args: argparse.Namespace) -> int:
             except KeyboardInterrupt:
                 generations = sum(r["kind"] == "generation" for r in done)
                 steps = sum(r["kind"] == "simplify" for r in done)
+                _show_done(done)
                 err_console.print(interrupted_hint(f"{generations} generation(s) and {steps} simplification "
                                                    "step(s) done", "president evolve", journal.path,
                                                    *given_options(args, "cluster", "budget_hours")),
                                   highlight=False, soft_wrap=True)
                 return EXIT_INTERRUPTED
+
+
+def _show_done(done: list[dict]) -> None:
+    """What an interrupted run keeps: every generation's outcome and the personality it has reached."""
+    for r in done:
+        if r["kind"] == "generation":
+            console.print(f"{r['edit']}: kept ({r['gain']:+.3f} points/round)" if r["edit"]  # "generation N: ..."
+                          else f"generation {r['number']}: parent kept", highlight=False)
+        else:
+            console.print(f"simplify {r['step']}: {r['what'] or 'nothing more can go'}", highlight=False)
+    if done:
+        console.print(f"the personality reached so far ({len(done)} step(s)):\n{done[-1]['survivor']['text']}",
+                      highlight=False)
 
 
 def _evolve(args, journal: Journal, config, done: list[dict], settings, field, folders, arena: Arena) -> int:

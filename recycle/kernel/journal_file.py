@@ -100,7 +100,7 @@ def interrupted_hint(done: str, program: str, path: str | Path, *options: str) -
 
 def canonical(content: dict[str, Any]) -> str:
     """The one spelling of a record's content (keys in the writer's order, no spaces, ASCII)."""
-    return json.dumps(content, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
+    return json.dumps(content, separators=(",", ":"), ensure_ascii=True)  # NaN is spelled, then refused by shapes
 
 
 def digest(previous: str, body: str) -> str:
@@ -127,11 +127,8 @@ def check_line(line: Line, previous: str) -> tuple[dict[str, Any], str]:
             ": the journal was written by an older version of the program, which this one cannot resume; "
             "start the run again" if first else ": it was not written by the program (added or edited by hand)"))
     mark = data.pop(DIGEST)
-    try:
-        body = canonical(data)
-        spelled = canonical({**data, DIGEST: mark})
-    except ValueError:  # NaN or infinity: never written by us
-        body = spelled = ""
+    body = canonical(data)
+    spelled = canonical({**data, DIGEST: mark})
     if spelled != text or mark != digest(previous, body):
         raise line.error("this record does not match its integrity digest: it was edited, damaged, or moved "
                          "from another place or journal",
@@ -242,9 +239,12 @@ class Journal:
                 raise JournalError(f"{path} is empty: not {kind}")
             good = _offset_after(path, end.number)
             size = os.fstat(fd).st_size
-            if good < size:
-                warn(f"{path}: dropped an unfinished last line ({size - good} bytes, the trace of an interrupted "
-                     "write); its work is done again")
+            if good < size:  # blank lines at the end (an editor's) go silently; a torn line with a warning
+                with open(path, "rb") as fh:
+                    fh.seek(good)
+                    if fh.read(size - good).strip():
+                        warn(f"{path}: dropped an unfinished last line ({size - good} bytes, the trace of an "
+                             "interrupted write); its work is done again")
                 os.ftruncate(fd, good)
             os.lseek(fd, 0, os.SEEK_END)
             journal._previous = json.loads(end.text)[DIGEST]
