@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from typing import Iterator
 from pathlib import Path
 
-from personalities.catalog import find_personality, shipped, shipped_names
+from personalities.catalog import find_personality, shipped, shipped_names, user_folder
 from personalities.mutation import Candidate, Mutator
 from personalities.reader import parse_personality
 from recycle.kernel.arguments import SEED, FloatRange, IntRange, UsageError, new_output_file
@@ -65,7 +65,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--cluster", metavar="ADDRESS", type=cluster_argument,
                    help="play on a Dask cluster: tcp://HOST:8786, or local[:N] (needs the cluster extra)")
     p.add_argument("--out", metavar="FILE.rul", type=new_output_file,
-                   help="the evolved personality (default Evolved.rul; its folder is created)")
+                   help="the evolved personality (default: Evolved.rul, or Evolved-N.rul if taken, in your "
+                        "personalities folder, so it plays by name; its folder is created)")
     p.add_argument("--journal", metavar="FILE", type=new_output_file,
                    help="progress file (default: OUT-evolve-SEED.jsonl beside --out, or evolve-SEED.jsonl in the "
                         "per-user state folder; numbered if taken; the path is printed)")
@@ -242,6 +243,14 @@ def _as_journal_error(path) -> Iterator[None]:
         raise JournalError(f"{path}: not an evolve journal this program can continue (no {exc})") from None
 
 
+def _free_name(folder: Path, stem: str) -> Path:
+    """`stem.rul` in `folder`, or `stem-2.rul`, ...: never over a personality already there."""
+    k = 1
+    while (folder / (f"{stem}.rul" if k == 1 else f"{stem}-{k}.rul")).exists():
+        k += 1
+    return folder / (f"{stem}.rul" if k == 1 else f"{stem}-{k}.rul")
+
+
 def _open(args: argparse.Namespace) -> tuple[Journal, dict, list[dict], FileSet]:
     """The run's journal (created, or resumed and locked), its configuration, the records done and the
     user files it reads (recorded at the start: edits made since change nothing, and are named)."""
@@ -263,7 +272,7 @@ def _open(args: argparse.Namespace) -> tuple[Journal, dict, list[dict], FileSet]
         raise UsageError("name the personality to start from (START.rul), or --resume a journal")
     field = split_specs(args.against) if args.against else shipped_names()
     seed = seed_of(args)
-    out = Path(args.out or "Evolved.rul")
+    out = Path(args.out) if args.out else _free_name(user_folder(), "Evolved")
     with read_once(None) as recorded:  # the start and the field, read once for the whole run
         start = _start(args.start, rules_dirs(args))  # a bad start file is an error now, not after a generation
         make_bots(list(field), len(field), rules_dirs(args))  # every opponent, before any game
