@@ -12,16 +12,16 @@ import argparse
 import tempfile
 import time
 from contextlib import contextmanager
-from typing import Iterator
 from pathlib import Path
+from typing import Iterator
 
 from personalities.catalog import find_personality, shipped, shipped_names, user_folder
 from personalities.mutation import Candidate, Mutator
 from personalities.reader import parse_personality
 from recycle.kernel.arguments import SEED, FloatRange, IntRange, UsageError, new_output_file
-from recycle.kernel.journal_file import (Journal, JournalError, given_options, interrupted_hint, journal_closed_on_error,
-                                         resume_command, state_folder, verify)
 from recycle.kernel import uploads
+from recycle.kernel.journal_file import (Journal, JournalError, given_options, interrupted_hint,
+                                         journal_closed_on_error, resume_command, state_folder, verify)
 from recycle.kernel.uploads import FileSet, read_once
 from recycle.kernel.output import progress_bar
 from recycle.kernel.specs import split_specs

@@ -30,7 +30,7 @@ import json
 import os
 import shlex
 import time
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -218,7 +218,8 @@ class Journal:
         file is refused as not `kind` before its digests are looked at."""
         path = Path(path)
         open_checked(path, kind).close()  # a folder, FIFO or device is refused unopened; a missing file named
-        first = next(raw_lines(path, max_bytes, kind), None)
+        with closing(raw_lines(path, max_bytes, kind)) as lines:
+            first = next(lines, None)
         try:
             header = None if first is None or not first.text.strip() else parse_line(first)
         except DiagnosticError:
