@@ -1,6 +1,6 @@
 """Kill long runs at random moments and resume them: the result must be the uninterrupted one.
 
-    python bench/kill_resume.py [--kills 10] [--seed 1]
+    python bench/kill_resume.py [--kills 10] [--seed 1] [--only tournament|evolve|analyze] [--smoke]
 
 For each of `president tournament`, `president evolve` and `recycle analyze`:
 one uninterrupted run gives the reference; then one run is started, killed
@@ -23,6 +23,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from timing import add_smoke_option, smoke
 
 PY = [sys.executable, "-m"]
 
@@ -68,13 +70,17 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--kills", type=int, default=10, help="kills per command (default 10)")
     parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
+    parser.add_argument("--only", choices=("tournament", "evolve", "analyze"), help="one command only")
+    add_smoke_option(parser)
+    args = smoke(parser.parse_args(), kills=2, only="tournament")
     rng = random.Random(args.seed)
     total = same = killed = 0
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         env = {**os.environ, "PRESIDENT_STATE_DIR": str(folder / "state"), "COLUMNS": "120"}
         for name, make, kind in tasks(folder):
+            if args.only and name != args.only:
+                continue
             reference = folder / f"{name}-reference.{'rul' if kind == 'text' else 'json'}"
             first, _ = make(reference, folder / f"{name}-reference.jsonl")
             started = time.monotonic()
