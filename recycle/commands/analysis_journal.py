@@ -96,6 +96,7 @@ def analyze_journaled(args: argparse.Namespace, journal, config, subjects: Seque
                                                       lambda log, k=key: journal.append(k, log), args.cluster))
                 current = None
             except catch as exc:
+                current = None
                 message = exc.render().splitlines()[0] if hasattr(exc, "render") else str(exc)
                 journal.fail(key, message)
                 failed.append((key, message))
