@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from personalities.mutation import Candidate, Mutator
+from recycle.kernel import uploads
 from recycle.kernel.uploads import FileSet
 from recycle.tournament.cluster import ClusterSpec, open_pool
 from recycle.tournament.schedule import derive_seed
@@ -52,6 +53,7 @@ class Trial:
     seat: int
     deal_seed: int
     game_seed: int
+    files: FileSet = FileSet()  # what the seats' bots read: the run's recorded files and the candidate's
 
 
 @dataclass(frozen=True)
@@ -61,7 +63,8 @@ class TrialResult:
 
 
 def play_trial(play: PresidentMatch, trial: Trial) -> TrialResult:
-    rounds = play(trial.specs, trial.deal_seed, trial.game_seed)
+    with uploads.serving(trial.files):  # read once, used throughout: never the disk as it is now
+        rounds = play(trial.specs, trial.deal_seed, trial.game_seed)
     return TrialResult(trial.index, statistics.fmean(points[trial.seat] for _, points in rounds))
 
 
@@ -100,9 +103,12 @@ class Arena:
     the whole run (`close()` it; or use the arena in a `with` block)."""
 
     def __init__(self, settings: Settings, field: tuple[str, ...], seed: int, folder: Path, jobs: int = 1,
-                 cluster: ClusterSpec | None = None, rules_dirs: tuple[Path, ...] = ()) -> None:
+                 cluster: ClusterSpec | None = None, rules_dirs: tuple[Path, ...] = (),
+                 files: FileSet = FileSet()) -> None:
+        """`folder`: where candidates are written for the workers; `files`: the user files the field's
+        bots read when the run started (`uploads.read_once`), the only ones any game reads."""
         self.settings, self.field, self.seed, self.folder = settings, tuple(field), seed, folder
-        self.jobs, self.cluster, self.rules_dirs = jobs, cluster, rules_dirs
+        self.jobs, self.cluster, self.rules_dirs, self.files = jobs, cluster, rules_dirs, files
         self.play = PresidentMatch(settings, rules_dirs)
         self._pool = None
 
@@ -122,13 +128,16 @@ class Arena:
         path.write_text(candidate.text, encoding="utf-8")
         return str(path)
 
+    def files_with(self, spec: str, candidate: Candidate) -> FileSet:
+        """The run's recorded files and a candidate's file: all a table with the candidate reads."""
+        return FileSet(tuple(sorted({*self.files.texts, (spec, candidate.text)})), self.files.folders)
+
     def measure(self, candidates: Sequence[Candidate], deals: int, purpose: tuple,
                 progress: Callable[[int], None] | None = None) -> list[list[float]]:
         """Per candidate, per deal: mean points per round over every seat, on shared deals and opponents."""
-        from recycle.kernel import uploads
-
         players = self.settings.players
         specs = [self.spec(c, "-".join(map(str, (*purpose, k)))) for k, c in enumerate(candidates)]
+        own = [self.files_with(spec, c) for spec, c in zip(specs, candidates)]
         trials = []
         for d in range(deals):
             rng = random.Random(derive_seed(self.seed, "evolve", *purpose, "deal", d))
@@ -137,11 +146,12 @@ class Arena:
             for k, spec in enumerate(specs):
                 for seat in range(players):
                     table = tuple(opponents[:seat]) + (spec,) + tuple(opponents[seat:])
-                    trials.append(Trial(len(trials), table, seat, deal_seed, game_seed))
-        with uploads.recording() as recorded:  # the files a cluster's workers need
+                    trials.append(Trial(len(trials), table, seat, deal_seed, game_seed, own[k]))
+        every = FileSet(tuple(sorted({t for f in own for t in f.texts})), self.files.folders)
+        with uploads.serving(every):  # every bot builds from the recorded files, before any game
             for spec in sorted({*specs, *self.field}):
                 self.play.bot(spec)
-        points = self._run(trials, recorded(), progress)
+        points = self._run(trials, every, progress)
         per = len(specs) * players
         return [[statistics.fmean(points[d * per + k * players: d * per + (k + 1) * players])
                  for d in range(deals)] for k in range(len(specs))]

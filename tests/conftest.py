@@ -60,3 +60,13 @@ def user_rules_folder(tmp_path_factory, monkeypatch) -> Path:
     folder = tmp_path_factory.mktemp("user-rules")
     monkeypatch.setenv(USER_FOLDER_ENV, str(folder))
     return folder
+
+
+@pytest.fixture(autouse=True)
+def run_state_folder(tmp_path_factory, monkeypatch) -> Path:
+    """Journals of runs not told where go to a folder of the test, never the user's state folder."""
+    from recycle.kernel.journal_file import STATE_ENV
+
+    folder = tmp_path_factory.mktemp("state")
+    monkeypatch.setenv(STATE_ENV, str(folder))
+    return folder

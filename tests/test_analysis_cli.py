@@ -68,7 +68,16 @@ def test_folder_table_resumes_after_an_interruption(agram2, tmp_path, capsys):
     assert whole == resumed and [o["game"] for o in whole] == ["Agram2"]
     # a journal is user input: an implausible line is a located error, not a hang
     bogus = lines[0] + lines[1].replace('"players":2', '"players":1000000000')
-    (tmp_path / "bogus.jsonl").write_text(bogus)
+    (tmp_path / "bogus.jsonl").write_text(bogus)  # an edit: its digest no longer matches
+    assert recycle_main([*args, str(tmp_path / "b.json"), "--journal", str(tmp_path / "bogus.jsonl")]) == 3
+    assert "bogus.jsonl:2:1: error: this record does not match its integrity digest" in capsys.readouterr().err
+    # the digest is no signature: a forged chain is still checked for plausibility
+    from recycle.kernel.journal_file import chained_line
+
+    header = json.loads(lines[0])
+    record = json.loads(lines[1].replace('"players":2', '"players":1000000000'))
+    del record["#"]
+    (tmp_path / "bogus.jsonl").write_text(lines[0] + chained_line(header["#"], record)[0])
     assert recycle_main([*args, str(tmp_path / "b.json"), "--journal", str(tmp_path / "bogus.jsonl")]) == 2
     assert "bogus.jsonl:2: not an analysis record" in capsys.readouterr().err
     # other settings cannot continue the journal

@@ -257,11 +257,21 @@ def journal(tmp_path, monkeypatch) -> Path:
 
 
 def _edit(path: Path, line: int, change) -> None:
+    """Change one line, then forge the digest chain (an edit alone is refused by its digest:
+    tests/test_journals.py), so that every later check still meets the changed value."""
+    from recycle.kernel.journal_file import chained_line
+
     lines = path.read_text().splitlines()
     data = json.loads(lines[line - 1])
     change(data)
     lines[line - 1] = json.dumps(data)
-    path.write_text("\n".join(lines) + "\n")
+    previous, forged = "", []
+    for text in lines:
+        content = json.loads(text)
+        content.pop("#", None) if isinstance(content, dict) else None
+        text, previous = chained_line(previous, content) if isinstance(content, dict) else (text + "\n", previous)
+        forged.append(text)
+    path.write_text("".join(forged))
 
 
 def _resume(path: Path) -> tuple[int, str, str]:

@@ -121,3 +121,24 @@ def test_a_fifo_given_as_the_journal_is_refused_without_opening_it(tmp_path, cap
     os.mkfifo(pipe)  # opening it would block until someone writes (found by the command-line fuzzer)
     assert main(["evolve", "--resume", str(pipe)]) == 3
     assert "not a regular file" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_resume_writes_the_original_out_and_nothing_lands_in_the_current_folder(tmp_path, monkeypatch, capsys):
+    here = tmp_path / "here"
+    here.mkdir()
+    monkeypatch.chdir(here)
+    small = ["--generations", "1", "--population", "1", "--deals", "2", "--rounds", "1", "--seed", "4",
+             "--against", "Cautious,Gambler"]
+    out = tmp_path / "elsewhere" / "x.rul"
+    assert main(["evolve", "Classic", *small, "--out", str(out)]) == 0
+    first = out.read_text()
+    # a start that evolution did not improve on fresh deals is written unchanged, and said so
+    assert "the start is written unchanged" in capsys.readouterr().out.replace("\n", " ")
+    journal = tmp_path / "elsewhere" / "x-evolve-4.jsonl"
+    assert journal.is_file() and list(here.iterdir()) == []
+    # a kill after the header: resumed without --out, the result goes to the run's own --out
+    journal.write_text(journal.read_text().splitlines(keepends=True)[0])
+    out.unlink()
+    assert main(["evolve", "--resume", str(journal)]) == 0
+    assert out.read_text() == first and list(here.iterdir()) == []

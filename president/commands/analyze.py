@@ -14,16 +14,12 @@ from collections.abc import Sequence
 
 from rich.table import Table
 
-from recycle.commands.analyze import (
-    add_analysis_options,
-    analyze_with_progress,
-    config_of,
-    write_outputs,
-)
+from recycle.commands.analysis_journal import EXIT_INTERRUPTED, analyze_journaled, open_journal, resumed_journal
+from recycle.commands.analyze import add_analysis_options, config_of, write_outputs
 from recycle.kernel.arguments import ROUNDS
-from recycle.tournament.cluster import refuse_jobs_with_cluster
-
 from recycle.analysis.result import figure_label, interval_text, number_text
+from recycle.kernel.schema import ListOf, Maybe, Str
+from recycle.tournament.cluster import refuse_jobs_with_cluster
 
 from ..analysis import PresidentSubject
 from .common import add_table_options, print_table, table_settings
@@ -43,17 +39,30 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run)
 
 
+#: The options of `president analyze` that decide its numbers: kept in the journal, restored by --resume.
+COMMAND_SHAPE = {"preset": Str(100), "overrides": ListOf(Str(1000), 0, 100), "rounds": ROUNDS.shape,
+                 "compare": Maybe(ListOf(Str(100), 1, 100))}
+
+
 def run(args: argparse.Namespace) -> int:
     refuse_jobs_with_cluster(args)
+    resumed = resumed_journal(args, COMMAND_SHAPE)
     config = config_of(args)
-    presets = args.compare or [args.preset]
-    analyses = []
-    for name in presets:
+    chosen = args.preset
+    subjects, described = [], []
+    for name in args.compare or [args.preset]:
         args.preset = name
         settings = table_settings(args, rounds=args.rounds)
         subject = PresidentSubject(settings, name + "".join(f" {o}" for o in args.overrides))
-        analyses.append(analyze_with_progress(subject, config, args.jobs or 1, f"analysing {subject.name}",
-                                              cluster=args.cluster))
+        subjects.append((subject.name, lambda subject=subject: subject))
+        described.append(settings.describe())
+    args.preset = chosen
+    with open_journal(args, resumed, {**config.to_json(), "variants": described}, COMMAND_SHAPE,
+                      f"president-analysis-{config.seed}") as journal:
+        done = analyze_journaled(args, journal, config, subjects, "president analyze")
+    if done is None:
+        return EXIT_INTERRUPTED
+    analyses, _ = done
     if len(analyses) > 1:
         differences = compare(analyses)
         for a, diffs in zip(analyses[1:], differences):

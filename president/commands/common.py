@@ -8,14 +8,23 @@ from recycle.kernel.arguments import RunError, UsageError
 from recycle.kernel.protocol import ActionParseError
 from recycle.kernel.specs import AgentSpecError
 # Re-exported: what the subcommands share.
-from recycle.kernel.cli_support import add_seed_option, console, err_console, print_table, seed_of  # noqa: F401
+from recycle.kernel.cli_support import add_seed_option, console, err_console, print_table, seed_of, warn  # noqa: F401
+from recycle.kernel.uploads import read_once  # noqa: F401
 from recycle.kernel.diagnostics import DiagnosticError
+from recycle.kernel.uploads import FileSet
 
 from ..settings import Settings, SettingsError, parse_assignments, preset
 
 #: Errors a user can cause; printed as a message, never as a traceback. A bare ValueError is
 #: not one of them: it is a bug, reported as such.
 USER_ERRORS = (AgentSpecError, SettingsError, DiagnosticError, UsageError, RunError, ActionParseError, OSError)
+
+
+def recorded_personalities(journal: str, data) -> "FileSet":
+    """The personality files a resumed journal recorded; any edited since is named (and not used)."""
+    from recycle.kernel.journal_file import recorded_files
+
+    return recorded_files(journal, data, warn)
 
 
 def add_table_options(parser: argparse.ArgumentParser) -> None:

@@ -130,17 +130,23 @@ def output_problem(code: int, out: str, err: str) -> str | None:
 
 @contextmanager
 def sandbox(folder: Path) -> Iterator[None]:
-    """Run in `folder` (tournaments write their journal there), with the terminal app never started."""
+    """Run in `folder`, journals of runs kept in it too, with the terminal app never started."""
+    from recycle.kernel.journal_file import STATE_ENV
     from tui.app import PresidentApp
 
-    before, run = os.getcwd(), PresidentApp.run
+    before, run, state = os.getcwd(), PresidentApp.run, os.environ.get(STATE_ENV)
     os.chdir(folder)
+    os.environ[STATE_ENV] = str(Path(folder).resolve() / "state")
     PresidentApp.run = lambda self, *a, **k: None
     try:
         yield
     finally:
         PresidentApp.run = run
         os.chdir(before)
+        if state is None:
+            os.environ.pop(STATE_ENV, None)
+        else:
+            os.environ[STATE_ENV] = state
 
 
 def command_problem(programs: Programs, program: str, argv: Sequence[str], folder: Path,

@@ -24,22 +24,25 @@ from recycle.kernel.specs import AgentSpecError, split_specs
 from recycle.players import PRESIDENT, check_agents_for
 from recycle.kernel.output import progress_bar, write_csv, write_json
 from recycle.kernel.cli_support import add_wide_option, print_table
+from recycle.kernel.journal_file import given_options, interrupted_hint, state_folder
 from recycle.tournament import (INTERRUPTED, SPRT, Journal, JournalError, Schedule, SprtPair, Tally,
-                                config_differences, read_header, records, repair, run_tournament)
+                                config_differences, read_header, records, run_tournament)
+from recycle.tournament.journal import read_full_header
 from recycle.tournament import report
 from recycle.tournament.cluster import cluster_argument, refuse_jobs_with_cluster, status_line
 from personalities.catalog import shown_name
-from recycle.kernel import uploads
 
 from ..settings import Settings
 from recycle.climbing.match import RecycleMatch
 
 from ..matches import PresidentMatch
 from ..simulate import match_seed
-from .common import add_table_options, console, err_console, rules_dirs, seed_of, table_settings
+from .common import (add_table_options, console, err_console, read_once, recorded_personalities, rules_dirs,
+                     seed_of, table_settings, warn)
 from ..observation import ordinal, place_title
 
 EXIT_INTERRUPTED = 130
+OUTPUTS = ("json", "csv", "plot")  # written again by a resumed run, so its hint repeats them
 #: Options that make up the configuration; omitted ones are taken from a resumed file.
 CONFIG_OPTIONS = ("bots", "matches", "rounds", "seed", "preset", "overrides", "rules_dir", "sprt",
                   "sprt_p0", "sprt_p1", "sprt_alpha", "sprt_beta", "recycle_game", "climbing", "fallback")
@@ -94,7 +97,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--sprt-alpha", type=ERROR_RATE, help="chance of wrongly accepting H1 (0.05)")
     p.add_argument("--sprt-beta", type=ERROR_RATE, help="chance of wrongly accepting H0 (0.05)")
     p.add_argument("--out", metavar="FILE", type=output_file,
-                   help="results file, one line per match (default tournament-SEED.jsonl)")
+                   help="results file, one line per match (default: tournament-SEED.jsonl in the per-user "
+                        "state folder, numbered if taken; the path is printed)")
     p.add_argument("--resume", metavar="FILE", help="continue the tournament saved in FILE; options left out "
                                                      "are taken from it, options given must match it")
     p.add_argument("--json", metavar="FILE", type=output_file,
@@ -113,10 +117,12 @@ def run(args: argparse.Namespace) -> int:
     if is_stdout(args.plot):
         raise UsageError("--plot draws a picture into a file: name one (FILE.png)")
     args.bots = [spec for text in args.bots for spec in split_specs(text)]
+    recorded_files = None
     if args.resume:
         if args.out:
             raise UsageError("--out and --resume exclude each other: results go on in the resumed file")
         stored = read_header(args.resume, CONFIG_SHAPE)
+        recorded_files = recorded_personalities(args.resume, read_full_header(args.resume).get("files"))
         for key in CONFIG_OPTIONS:  # what the command line leaves out comes from the file
             if getattr(args, key) in (None, []) and key in stored:
                 setattr(args, key, stored[key])
@@ -130,7 +136,9 @@ def run(args: argparse.Namespace) -> int:
     settings = table_settings(args, rounds=args.rounds)
     folders = rules_dirs(args)
     check_agents_for(args.bots, Path(args.recycle_game).stem if args.recycle_game else PRESIDENT)
-    with uploads.recording() as recorded:  # what the game and bots read is what a cluster's workers get
+    # Read once, used throughout: what the game and the bots read now is recorded in the journal and is
+    # all that workers (processes or a cluster) and a resumed run ever read; edits made meanwhile change nothing.
+    with read_once(recorded_files) as recorded:
         play = (RecycleMatch.of(args.recycle_game, args.climbing, args.fallback, folders) if args.recycle_game
                 else PresidentMatch(settings, folders))
         labels, fingerprints = _check_bots(args.bots, play.bot, folders)  # every bot, before any game starts
@@ -146,12 +154,15 @@ def run(args: argparse.Namespace) -> int:
     n = play.players
     schedule = Schedule(len(args.bots), n, args.matches, args.seed, lambda d: match_seed(args.seed, d))
     tally = Tally(labels, n, sprt)
-    path = Path(args.resume or args.out or f"tournament-{args.seed}.jsonl")
-    if stored is not None:
-        repair(path)  # a line cut short by a kill is dropped and played again
-        journal, replay = Journal.reopen(path), records(path, schedule)
-    else:
-        journal, replay = Journal.create(path, config), ()
+    if stored is not None:  # locked, every line's digest checked, a line cut short by a kill dropped
+        journal = Journal.reopen(args.resume, warn)
+        replay = records(args.resume, schedule)
+    elif args.out:
+        journal, replay = Journal.create(args.out, config, recorded().to_json()), ()
+    else:  # not asked where: the per-user state folder, under a name no earlier run took
+        journal, replay = Journal.create_new(state_folder(), f"tournament-{args.seed}", config,
+                                             recorded().to_json()), ()
+    path = journal.path
     jobs = min(args.jobs or os.cpu_count() or 1, schedule.total_games)
     what = _rounds_text(settings) if args.recycle_game is None else Path(play.game).name
     where = f"on the Dask cluster {args.cluster}" if args.cluster else f"{jobs} process(es)"
@@ -174,8 +185,9 @@ def run(args: argparse.Namespace) -> int:
         report.plot_places(args.plot, summary, [f"{ordinal(k)} {place_title(k, n)}" for k in range(1, n + 1)],
                            f"finishing places, {summary['rounds']:,} rounds")
     if outcome.status == INTERRUPTED:
-        err_console.print(f"interrupted: {summary['games']} of {schedule.total_games} matches counted; "
-                          f"continue with: president tournament --resume {path}", highlight=False)
+        err_console.print(interrupted_hint(f"{summary['games']} of {schedule.total_games} matches counted",
+                                           "president tournament", path, *given_options(args, *OUTPUTS)),
+                          highlight=False, soft_wrap=True)
         return EXIT_INTERRUPTED
     return 0
 

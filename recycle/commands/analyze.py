@@ -16,6 +16,7 @@ from typing import Any
 from recycle.commands.options import add_compat_option, add_limit_options
 from recycle.games import game_path
 from recycle.kernel.arguments import (
+    CHOICES,
     GAMES,
     IntRange,
     UsageError,
@@ -26,7 +27,10 @@ from recycle.kernel.arguments import (
 )
 from recycle.kernel.cli_support import add_seed_option, add_wide_option, console, err_console, print_table, seed_of
 from recycle.kernel.output import progress_bar, write_csv, write_json
+from recycle.kernel.schema import Bool, Maybe, Str
 from recycle.tournament.cluster import cluster_argument, refuse_jobs_with_cluster, status_line
+
+from .analysis_journal import EXIT_INTERRUPTED, analyze_journaled, open_journal, resumed_journal
 
 ROLLOUTS = IntRange(1, 10_000)
 JOBS = IntRange(1, 256)
@@ -39,11 +43,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                                    "seat 0, all estimating AI) and report CardStock's heuristics and TAG's "
                                    "metrics with 95% bootstrap intervals. GAME may be a folder: every game "
                                    "in it is analysed into one table (resumable through --journal).")
-    p.add_argument("game", metavar="GAME", help="a .gdl/.rcy file, a shipped game's name, or a folder of games")
+    p.add_argument("game", metavar="GAME", nargs="?",
+                   help="a .gdl/.rcy file, a shipped game's name, or a folder of games (not with --resume)")
     add_analysis_options(p)
-    p.add_argument("--journal", metavar="FILE", type=output_file,
-                   help="folder runs: the journal that makes the run resumable (default: "
-                        "analysis-FOLDER.jsonl here); running again continues it")
     add_limit_options(p)
     add_compat_option(p)
     add_wide_option(p)
@@ -73,6 +75,11 @@ def add_analysis_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--csv", metavar="FILE", type=output_file, help="write one CSV row per game ('-': standard output)")
     p.add_argument("--report", metavar="DIR", type=output_folder,
                    help="write a self-contained HTML report (index.html with plots) into DIR")
+    p.add_argument("--journal", metavar="FILE", type=output_file,
+                   help="the journal that makes the run resumable (default: a new one in the per-user state "
+                        "folder, its path printed); an existing one of the same settings is continued")
+    p.add_argument("--resume", metavar="FILE", help="continue the analysis journaled in FILE (its settings are "
+                                                    "taken from it; outputs and -j may be given again)")
 
 
 def config_of(args: argparse.Namespace):
@@ -114,68 +121,78 @@ def write_outputs(args: argparse.Namespace, analyses: Sequence, title: str,
         err_console.print(f"report: {path}")
 
 
+#: The options of `recycle analyze` that decide its numbers: kept in the journal, restored by --resume.
+COMMAND_SHAPE = {"game": Str(4096), "max_choices": CHOICES.shape, "strict": Bool(), "compat": Maybe(Str(50))}
+
+
 def run(args: argparse.Namespace) -> int:
     from recycle.analysis import RecycleSubject
-
-    refuse_jobs_with_cluster(args)
-
-    check_stdout_once(args, "json", "csv")
-    config = config_of(args)
-    target = Path(args.game)
-    if target.is_dir():
-        return _run_folder(args, target, config)
-    path = game_path(args.game)
-    if not Path(path).is_file():
-        from recycle.games import shipped_games
-        from recycle.kernel.suggest import hint
-
-        raise UsageError(f"{args.game}{hint(args.game, [g.name for g in shipped_games()])}: no such game file or "
-                         "shipped game (see recycle games)")
-    subject = RecycleSubject(str(path), args.max_choices, args.compat)
-    if args.cluster:  # workers get the game's text, not a path that exists only here
-        subject = subject.with_text()
-    analysis = analyze_with_progress(subject, config, args.jobs or 1, f"analysing {subject.name}", cluster=args.cluster)
-    write_outputs(args, [analysis], f"{subject.name}: game analysis")
-    return 0
-
-
-def _run_folder(args: argparse.Namespace, folder: Path, config) -> int:
-    """Every game of a folder, journaled game by game; files that fail are listed, not fatal."""
-    from recycle.analysis import RecycleSubject
-    from recycle.analysis.folder import AnalysisJournal, game_files
     from recycle.kernel.diagnostics import DiagnosticError
     from recycle.kernel.protocol import GameError
 
-    files = game_files(folder)
-    journal_path = Path(args.journal or f"analysis-{folder.resolve().name}.jsonl")
-    settings = {**config.to_json(), "folder": str(folder.resolve()), "max_choices": args.max_choices,
-                "compat": args.compat}
-    analyses, failed = [], []
-    with AnalysisJournal(journal_path, settings) as journal:
-        if journal.played:
-            err_console.print(f"resuming {journal_path}: {journal.played} games already played")
-        for path in files:
-            key = path.name
-            if key in journal.errors:
-                failed.append((key, journal.errors[key]))
-                continue
-            subject = RecycleSubject(str(path), args.max_choices, args.compat)
-            try:
-                if args.cluster:
-                    subject = subject.with_text()
-                analyses.append(analyze_with_progress(subject, config, args.jobs or 1, f"analysing {path.stem}",
-                                                      journal.logs.get(key, ()),
-                                                      lambda log, k=key: journal.append(k, log), args.cluster))
-            except (DiagnosticError, GameError) as exc:
-                message = exc.render().splitlines()[0] if isinstance(exc, DiagnosticError) else str(exc)
-                journal.fail(key, message)
-                failed.append((key, message))
-    write_outputs(args, analyses, f"{folder.name}: analysis of {len(analyses)} games",
-                  lambda: _folder_table(analyses, failed, args.wide))
+    refuse_jobs_with_cluster(args)
+    check_stdout_once(args, "json", "csv")
+    if bool(args.game) == bool(args.resume):
+        raise UsageError("name the game (or folder) to analyse, or --resume a journal (not both)")
+    journal = resumed_journal(args, COMMAND_SHAPE)
+    config = config_of(args)
+    target = Path(args.game)
+    if target.is_dir():
+        files = game_files_of(target)
+        subjects = [(p.name, lambda p=p: _subject(RecycleSubject(str(p), args.max_choices, args.compat), args))
+                    for p in files]
+        settings = {**config.to_json(), "folder": str(target.resolve()), "max_choices": args.max_choices,
+                    "compat": args.compat}
+        title, name = f"{target.name}: analysis of {{}} games", target.resolve().name
+        catch: tuple = (DiagnosticError, GameError)  # a game that fails is listed, not fatal
+    else:
+        path = game_path(args.game)
+        if not Path(path).is_file():
+            from recycle.games import shipped_games
+            from recycle.kernel.suggest import hint
+
+            raise UsageError(f"{args.game}{hint(args.game, [g.name for g in shipped_games()])}: no such game "
+                             "file or shipped game (see recycle games)")
+        subjects = [(Path(path).name, lambda: _subject(RecycleSubject(str(path), args.max_choices, args.compat),
+                                                       args))]
+        settings = {**config.to_json(), "game": str(Path(path).resolve()), "max_choices": args.max_choices,
+                    "compat": args.compat}
+        title, name, catch = "{}: game analysis", Path(path).stem, ()
+    with open_journal(args, journal, settings, COMMAND_SHAPE, f"analysis-{name}-{config.seed}") as journal:
+        done = analyze_journaled(args, journal, config, subjects, "recycle analyze", catch,
+                                 _folder_table if target.is_dir() else None)
+    if done is None:
+        return EXIT_INTERRUPTED
+    analyses, failed = done
+    if target.is_dir():
+        write_outputs(args, analyses, title.format(len(analyses)), lambda: _folder_table(analyses, failed, args.wide))
+    else:
+        write_outputs(args, analyses, title.format(analyses[0].name))
     return 0
 
 
-def _folder_table(analyses: Sequence, failed: Sequence[tuple[str, str]], wide: bool = False) -> None:
+def _subject(subject, args: argparse.Namespace):
+    """Read once, used throughout: the game's text, read now, travels with every game played (here, in
+    -j workers or on a cluster), so an edit during the run changes nothing."""
+    from dataclasses import replace
+
+    from recycle.kernel.diagnostics import read_user_file
+    from recycle.lang.errors import GameSyntaxError
+    from recycle.lang.lexer import MAX_CHARS
+
+    text, problems = read_user_file(subject.path, MAX_CHARS, "a RECYCLE game")
+    if text is None:
+        raise GameSyntaxError(problems)
+    return replace(subject, text=text)
+
+
+def game_files_of(folder: Path):
+    from recycle.analysis.folder import game_files
+
+    return game_files(folder)
+
+
+def _folder_table(analyses: Sequence, failed: Sequence[tuple[str, str]] = (), wide: bool = False) -> None:
     """The heuristics of every game: a game a column group with `wide`; else, to fit 80 columns, a row
     per game and heuristic."""
     from rich.table import Table

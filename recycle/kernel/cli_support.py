@@ -54,6 +54,11 @@ def print_table(table: Table, wide: bool = False) -> None:
         console.print(fitted(table, console.width))
 
 
+def warn(message: str) -> None:
+    """Print a one-line warning (the run goes on)."""
+    err_console.print(f"[yellow]warning:[/] {escape(message)}", highlight=False, soft_wrap=True)
+
+
 def add_seed_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=SEED, default=None, help="random seed (printed when omitted)")
 
@@ -103,7 +108,7 @@ def run_main(parser: argparse.ArgumentParser, argv: list[str] | None, user_error
     except DiagnosticError as exc:
         print(exc.render(), file=sys.stderr)
         return EXIT_BAD_FILE
-    except user_errors as exc:
+    except user_errors as exc:  # an error may carry its own code (a journal write failing: 1)
         return fail(str(exc), getattr(exc, "exit_code", None) or code_of(exc))
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

@@ -15,11 +15,12 @@ The readers of user files ask this module first: `served` and `note` (in
 """
 from __future__ import annotations
 
+import hashlib
 import threading
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Any, Callable, Iterator
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,39 @@ class FileSet:
         self.text("")  # builds the index
         return self._index.get(("dir", folder))
 
+    def to_json(self) -> dict:
+        """For a journal's header: every file's text with its SHA-256, and every folder listing."""
+        return {"texts": [[p, _sha(t), t] for p, t in self.texts], "folders": [[p, list(n)] for p, n in self.folders]}
+
+    @classmethod
+    def from_json(cls, data: Any) -> "FileSet":
+        """The files of `to_json`; a ValueError if the data is not that shape or a text not its hash."""
+        try:
+            texts = tuple((p, t) for p, _, t in data["texts"])
+            hashes = [h for _, h, _ in data["texts"]]
+            folders = tuple((p, tuple(names)) for p, names in data["folders"])
+        except (TypeError, KeyError, ValueError) as exc:
+            raise ValueError(f"not a list of files ({exc})") from None
+        if not all(isinstance(x, str) for pair in texts for x in pair) or \
+                not all(isinstance(p, str) and all(isinstance(n, str) for n in names) for p, names in folders):
+            raise ValueError("not a list of files (a path, text or name that is not a string)")
+        for (path, text), recorded in zip(texts, hashes):
+            if _sha(text) != recorded:
+                raise ValueError(f"the recorded text of {path} does not match its hash")
+        return cls(texts, folders)
+
+    def changed(self) -> list[str]:
+        """The paths whose file on disk is no longer the recorded text (edited, removed, unreadable)."""
+        out = []
+        for path, text in self.texts:
+            try:
+                now = Path(path).read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                now = None
+            if now != text:
+                out.append(path)
+        return out
+
     @property
     def size(self) -> int:
         """Characters held, for the progress line."""
@@ -56,6 +90,16 @@ class _Record:
 
 
 _local = threading.local()  # a worker may run tasks in threads: each serves its own task's files
+
+
+def _sha(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def served_call(files: FileSet, run: Callable[[Any], Any], unit: Any) -> Any:
+    """`run(unit)` reading user files from `files` (a pool's worker: the run's recorded files, never the disk)."""
+    with serving(files):
+        return run(unit)
 
 
 def _key(path: str | Path) -> str:
@@ -76,11 +120,25 @@ def recording() -> Iterator[Callable[[], FileSet]]:
 @contextmanager
 def serving(files: FileSet) -> Iterator[None]:
     """Read user files from `files` inside (a remote task); a path it lacks does not exist."""
+    before = getattr(_local, "served", None)  # nested (a cluster task's unit serving its own): restored
     _local.served = files
     try:
         yield
     finally:
-        _local.served = None
+        _local.served = before
+
+
+@contextmanager
+def read_once(recorded: FileSet | None) -> Iterator[Callable[[], FileSet]]:
+    """A run's checks, reading its user files once: a new run (`recorded` None) records what is read
+    inside; a resumed run serves the files its journal recorded instead of the disk. Either way the
+    yielded function returns the files every game of the run reads."""
+    if recorded is None:
+        with recording() as files:
+            yield files
+    else:
+        with serving(recorded):
+            yield lambda: recorded
 
 
 def is_recording() -> bool:

@@ -17,6 +17,7 @@ unless `--cluster` is given.
 """
 from __future__ import annotations
 
+import functools
 import importlib.util
 import logging
 import sys
@@ -24,6 +25,7 @@ import time
 import uuid
 from typing import Any, Callable
 
+from recycle.kernel import uploads
 from recycle.kernel.uploads import FileSet
 
 from .cluster_checks import (  # noqa: F401  (re-exported: the commands and tests name them here)
@@ -341,4 +343,6 @@ def open_pool(jobs: int, run: RunUnit, cluster: ClusterSpec | None = None, files
     and jobs - 1 workers, or here."""
     if cluster is not None:
         return ClusterWorkers(cluster, run, files, tag, units)
+    if files.texts or files.folders:  # read once, used throughout: a file edited mid-run changes nothing
+        run = functools.partial(uploads.served_call, files, run)
     return SharedWorkers(jobs, run) if jobs > 1 else InlineWorker(run)

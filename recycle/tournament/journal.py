@@ -1,41 +1,38 @@
 """The results file: one JSON line per finished game, so no work is ever lost.
 
-Line 1 is a header with the tournament's full configuration; every other line
-is one finished game. Lines are appended (and flushed to the OS) the moment a
-game finishes, in completion order, so a `kill -9` loses at most the games
-still being played. A last line cut short by the kill is ignored and the file
-is truncated before it, so the game is played again and written whole.
+Line 1 is a header with the tournament's full configuration (and the text of
+every user file its bots read: `files`); every other line is one finished
+game. The file is a chained, locked journal (`recycle.kernel.journal_file`):
+each line is written whole the moment a game finishes, in completion order,
+so a `kill -9` loses at most the games still being played; a last line cut
+short is dropped on resume (with a warning) and the game played again; an
+edited or damaged line is refused, naming it; a second run on the same file
+is refused while the first holds it.
 
-Reading back checks every line's shape (`recycle.kernel.schema`: an error
-names the file, the line and the field) and, given the schedule, that each
-game line is the game the tournament plays under its number: an edited line
-cannot change the results.
+Reading back checks every line's chain digest, its shape
+(`recycle.kernel.schema`: an error names the file, the line and the field)
+and, given the schedule, that each game line is the game the tournament
+plays under its number.
 """
 from __future__ import annotations
 
-import json
-from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
-from recycle.kernel.arguments import UsageError
+from recycle.kernel import journal_file
 from recycle.kernel.diagnostics import DiagnosticError
-from recycle.kernel.schema import (MAX_LINE_BYTES, AnyJson, Float, Int, ListOf, MapOf, Obj, Shape, describe,
-                                   json_lines, open_checked, parse_line, raw_lines)
+from recycle.kernel.journal_file import JournalError
+from recycle.kernel.schema import AnyJson, Float, Int, ListOf, MapOf, Obj, Shape, describe, parse_line, raw_lines
 
 from .schedule import Schedule
 
 FORMAT = "recycle-tournament"
-VERSION = 1
+VERSION = 2  # 2: chained digests (version 1 files cannot be resumed)
 KIND = "a tournament results file"
 MAX_JOURNAL_BYTES = 1 << 32  # a million matches of many rounds fit; anything larger is not ours
 MAX_SEATS = 64
 MAX_ROUNDS = 100_000  # rounds of one match
-
-
-class JournalError(UsageError):
-    """A results file that cannot be resumed; the message says why."""
 
 
 @dataclass(frozen=True)
@@ -49,10 +46,9 @@ class GameRecord:
     places: tuple[tuple[int, ...], ...]  # places[r][s]: seat s's place in round r (1 = best)
     points: tuple[tuple[float, ...], ...]
 
-    def to_line(self) -> str:
-        data = {"game": self.index, "deal": self.deal, "rot": self.rotation, "seats": self.seats,
-                "places": self.places, "points": self.points}
-        return json.dumps(data, separators=(",", ":")) + "\n"
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.index, "deal": self.deal, "rot": self.rotation, "seats": list(self.seats),
+                "places": [list(r) for r in self.places], "points": [list(r) for r in self.points]}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> "GameRecord":
@@ -69,34 +65,36 @@ def config_differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
 class Journal:
     """An open results file that games are appended to."""
 
-    def __init__(self, path: Path, fh) -> None:
-        self.path = path
-        self._fh = fh
+    def __init__(self, file: journal_file.Journal) -> None:
+        self._file = file
+        self.path = file.path
+
+    @staticmethod
+    def header(config: dict[str, Any], files: dict[str, Any] | None = None) -> dict[str, Any]:
+        return {"format": FORMAT, "version": VERSION, "config": config, "files": files or {}}
 
     @classmethod
-    def create(cls, path: str | Path, config: dict[str, Any]) -> "Journal":
+    def create(cls, path: str | Path, config: dict[str, Any], files: dict[str, Any] | None = None) -> "Journal":
         """A new file with its header; refuses to overwrite earlier work."""
-        path = Path(path)
-        try:
-            fh = open(path, "x", encoding="utf-8")
-        except FileExistsError:
-            raise JournalError(f"{path} already exists: continue it with --resume {path}, "
-                               f"or choose another --out") from None
-        fh.write(json.dumps({"format": FORMAT, "version": VERSION, "config": config}) + "\n")
-        fh.flush()
-        return cls(path, fh)
+        return cls(journal_file.Journal.create(path, cls.header(config, files)))
 
     @classmethod
-    def reopen(cls, path: str | Path) -> "Journal":
-        """Append to an existing file (after `read_header` and `records`)."""
-        return cls(Path(path), open(path, "a", encoding="utf-8"))
+    def create_new(cls, folder: str | Path, stem: str, config: dict[str, Any],
+                   files: dict[str, Any] | None = None) -> "Journal":
+        """A new file in `folder` under a name no earlier run took (`stem.jsonl`, `stem-2.jsonl`, ...)."""
+        return cls(journal_file.Journal.create_new(folder, stem, cls.header(config, files)))
+
+    @classmethod
+    def reopen(cls, path: str | Path, warn: Callable[[str], None] = lambda message: None) -> "Journal":
+        """Lock an existing file, check every line's digest, drop a torn last line; append after it."""
+        file, _ = journal_file.Journal.resume(path, MAX_JOURNAL_BYTES, KIND, warn)
+        return cls(file)
 
     def append(self, record: GameRecord) -> None:
-        self._fh.write(record.to_line())
-        self._fh.flush()  # into the OS: survives the process being killed
+        self._file.append(record.to_json())
 
     def close(self) -> None:
-        self._fh.close()
+        self._file.close()
 
     def __enter__(self) -> "Journal":
         return self
@@ -105,17 +103,16 @@ class Journal:
         self.close()
 
 
-def read_header(path: str | Path, config: Shape = MapOf(AnyJson(), 200)) -> dict[str, Any]:
-    """The configuration stored in a results file's first line, checked against `config`.
-
-    Special files are refused before opening; a header of the wrong shape is
-    a located error naming the field (`t.jsonl:1:1: error: field 'config.matches': ...`).
-    """
+def read_full_header(path: str | Path) -> dict[str, Any]:
+    """A results file's first line, checked to be our header of this version, with its digest."""
     path = Path(path)
     if not path.exists():
         raise JournalError(f"no such results file: {path}")
-    with closing(raw_lines(path, MAX_JOURNAL_BYTES, KIND)) as lines:
+    lines = raw_lines(path, MAX_JOURNAL_BYTES, KIND)
+    try:
         first = next(lines, None)
+    finally:
+        lines.close()
     header = None
     if first is not None and first.text.strip():
         try:
@@ -125,44 +122,31 @@ def read_header(path: str | Path, config: Shape = MapOf(AnyJson(), 200)) -> dict
     if first is None or not isinstance(header, dict) or header.get("format") != FORMAT:
         raise JournalError(f"{path} is not a tournament results file (its first line is not the header)")
     if header.get("version") != VERSION:
-        raise JournalError(f"{path} has format version {describe(header.get('version'))}, "
-                           f"this program reads {VERSION}")
+        raise JournalError(f"{path} has format version {describe(header.get('version'))}, this program reads "
+                           f"{VERSION} (files of version 1, without integrity digests, cannot be resumed: "
+                           "start the tournament again)")
+    header, _ = journal_file.check_line(first, "")
+    return header
+
+
+def read_header(path: str | Path, config: Shape = MapOf(AnyJson(), 200)) -> dict[str, Any]:
+    """The configuration stored in a results file's first line, checked against `config`.
+
+    Special files are refused before opening; a header of the wrong shape is
+    a located error naming the field (`t.jsonl:1:1: error: field 'config.matches': ...`).
+    """
+    header = read_full_header(path)
+    lines = raw_lines(path, MAX_JOURNAL_BYTES, KIND)
+    try:
+        first = next(lines)
+    finally:
+        lines.close()
     return first.check(header, Obj({"config": config}))["config"]
 
 
-def repair(path: str | Path) -> int:
-    """Drop a cut-off last line (the trace of a kill) and blank lines at the end; returns the bytes dropped.
-
-    Blank lines are ignored anywhere (an editor may add some); any other
-    damaged line before the end is not a kill's doing, so it is an error.
-    """
-    path = Path(path)
-    good_end = offset = 0
-    bad_line = None
-    with open_checked(path, KIND) as fh:
-        for number, line in enumerate(iter(lambda: fh.readline(MAX_LINE_BYTES + 1), b""), start=1):
-            offset += len(line)
-            if not line.strip():
-                continue
-            if bad_line is not None:
-                raise JournalError(f"{path}:{bad_line}: damaged line in the middle of the file")
-            if line.endswith(b"\n") and _parses(line):
-                good_end = offset
-            else:
-                bad_line = number
-        size = fh.tell()
-    if good_end < size:
-        with open(path, "r+b") as fh:
-            fh.truncate(good_end)
-    return size - good_end
-
-
-def _parses(line: bytes) -> bool:
-    try:
-        json.loads(line)
-    except (ValueError, RecursionError):
-        return False
-    return True
+def repair(path: str | Path, warn: Callable[[str], None] = lambda message: None) -> None:
+    """Check the whole file's chain and drop a cut-off last line (the trace of a kill)."""
+    Journal.reopen(path, warn).close()
 
 
 def record_shape(schedule: Schedule | None = None) -> Obj:
@@ -201,7 +185,9 @@ def records(path: str | Path, schedule: Schedule | None = None) -> Iterator[Game
     """
     shape = record_shape(schedule)
     seating = _Seating(schedule) if schedule is not None else None
-    for line, data in json_lines(path, MAX_JOURNAL_BYTES, KIND, start=2):
+    lines = journal_file.verify(path, MAX_JOURNAL_BYTES, KIND)
+    next(lines, None)  # the header
+    for line, data in lines:
         data = line.check(data, shape, hint="a line of this file is one finished game, as the program wrote it")
         record = GameRecord.from_json(data)
         if len(record.places) != len(record.points):
