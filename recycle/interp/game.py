@@ -222,6 +222,18 @@ class RecycleState(GameState):
         ranks = tuple(1 + sum(1 for o in scores if sign * o < sign * s) for s in scores)
         return Results(ranks, tuple(float(s) for s in scores))
 
+    def heuristic(self, player: int) -> float:
+        """The game's scores as they stand, `player`'s placed between the lowest and the highest
+        (0.5 where they are all equal, or where the scoring cannot be read before the end)."""
+        if self.over:
+            return self.results().utilities()[player]
+        try:
+            with self.rules.guard():
+                scores = self._score()
+        except RecycleRuntimeError:
+            return 0.5
+        return scores.relative_score(player, self.table.game.scoring.goal)
+
     def observation(self, player: int) -> RecycleObservation:
         return RecycleObservation(self, player)
 

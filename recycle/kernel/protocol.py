@@ -47,6 +47,17 @@ class Results:
     ranks: tuple[int, ...]
     scores: tuple[float, ...]
 
+    def relative_score(self, player: int, goal: str = "max") -> float:
+        """`player`'s score placed between the lowest and highest (0 worst .. 1 best; 0.5 all equal).
+
+        A heuristic for a game whose scores mean something before the end; `goal="min"` when low
+        scores win."""
+        low, high = min(self.scores), max(self.scores)
+        if high <= low:
+            return 0.5
+        share = (self.scores[player] - low) / (high - low)
+        return share if goal == "max" else 1.0 - share
+
     def utilities(self) -> tuple[float, ...]:
         """Rewards in [0, 1] from finishing places: first 1.0, last 0.0.
 
@@ -176,6 +187,19 @@ class GameState(abc.ABC):
     def value_range(self, player: int) -> tuple[float, float]:
         """Bounds on `player`'s utility from here; the tighter, the more alpha-beta prunes."""
         return 0.0, 1.0
+
+    def heuristic(self, player: int) -> float:
+        """How good this state looks for `player`, in [0, 1] like `Results.utilities()` (TAG's `getScore`).
+
+        What one-step look-ahead and the rolling-horizon players (`osla`, `rhea`, `rmhc`) value states
+        by. A finished game is worth its utility; an unfinished one, by default, the neutral 0.5. A game
+        overrides this with its own reading of a position (President: the places the hands' sizes
+        promise; a RECYCLE game: its scores as they stand); it must be cheap, as it is called on every
+        simulated state, and may use what `player` cannot see (search calls it on determinizations).
+        """
+        if self.is_terminal():
+            return self.results().utilities()[player]
+        return 0.5
 
 
 class Observation(abc.ABC):

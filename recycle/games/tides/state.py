@@ -173,6 +173,16 @@ class TidesState(GameState):
         """Both players' scores for the kingdoms as they stand."""
         return scores(self.kingdoms[0], self.kingdoms[1])
 
+    def heuristic(self, player: int) -> float:
+        """The kingdoms' scores as they stand: 0.5 plus half `player`'s share of the lead (a finished
+        round: its utility)."""
+        if self.turn >= TURNS:
+            return self.results().utilities()[player]
+        both = self.scores()
+        mine, theirs = both[player], both[1 - player]
+        total = abs(mine) + abs(theirs)
+        return 0.5 + 0.5 * (mine - theirs) / total if total else 0.5
+
     def results(self) -> Results:
         if self.turn < TURNS:
             raise GameError("the round is not over")
