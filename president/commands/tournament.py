@@ -230,6 +230,9 @@ def _show(summary: dict[str, Any], n: int, seed: int, status: str, total: int) -
     console.print(report.bot_table(summary, title, place_name(1, n), place_name(n, n)))
     if summary["head_to_head"]:
         console.print(report.head_to_head_table(summary))
+        ranking = report.ranking_table(summary)
+        if ranking is not None:
+            console.print(ranking)
     text = report.sprt_text(summary)
     if text:
         console.print(text, highlight=False)

@@ -66,6 +66,28 @@ def head_to_head_table(summary: dict[str, Any]) -> Table:
     return table
 
 
+def ranking_table(summary: dict[str, Any]) -> Table | None:
+    """Alpha-rank mass and Nash averaging per bot (`ranking.py`), best first by mass; None without them."""
+    ar = summary.get("alpha_rank")
+    if not ar:
+        return None
+    nash = summary.get("nash")
+    table = Table(title="alpha-rank and Nash averaging",
+                  caption=f"alpha={ar['alpha']:g}, m={ar['population']}; vs Nash: share above the Nash mix - 50%")
+    table.add_column("bot", no_wrap=True)
+    table.add_column("α-rank", justify="right")
+    if nash:
+        table.add_column("Nash mix", justify="right")
+        table.add_column("vs Nash", justify="right")
+    payoff = nash["payoff"] if nash else {}
+    for name, mass in sorted(ar["mass"].items(), key=lambda item: (-item[1], -payoff.get(item[0], 0.0))):
+        cells = [name, f"{mass:.3f}"]
+        if nash:
+            cells += [f"{nash['mix'][name]:.3f}", f"{100 * nash['payoff'][name]:+.1f}%"]
+        table.add_row(*cells)
+    return table
+
+
 def sprt_text(summary: dict[str, Any]) -> str | None:
     s = summary.get("sprt")
     if not s:

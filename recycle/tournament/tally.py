@@ -1,4 +1,4 @@
-"""Incremental results of a tournament: per-bot figures, head-to-head, ratings, SPRT.
+"""Incremental results of a tournament: per-bot figures, head-to-head, ratings, SPRT, alpha-rank.
 
 Games must be added in index order (the runner guarantees it whatever order
 they finish in): the OpenSkill update and the SPRT's stopping point depend on
@@ -185,8 +185,10 @@ class Tally:
         h2h = [{"bot": self.names[a], "other": self.names[c], "rounds": self.pairs[a][c].m,
                 **_estimate(self.pairs[a][c], rate=True)}
                for a in range(len(self.names)) for c in range(len(self.names)) if a != c and self.pairs[a][c].m]
+        from .ranking import rankings  # numpy: imported when a summary is made, not by every worker
+
         return {"games": self.games, "rounds": self.rounds, "bots": bots, "head_to_head": h2h,
-                "sprt": self._sprt_summary()}
+                **rankings(self.names, h2h), "sprt": self._sprt_summary()}
 
     def _sprt_summary(self) -> dict[str, Any] | None:
         if self.sprt is None:
