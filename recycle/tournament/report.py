@@ -88,15 +88,41 @@ def ranking_table(summary: dict[str, Any]) -> Table | None:
     return table
 
 
+def duplicate_table(summary: dict[str, Any]) -> Table:
+    """Points per round with the rounds' interval and the duplicate one (`--correction duplicate`)."""
+    table = Table(title="points/round: duplicate deals as control variate",
+                  caption="± plain: floored at independent rounds; ± dup: the deals' own spread "
+                          "(same mean); deals÷: how many times fewer deals the same interval needs")
+    for name, justify in (("bot", "left"), ("points/round", "right"), ("± plain", "right"), ("± dup", "right"),
+                          ("deals÷", "right")):
+        table.add_column(name, justify=justify, no_wrap=True)
+    for bot in ranked(summary):
+        plain, dup = _half(bot["mean_points"]), _half(bot["mean_points_duplicate"])
+        value = bot["mean_points"]["value"]
+        saving = f"{(plain / dup) ** 2:.1f}" if plain and dup else "-"
+        table.add_row(bot["bot"], "-" if value is None else f"{value:.3f}",
+                      "-" if plain is None else f"{plain:.3f}", "-" if dup is None else f"{dup:.3f}", saving)
+    return table
+
+
+def _half(est: dict[str, Any]) -> float | None:
+    lo, hi = est["ci95"]
+    return None if lo is None else (hi - lo) / 2
+
+
 def sprt_text(summary: dict[str, Any]) -> str | None:
     s = summary.get("sprt")
     if not s:
         return None
     share = s["a_above_b"] / s["rounds"] if s["rounds"] else float("nan")
     when = f" after {s['decided_after_games']} games" if s["decision"] else ""
-    return (f"SPRT {s['a']} above {s['b']}: H0 p={s['p0']:g} vs H1 p={s['p1']:g} of head-to-head rounds "
+    text = (f"SPRT {s['a']} above {s['b']}: H0 p={s['p0']:g} vs H1 p={s['p1']:g} of head-to-head rounds "
             f"(alpha={s['alpha']:g}, beta={s['beta']:g}): {s['rounds']:g} rounds, {100 * share:.1f}% above, "
-            f"LLR {s['llr']:.3f} (bounds {s['lower']:.3f}, {s['upper']:.3f}) -> {s['verdict']}{when}")
+            f"LLR {s['llr']:.3f} (bounds {s['lower']:.3f}, {s['upper']:.3f})")
+    dup = s.get("duplicate_test")
+    if s.get("stopped_by") == "duplicate" and dup:
+        text += f", duplicate LLR {dup['llr']:.3f} over {dup['deals']} deals (the one that stops)"
+    return f"{text} -> {s['verdict']}{when}"
 
 
 def csv_rows(summary: dict[str, Any]) -> tuple[list[str], list[list[object]]]:
