@@ -15,21 +15,23 @@ the duplicate correction (`president tournament --correction duplicate`), and wh
    (95% is honest; much less would mean the correction claims too much).
 3. Other controls measured on top of the duplicate deals: each deal's value as
    played by a fixed reference agent in the bot's seats (same opponents, same
-   seeds), as correlation with the bot's deal means. A control with correlation
-   rho cuts the deals needed by 1 / (1 - rho^2).
+   seeds), and an AIVAT-like baseline over the random players' decisions, as
+   correlation with the bot's deal means. A control with correlation rho cuts
+   the deals needed by 1 / (1 - rho^2).
 """
 from __future__ import annotations
 
 import argparse
 import dataclasses
 import math
+import random
 import statistics
 import time
 from pathlib import Path
 
 from president.matches import PresidentMatch
 from president.settings import preset
-from recycle.tournament import Schedule, Tally, read_header, records
+from recycle.tournament import SPRT, Schedule, SprtPair, Tally, read_header, records
 from recycle.tournament.schedule import derive_seed
 from recycle.tournament.workers import play_one
 from timing import add_smoke_option, smoke
@@ -40,15 +42,37 @@ MATCHUPS = [("Expert", "Classic"), ("RankAware", "Classic"), ("random", "Classic
 REFERENCES = ["random", "Aggressive", "Beginner", "osla:samples=1"]
 
 
-def tournament(bot: str, opponent: str, deals: int, seed: int) -> Tally:
-    """`president tournament BOT OPPONENT x4 --rounds 1 --matches DEALS --seed SEED`, in this process."""
+def tournament(bot: str, opponent: str, deals: int, seed: int, kept: list | None = None) -> Tally:
+    """`president tournament BOT OPPONENT x4 --rounds 1 --matches DEALS --seed SEED`, in this process
+    (the game records appended to `kept` when given)."""
     specs = [bot] + [opponent] * 4
     play = PresidentMatch(ONE_ROUND)
     tally = Tally(specs, 5, rating=False)
     for game in Schedule(len(specs), 5, deals, seed).games():
-        tally.add(play_one(play, specs, game))
+        record = play_one(play, specs, game)
+        tally.add(record)
+        if kept is not None:
+            kept.append(record)
     tally.finish()
     return tally
+
+
+def sprt_deals(records: list, names: list[str]) -> str:
+    """`--sprt BOT OPPONENT` (bot 0 above bot 1, H0 45%, H1 55%) replayed on the records: the deals each test
+    needs to decide, and its verdict."""
+    out = []
+    for duplicate in (False, True):
+        tally = Tally(names, 5, SprtPair(0, 1, SPRT(), duplicate=duplicate), rating=False)
+        for record in records:
+            if tally.decided:
+                break
+            tally.add(record)
+        tally.finish()
+        s = tally.summary()["sprt"]
+        when = (f"{s['decision']} after {s['decided_after_games'] // 5} deals" if s["decision"]
+                else f"undecided after {len(records) // 5} deals")
+        out.append(f"{'duplicate' if duplicate else 'rounds'}: {when}")
+    return "; ".join(out)
 
 
 def needed(half: float | None, deals: int) -> float:
@@ -98,6 +122,40 @@ def reference_controls(bot: str, opponent: str, deals: int) -> list[str]:
     return out
 
 
+def aivat_control(bot: str, opponent: str, deals: int) -> str:
+    """An AIVAT-like baseline: at every decision of a random player (a policy known exactly: uniform), the
+    bot's heuristic value (`GameState.heuristic`, points scale) of the action drawn less its mean over the
+    legal actions. Its sum over a game has mean 0 whatever the heuristic; the question is how much of the
+    bot's luck it explains (correlation with the bot's deal means)."""
+    from president.bots import make_bot
+    from president.state import PresidentState
+    from recycle.kernel.protocol import RandomAgent
+
+    means, controls = [], []
+    for d in range(deals):
+        points = control = 0.0
+        for rot in range(5):
+            agents = [make_bot(bot if seat == rot else opponent) for seat in range(5)]
+            state, rng = PresidentState.new_match(ONE_ROUND, derive_seed(9, "deal", d)), random.Random(d * 5 + rot)
+            while not state.is_terminal():
+                p, legal = state.current_player(), state.legal_actions()
+                action = agents[p].choose(state.observation(p), legal, rng)
+                if type(agents[p]) is RandomAgent and len(legal) > 1:
+                    values = []
+                    for a in legal:
+                        child = state.clone()
+                        child.apply(a)
+                        values.append(4 * child.heuristic(rot))
+                    control += values[legal.index(action)] - statistics.fmean(values)
+                state.apply(action)
+            points += state.results().scores[rot]
+        means.append(points / 5)
+        controls.append(control / 5)
+    rho = statistics.correlation(means, controls)
+    return (f"  AIVAT-like, {bot} vs 4 x {opponent}: correlation {rho:+.2f} -> {1 / (1 - rho * rho):.2f}x fewer deals "
+            f"({deals} deals)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=200, help="deals per match-up (0: only --journal)")
@@ -106,10 +164,15 @@ def main() -> None:
     add_smoke_option(parser)
     args = smoke(parser.parse_args(), deals=21, coverage=2)
     print("\n".join(HEADER))
+    sprts = []
     for bot, opponent in (MATCHUPS[:2] if args.smoke else MATCHUPS) if args.deals > 0 else ():
-        start = time.perf_counter()
-        summary = tournament(bot, opponent, args.deals, 4001).summary()
+        start, kept = time.perf_counter(), []
+        summary = tournament(bot, opponent, args.deals, 4001, kept).summary()
         print(row(f"{bot} (here, {time.perf_counter() - start:.0f} s)", summary["bots"][0], args.deals))
+        sprts.append(f"  {bot} above {opponent}: " + sprt_deals(kept, [b["bot"] for b in summary["bots"]]))
+    if sprts:
+        print("SPRT, H0 45% against H1 55% of head-to-head rounds, on the same games:")
+        print("\n".join(sprts))
     for path in args.journal:
         tally = Tally(read_header(path)["config"]["bot_labels"], 5, rating=False)
         for record in records(Path(path)):
@@ -123,6 +186,8 @@ def main() -> None:
         deals = 3 if args.smoke else min(args.deals, 60)
         print(f"other controls, on top of the duplicate deals (osla vs 4 x Classic, {deals} deals):")
         print("\n".join(reference_controls("osla", "Classic", deals)))
+        for bot, opponent in (("random", "Classic"), ("Classic", "random")):
+            print(aivat_control(bot, opponent, deals))
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ from president.state import PresidentState
 from recycle.games import game_path
 from recycle.games.tides.state import TidesState
 from recycle.interp.game import new_game
-from recycle.kernel.protocol import GameState, RandomAgent, Results, play_game
+from recycle.kernel.protocol import GameState, RandomAgent, Results, play_game, score_lead
 from recycle.kernel.specs import AgentSpecError
 from recycle.players import make_agent
 from recycle.search import SearchTrace
@@ -164,11 +164,12 @@ def test_default_heuristic_is_neutral_until_the_end_then_the_utility():
     assert (state.heuristic(0), state.heuristic(1)) == (0.0, 1.0)
 
 
-def test_relative_score_places_a_score_between_the_extremes():
-    r = Results((3, 1, 2), (2.0, 10.0, 6.0))
-    assert [r.relative_score(p) for p in range(3)] == [0.0, 1.0, 0.5]
-    assert [r.relative_score(p, "min") for p in range(3)] == [1.0, 0.0, 0.5]
-    assert Results((1, 1), (4.0, 4.0)).relative_score(0) == 0.5
+def test_score_lead_reads_the_lead_over_the_others():
+    assert score_lead((10.0, 10.0, 10.0), 0) == 0.5 and score_lead((0.0, 0.0), 1) == 0.5
+    assert score_lead((30.0, 10.0), 0) == pytest.approx(0.75) and score_lead((30.0, 10.0), 1) == pytest.approx(0.25)
+    assert score_lead((30.0, 10.0), 0, "min") == pytest.approx(0.25)
+    assert score_lead((6.0, 2.0, 5.0), 0) > score_lead((6.0, 2.0, 5.0), 2) > 0.5 > score_lead((6.0, 2.0, 5.0), 1)
+    assert all(0.0 <= score_lead((-5.0, 3.0, 0.0), p) <= 1.0 for p in range(3))
 
 
 def test_president_heuristic_reads_places_and_hand_sizes():
@@ -183,6 +184,7 @@ def test_president_heuristic_reads_places_and_hand_sizes():
 
 
 def test_recycle_heuristic_follows_the_scores_and_tides_the_lead():
+    """The RECYCLE reading and the native one are the same idea: Tides agrees with TidesOfTime2 (crosscheck)."""
     poker = advanced(new_game(game_path("Poker5"), seed=2), 4)
     values = [poker.heuristic(p) for p in range(5)]
     assert all(0.0 <= v <= 1.0 for v in values)

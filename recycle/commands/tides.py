@@ -40,8 +40,8 @@ def native_agents(specs: list[str]) -> tuple[list[Agent], list[str]]:
 
     def no_personality(spec: str):
         raise AgentSpecError(f"{spec!r}: rule personalities play climbing games; Tides of Time has no climbing "
-                             "view (no trick, no values to beat). Use random, pimc, ismcts, mcts, vote, "
-                             "alphabeta, tides-seed or tides-solver")
+                             "view (no trick, no values to beat). Use random, pimc, ismcts, mcts, vote, osla, rhea, "
+                             "rmhc, alphabeta, tides-seed or tides-solver")
 
     seats = fill_seats(specs or ["random"], 2)
     return [make_agent(s, no_personality) for s in seats], seats

@@ -19,7 +19,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from recycle.kernel.protocol import TERMINAL, ActionParseError, GameError, GameState, IllegalAction, Results
+from recycle.kernel.protocol import (TERMINAL, ActionParseError, GameError, GameState, IllegalAction, Results,
+                                     score_lead)
 from recycle.lang import load_game
 from recycle.lang import tree as T
 
@@ -223,8 +224,8 @@ class RecycleState(GameState):
         return Results(ranks, tuple(float(s) for s in scores))
 
     def heuristic(self, player: int) -> float:
-        """The game's scores as they stand, `player`'s placed between the lowest and the highest
-        (0.5 where they are all equal, or where the scoring cannot be read before the end)."""
+        """The game's scores as they stand: `player`'s lead over the others (`score_lead`; 0.5 where
+        the scoring cannot be read before the end)."""
         if self.over:
             return self.results().utilities()[player]
         try:
@@ -232,7 +233,7 @@ class RecycleState(GameState):
                 scores = self._score()
         except RecycleRuntimeError:
             return 0.5
-        return scores.relative_score(player, self.table.game.scoring.goal)
+        return score_lead(scores.scores, player, self.table.game.scoring.goal)
 
     def observation(self, player: int) -> RecycleObservation:
         return RecycleObservation(self, player)

@@ -47,17 +47,6 @@ class Results:
     ranks: tuple[int, ...]
     scores: tuple[float, ...]
 
-    def relative_score(self, player: int, goal: str = "max") -> float:
-        """`player`'s score placed between the lowest and highest (0 worst .. 1 best; 0.5 all equal).
-
-        A heuristic for a game whose scores mean something before the end; `goal="min"` when low
-        scores win."""
-        low, high = min(self.scores), max(self.scores)
-        if high <= low:
-            return 0.5
-        share = (self.scores[player] - low) / (high - low)
-        return share if goal == "max" else 1.0 - share
-
     def utilities(self) -> tuple[float, ...]:
         """Rewards in [0, 1] from finishing places: first 1.0, last 0.0.
 
@@ -68,6 +57,18 @@ class Results:
         if n < 2:
             return (1.0,) * n
         return tuple((n - r) / (n - 1) for r in self.ranks)
+
+
+def score_lead(scores: Sequence[float], player: int, goal: str = "max") -> float:
+    """A heuristic from scores that mean something before the end: 0.5 plus half `player`'s lead over the
+    mean of the others, relative to the two (0.5 level; towards 1 ahead, towards 0 behind).
+
+    `goal="min"` when low scores win. With two players: 0.5 + 0.5 (mine - theirs) / (|mine| + |theirs|)."""
+    mine = scores[player]
+    others = sum(s for q, s in enumerate(scores) if q != player) / max(1, len(scores) - 1)
+    total = abs(mine) + abs(others)
+    lead = 0.5 + 0.5 * (mine - others) / total if total else 0.5
+    return lead if goal == "max" else 1.0 - lead
 
 
 class GameState(abc.ABC):

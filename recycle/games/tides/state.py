@@ -18,7 +18,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from recycle.kernel.protocol import TERMINAL, GameError, GameState, IllegalAction, Observation, Results
+from recycle.kernel.protocol import TERMINAL, GameError, GameState, IllegalAction, Observation, Results, score_lead
 
 from .cards import ALL_BITS, BY_NUMBER, DECK, Card, cards_of, mask_of
 from .scoring import scores
@@ -174,14 +174,10 @@ class TidesState(GameState):
         return scores(self.kingdoms[0], self.kingdoms[1])
 
     def heuristic(self, player: int) -> float:
-        """The kingdoms' scores as they stand: 0.5 plus half `player`'s share of the lead (a finished
-        round: its utility)."""
+        """The kingdoms' scores as they stand (`score_lead`); a finished round: its utility."""
         if self.turn >= TURNS:
             return self.results().utilities()[player]
-        both = self.scores()
-        mine, theirs = both[player], both[1 - player]
-        total = abs(mine) + abs(theirs)
-        return 0.5 + 0.5 * (mine - theirs) / total if total else 0.5
+        return score_lead(self.scores(), player)
 
     def results(self) -> Results:
         if self.turn < TURNS:
