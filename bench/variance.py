@@ -92,15 +92,17 @@ HEADER = ["| match-up (bot vs 4 x Classic) | deals | points/round, plain | dupli
 
 
 def coverage(bot: str, opponent: str, runs: int, deals: int) -> str:
-    """How often a small tournament's duplicate interval holds the pooled mean."""
+    """How often a small tournament's intervals, plain and duplicate, hold the pooled mean of all of them."""
     estimates = []
     for run in range(runs):
-        est = tournament(bot, opponent, deals, 90_000 + run).summary()["bots"][0]["mean_points_duplicate"]
-        estimates.append((est["value"], *est["ci95"]))
+        bot_summary = tournament(bot, opponent, deals, 90_000 + run).summary()["bots"][0]
+        estimates.append((bot_summary["mean_points"]["value"], bot_summary["mean_points"]["ci95"],
+                          bot_summary["mean_points_duplicate"]["ci95"]))
     pooled = statistics.fmean(e[0] for e in estimates)
-    held = sum(lo <= pooled <= hi for _, lo, hi in estimates)
-    return (f"coverage: {runs} tournaments of {deals} deals ({bot} vs 4 x {opponent}): the duplicate 95% interval "
-            f"holds the pooled mean {pooled:.3f} in {held} ({held / runs:.0%})")
+    plain = sum(lo <= pooled <= hi for _, (lo, hi), _ in estimates)
+    dup = sum(lo <= pooled <= hi for _, _, (lo, hi) in estimates)
+    return (f"coverage: {runs} tournaments of {deals} deals ({bot} vs 4 x {opponent}): the 95% interval holds the "
+            f"pooled mean {pooled:.3f} in {plain / runs:.0%} (plain) and {dup / runs:.0%} (duplicate)")
 
 
 def reference_controls(bot: str, opponent: str, deals: int) -> list[str]:
@@ -160,9 +162,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=200, help="deals per match-up (0: only --journal)")
     parser.add_argument("--coverage", type=int, default=100, help="small tournaments for the coverage check (0: none)")
+    parser.add_argument("--coverage-deals", type=int, default=30, help="deals of each coverage tournament")
     parser.add_argument("--journal", nargs="*", default=[], help="finished tournaments to add (their first bot)")
     add_smoke_option(parser)
-    args = smoke(parser.parse_args(), deals=21, coverage=2)
+    args = smoke(parser.parse_args(), deals=21, coverage=2, coverage_deals=21)
     print("\n".join(HEADER))
     sprts = []
     for bot, opponent in (MATCHUPS[:2] if args.smoke else MATCHUPS) if args.deals > 0 else ():
@@ -181,7 +184,7 @@ def main() -> None:
         summary = tally.summary()
         print(row(f"{summary['bots'][0]['bot']} ({Path(path).name})", summary["bots"][0], summary["bots"][0]["deals"]))
     if args.coverage:
-        print(coverage("Expert", "Classic", args.coverage, 30 if not args.smoke else 21))
+        print(coverage("Expert", "Classic", args.coverage, args.coverage_deals))
     if args.deals > 0:
         deals = 3 if args.smoke else min(args.deals, 60)
         print(f"other controls, on top of the duplicate deals (osla vs 4 x Classic, {deals} deals):")
