@@ -22,7 +22,8 @@ near zero by chance, and an interval should never claim more precision than
 treating every round as independent would.
 
 The *duplicate* figures (`duplicate=True`, `--correction duplicate`) drop that
-floor once `DUPLICATE_MIN_DEALS` deals are counted. Duplicate deals are a
+floor once `DUPLICATE_MIN_DEALS` deals are counted (widened for heavy-tailed deal
+totals: `ClusterSum.duplicate_df`). Duplicate deals are a
 control variate with a known total: in every rotation another bot holds the
 cards a bot held, so the luck of the cards (each game's seat value) cancels
 within the deal, and the deal's spread is what is left. Between near-equal
@@ -33,7 +34,7 @@ interval narrows, and only as far as the deals' own spread says.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from statistics import NormalDist
 
 NAN = float("nan")
@@ -91,7 +92,8 @@ class ClusterSum:
     """Running sums over clusters (deals) of a total y_c over m_c units (rounds).
 
     `sq` is the sum of the squared unit values (for 0/1 data it equals y).
-    Constant memory however many clusters are added.
+    `power` holds the sums of y^a m^(4-a) (a = 4..0) for the residuals' fourth
+    moment (`kurtosis`). Constant memory however many clusters are added.
     """
 
     k: int = 0
@@ -101,6 +103,7 @@ class ClusterSum:
     mm: float = 0.0
     ym: float = 0.0
     sq: float = 0.0
+    power: list[float] = field(default_factory=lambda: [0.0] * 5)
 
     def add(self, y: float, m: float, sq: float | None = None) -> None:
         if m <= 0:
@@ -112,6 +115,24 @@ class ClusterSum:
         self.yy += y * y
         self.mm += m * m
         self.ym += y * m
+        for a in range(5):
+            self.power[a] += y ** (4 - a) * m ** a
+
+    def kurtosis(self) -> float:
+        """Excess kurtosis of the clusters' residuals y - r m (0 for normal ones; NaN without spread)."""
+        if self.k < 2:
+            return NAN
+        r = self.mean
+        second = max(self.yy - 2 * r * self.ym + r * r * self.mm, 0.0) / self.k
+        fourth = sum(c * (-r) ** a * p for a, (c, p) in enumerate(zip((1, 4, 6, 4, 1), self.power))) / self.k
+        return fourth / (second * second) - 3 if second > 0 else NAN
+
+    def duplicate_df(self) -> int:
+        """Degrees of freedom the deals' own variance is worth: k - 1 for normal deal totals, fewer
+        for heavy-tailed ones (most deals level, a few far off), as Var(s^2) = sigma^4 (2/(k-1) + excess/k)."""
+        excess = self.kurtosis()
+        excess = 0.0 if math.isnan(excess) else max(excess, 0.0)
+        return max(1, min(self.k - 1, int(2 / (2 / (self.k - 1) + excess / self.k))))
 
     @property
     def mean(self) -> float:
@@ -128,7 +149,9 @@ class ClusterSum:
         ss = max(self.yy - 2 * r * self.ym + r * r * self.mm, 0.0)
         clustered = self.k / (self.k - 1) * ss / (self.m * self.m)
         if duplicate and self.k >= DUPLICATE_MIN_DEALS:
-            return clustered
+            # widened as the t quantile of the deals' effective degrees of freedom asks (heavy tails)
+            widen = t_quantile(0.975, self.duplicate_df()) / t_quantile(0.975, self.k - 1)
+            return clustered * widen * widen
         independent = max(self.sq - self.y * r, 0.0) / (self.m - 1) / self.m if self.m > 1 else 0.0
         return max(clustered, independent)
 
