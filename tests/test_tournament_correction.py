@@ -97,3 +97,14 @@ def test_cli_tournament_of_tag_agents_writes_alpha_rank_and_both_intervals(tmp_p
     assert "α-rank" in shown and "duplicate deals as control variate" in shown
     # resuming keeps the stored correction; a plain tournament's file has none to keep
     assert main(["tournament", "--resume", str(tmp_path / "t.jsonl")]) == 0
+
+
+def test_heavy_tailed_deal_totals_widen_the_duplicate_interval():
+    """Most deals level and a few far off (as between near-equal bots): the deals' variance is worth fewer
+    degrees of freedom, so the duplicate interval widens; deal totals without tails keep k - 1."""
+    spiky = _deals([[2.0] * 5] * 34 + [[0.0] * 5, [4.0] * 5] * 3)
+    assert spiky.kurtosis() > 3 and spiky.duplicate_df() < spiky.k - 1
+    assert spiky.variance(duplicate=True) > spiky.k / (spiky.k - 1) * sum(
+        (t - 2.0) ** 2 for t in [0.0, 4.0] * 3) / spiky.k / spiky.k  # more than the deals' plain variance
+    even = _deals([[1.0] * 5, [3.0] * 5] * 20)  # two values, equally often: no tails (excess kurtosis -2)
+    assert even.duplicate_df() == even.k - 1
