@@ -21,6 +21,10 @@ Search budgets are iterations, so results do not depend on the machine's
 load; `--measure` prints ISMCTS iterations per CPU second (7,000 iterations
 is about one second of one idle core of the reference machine).
 
+TAG's heuristic players (`osla`, `rhea`, `rmhc`; docs/agents.md) are on the
+personalities' deals, and again against four random players (rungs `r_*`,
+where random itself is 50% by construction).
+
 The same ladder on a RECYCLE climbing game (Daifugo4, three Classic copies,
 four seats: the rate is points / 3 there) shows the search is not
 President-only. Last, the endgame check: won two-player endings played by
