@@ -45,8 +45,8 @@ class RHEAAgent(SearchAgent):
     def __init__(self, name: str, budget: Budget, length: int = 10, discount: float = 0.9,
                  mutation: str = SUFFIX) -> None:
         self.name, self.budget, self.length, self.discount, self.mutation = name, budget, length, discount, mutation
-        how = "from a random gene onward" if mutation == SUFFIX else "one random gene"
-        self.method = (f"rolling horizon evolution ({length} actions, {how} mutated, "
+        how = "mutated from a random gene onward" if mutation == SUFFIX else "one random gene mutated"
+        self.method = (f"rolling horizon evolution ({length} actions, {how}, "
                        f"fitness the heuristic discounted by {discount:g}, random opponents)")
 
     def search(self, observation: Any, legal: list, rng: random.Random) -> Decision:
