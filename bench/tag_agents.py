@@ -54,7 +54,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100, help="games per match-up")
     add_smoke_option(parser)
     args = smoke(parser.parse_args(), games=2)
-    header = ["| bot | opponents | games | win rate | mean rank | CPU s/game |", "| --- | --- | ---: | --- | --- | ---: |"]
+    header = ["| bot | opponents | games | win rate | mean rank | CPU s/game |",
+              "| --- | --- | ---: | --- | --- | ---: |"]
     poker = game_path("Poker5")
     print("Poker5 (RECYCLE), one bot and four random players")
     print("\n".join(header))
