@@ -21,6 +21,10 @@ Search budgets are iterations, so results do not depend on the machine's
 load; `--measure` prints ISMCTS iterations per CPU second (7,000 iterations
 is about one second of one idle core of the reference machine).
 
+TAG's heuristic players (`osla`, `rhea`, `rmhc`; docs/agents.md) are on the
+personalities' deals, and again against four random players (rungs `r_*`,
+where random itself is 50% by construction).
+
 The same ladder on a RECYCLE climbing game (Daifugo4, three Classic copies,
 four seats: the rate is points / 3 there) shows the search is not
 President-only. Last, the endgame check: won two-player endings played by
@@ -69,6 +73,7 @@ class Rung:
     seed: int = SEED
     vs: str | None = None  # paired comparison with this rung
     ceiling: str | None = None  # the cheating rung of the same budget, for the share of the gap closed
+    opponent: str = "Classic"  # who fills the other seats
 
     @property
     def seats(self) -> int:
@@ -76,7 +81,7 @@ class Rung:
 
     def arguments(self) -> list[str]:
         extra = ["--game", self.game] if self.game else []
-        return ([self.spec] + ["Classic"] * (self.seats - 1) + extra
+        return ([self.spec] + [self.opponent] * (self.seats - 1) + extra
                 + ["--matches", str(self.deals), "--rounds", "1", "--seed", str(self.seed)])
 
 
@@ -125,6 +130,14 @@ def ladder() -> list[Rung]:
              ceiling="m7000"),
         Rung("m7000", f"mcts:iterations={SECOND},{GREEDY}", "cheating MCTS 1 s, greedy rollouts: the ceiling"),
     ]
+    # TAG's heuristic players (docs/agents.md), on the personalities' deals, then against four random players
+    tag = [("osla", "osla", "one-step look-ahead, 10 samples"), ("rhea", "rhea", "RHEA, 100 generations of 10 actions"),
+           ("rmhc", "rmhc", "RMHC, 100 generations of 10 actions"),
+           ("rhea400", "rhea:iterations=400", "RHEA, 400 generations")]
+    rungs += [Rung(f"t_{name}", spec, label, 100, seed=5001, vs="p_random") for name, spec, label in tag]
+    rungs += [Rung(f"r_{name}", spec, f"{label}, against 4 x random", 60, seed=5001, opponent="random",
+                   vs=None if name == "random" else "r_random")
+              for name, spec, label in [("random", "random", "random"), ("Classic", "Classic", "Classic")] + tag[:2]]
     daifugo = [("d_random", "random", "random"), ("d_Beginner", "Beginner", "Beginner"),
                ("d_is100", "ismcts:iterations=100", "ISMCTS 100 iterations"),
                ("d_is300", "ismcts:iterations=300", "ISMCTS 300 iterations"),
@@ -328,7 +341,9 @@ def main() -> None:
             if args.only is None or rung.name in args.only:
                 play(out, rung)
     print("President, against 4 x Classic (Classic itself: 50% by construction)")
-    print("\n".join(table(out, [r for r in rungs if not r.game])))
+    print("\n".join(table(out, [r for r in rungs if not r.game and r.opponent == "Classic"])))
+    print("\nPresident, against 4 x random (random itself: 50% by construction)")
+    print("\n".join(table(out, [r for r in rungs if not r.game and r.opponent == "random"])))
     print("\nDaifugo4 (RECYCLE), against 3 x Classic")
     print("\n".join(table(out, [r for r in rungs if r.game])))
     if not args.report:

@@ -18,6 +18,7 @@ from recycle.kernel.protocol import TERMINAL, GameError, GameState, IllegalActio
 
 from .cards import JOKER, TWO, Card, Give, Play, parse_action
 from .exchange import apply_gift, legal_gifts, start_exchange
+from .heuristic import round_heuristic
 from .inference import ModelEvidence, PassEvidence
 from .knowledge import Dealer
 from .layout import layout
@@ -203,6 +204,13 @@ class PresidentState(GameState):
             return 0.0, 1.0
         n = self.num_players
         return (n - self.worst_free) / (n - 1), (n - self.best_free) / (n - 1)
+
+    def heuristic(self, player: int) -> float:
+        """A finished match or round: its utility; else the place the hands' sizes promise
+        (`president.heuristic`)."""
+        if self.phase is Phase.OVER:
+            return self.results().utilities()[player]
+        return round_heuristic(self, player)
 
     def parse_action(self, text: str) -> Play | Give:
         return parse_action(text)

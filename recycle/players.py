@@ -28,7 +28,7 @@ def _imported_when_used(module: str, attribute: str) -> AgentFactory:
 
 #: The names of `recycle.search.SEARCH_PLAYERS` (each `recycle.search.NAME.from_spec`), listed here so
 #: that this table is built without importing the search players; tests/test_cli_help.py checks both agree.
-SEARCH_PLAYER_NAMES = ("alphabeta", "ismcts", "mcts", "pimc", "vote")
+SEARCH_PLAYER_NAMES = ("alphabeta", "ismcts", "mcts", "osla", "pimc", "rhea", "rmhc", "vote")
 
 
 def _random(params: dict[str, str], resolve: Callable[[str], Agent]) -> Agent:

@@ -55,10 +55,14 @@ CONFIG_SHAPE = Obj({"bots": ListOf(Str(4096), 0, 1000), "matches": Maybe(GAMES.s
                     "rules_dir": Maybe(Str(4096)), "sprt": Maybe(ListOf(Str(4096), 2, 2)),
                     "sprt_p0": Maybe(SHARE.shape), "sprt_p1": Maybe(SHARE.shape),
                     "sprt_alpha": Maybe(ERROR_RATE.shape), "sprt_beta": Maybe(ERROR_RATE.shape),
-                    "recycle_game": Maybe(Str(4096)), "climbing": Maybe(Str(4096)), "fallback": Maybe(Str(4096))},
-                   optional=frozenset(CONFIG_OPTIONS))
+                    "recycle_game": Maybe(Str(4096)), "climbing": Maybe(Str(4096)), "fallback": Maybe(Str(4096)),
+                    "correction": Maybe(Str(20))},
+                   optional=frozenset(CONFIG_OPTIONS + ("correction",)))
+#: `--correction`: what the duplicate figures change (recycle/tournament/stats.py); stored in the
+#: configuration only when not "none", so results files from before the option resume unchanged.
+CORRECTIONS = ("none", "duplicate")
 DEFAULTS = {"matches": 10, "preset": "classic", "overrides": [], "sprt_p0": 0.45, "sprt_p1": 0.55,
-            "sprt_alpha": 0.05, "sprt_beta": 0.05}
+            "sprt_alpha": 0.05, "sprt_beta": 0.05, "correction": "none"}
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -96,6 +100,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--sprt-p1", type=SHARE, help="H1: the share when A is better (0.55)")
     p.add_argument("--sprt-alpha", type=ERROR_RATE, help="chance of wrongly accepting H1 (0.05)")
     p.add_argument("--sprt-beta", type=ERROR_RATE, help="chance of wrongly accepting H0 (0.05)")
+    p.add_argument("--correction", choices=CORRECTIONS, default=None,
+                   help="duplicate: points intervals and the SPRT read the deals' own spread (duplicate deals "
+                        "cancel the cards' luck), so fewer deals decide; the plain figures stay in --json")
     p.add_argument("--out", metavar="FILE", type=output_file,
                    help="results file, one line per match (default: tournament-SEED.jsonl in the per-user "
                         "state folder, numbered if taken; the path is printed)")
@@ -123,7 +130,7 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError("--out and --resume exclude each other: results go on in the resumed file")
         stored = read_header(args.resume, CONFIG_SHAPE)
         recorded_files = recorded_personalities(args.resume, read_full_header(args.resume).get("files"))
-        for key in CONFIG_OPTIONS:  # what the command line leaves out comes from the file
+        for key in CONFIG_OPTIONS + ("correction",):  # what the command line leaves out comes from the file
             if getattr(args, key) in (None, []) and key in stored:
                 setattr(args, key, stored[key])
     for key, value in DEFAULTS.items():
@@ -175,7 +182,7 @@ def run(args: argparse.Namespace) -> int:
                                  jobs, replay, advance, cluster=args.cluster, files=recorded())
     summary = tally.summary()
     if not (is_stdout(args.json) or is_stdout(args.csv)):
-        _show(summary, n, args.seed, outcome.status, schedule.total_games, args.wide)
+        _show(summary, n, args.seed, outcome.status, schedule.total_games, args.wide, args.correction == "duplicate")
     data = {"config": config, "status": outcome.status, **summary}
     if args.json:
         write_json(args.json, data)
@@ -225,13 +232,14 @@ def _sprt_pair(args: argparse.Namespace, labels: list[str]) -> SprtPair | None:
         test = SPRT(args.sprt_p0, args.sprt_p1, args.sprt_alpha, args.sprt_beta)
     except ValueError as exc:  # p0 >= p1: each is in range, the pair is not
         raise UsageError(f"--sprt-p0/--sprt-p1/--sprt-alpha/--sprt-beta: {exc}") from None
-    return SprtPair(found[0], found[1], test)
+    return SprtPair(found[0], found[1], test, duplicate=args.correction == "duplicate")
 
 
 def _config(args: argparse.Namespace, settings: Settings, labels: list[str],
             fingerprints: list[str | None]) -> dict[str, Any]:
     """Everything that decides the results (not -j, not output files)."""
     return {"game": args.recycle_game or "president", **{key: getattr(args, key) for key in CONFIG_OPTIONS},
+            **({"correction": args.correction} if args.correction != "none" else {}),
             "bot_labels": labels, "bot_rules": fingerprints,
             "settings": settings.describe() if args.recycle_game is None else None}
 
@@ -243,12 +251,18 @@ def _rounds_text(settings: Settings) -> str:
     return " or ".join(parts) or "rounds"
 
 
-def _show(summary: dict[str, Any], n: int, seed: int, status: str, total: int, wide: bool) -> None:
+def _show(summary: dict[str, Any], n: int, seed: int, status: str, total: int, wide: bool,
+          duplicate: bool = False) -> None:
     title = (f"{summary['games']:,} of {total:,} matches, {summary['rounds']:,} rounds, seed {seed}"
              + ("" if status == "complete" else f" ({status})"))
     print_table(report.bot_table(summary, title, place_title(1, n), place_title(n, n), wide), wide)
     if summary["head_to_head"]:
         print_table(report.head_to_head_table(summary, wide), wide)
+        ranking = report.ranking_table(summary)
+        if ranking is not None:
+            print_table(ranking, wide)
+    if duplicate:
+        print_table(report.duplicate_table(summary), wide)
     text = report.sprt_text(summary)
     if text:
         console.print(text, highlight=False)

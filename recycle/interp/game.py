@@ -19,7 +19,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from recycle.kernel.protocol import TERMINAL, ActionParseError, GameError, GameState, IllegalAction, Results
+from recycle.kernel.protocol import (TERMINAL, ActionParseError, GameError, GameState, IllegalAction, Results,
+                                     score_lead)
 from recycle.lang import load_game
 from recycle.lang import tree as T
 
@@ -231,6 +232,18 @@ class RecycleState(GameState):
         sign = -1 if scoring.goal == "max" else 1
         ranks = tuple(1 + sum(1 for o in scores if sign * o < sign * s) for s in scores)
         return Results(ranks, tuple(float(s) for s in scores))
+
+    def heuristic(self, player: int) -> float:
+        """The game's scores as they stand: `player`'s lead over the others (`score_lead`; 0.5 where
+        the scoring cannot be read before the end)."""
+        if self.over:
+            return self.results().utilities()[player]
+        try:
+            with self.rules.guard():
+                scores = self._score()
+        except RecycleRuntimeError:
+            return 0.5
+        return score_lead(scores.scores, player, self.table.game.scoring.goal)
 
     def observation(self, player: int) -> RecycleObservation:
         return RecycleObservation(self, player)

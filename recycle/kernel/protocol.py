@@ -59,6 +59,18 @@ class Results:
         return tuple((n - r) / (n - 1) for r in self.ranks)
 
 
+def score_lead(scores: Sequence[float], player: int, goal: str = "max") -> float:
+    """A heuristic from scores that mean something before the end: 0.5 plus half `player`'s lead over the
+    mean of the others, relative to the two (0.5 level; towards 1 ahead, towards 0 behind).
+
+    `goal="min"` when low scores win. With two players: 0.5 + 0.5 (mine - theirs) / (|mine| + |theirs|)."""
+    mine = scores[player]
+    others = sum(s for q, s in enumerate(scores) if q != player) / max(1, len(scores) - 1)
+    total = abs(mine) + abs(others)
+    lead = 0.5 + 0.5 * (mine - others) / total if total else 0.5
+    return lead if goal == "max" else 1.0 - lead
+
+
 class GameState(abc.ABC):
     """One position of a game, including whose turn it is.
 
@@ -176,6 +188,19 @@ class GameState(abc.ABC):
     def value_range(self, player: int) -> tuple[float, float]:
         """Bounds on `player`'s utility from here; the tighter, the more alpha-beta prunes."""
         return 0.0, 1.0
+
+    def heuristic(self, player: int) -> float:
+        """How good this state looks for `player`, in [0, 1] like `Results.utilities()` (TAG's `getScore`).
+
+        What one-step look-ahead and the rolling-horizon players (`osla`, `rhea`, `rmhc`) value states
+        by. A finished game is worth its utility; an unfinished one, by default, the neutral 0.5. A game
+        overrides this with its own reading of a position (President: the places the hands' sizes
+        promise; a RECYCLE game: its scores as they stand); it must be cheap, as it is called on every
+        simulated state, and may use what `player` cannot see (search calls it on determinizations).
+        """
+        if self.is_terminal():
+            return self.results().utilities()[player]
+        return 0.5
 
 
 class Observation(abc.ABC):

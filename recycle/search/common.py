@@ -28,7 +28,7 @@ from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree
 
-from recycle.kernel.specs import AgentSpecError, float_param, int_param
+from recycle.kernel.specs import MAX_INT_PARAM, AgentSpecError, float_param, int_param
 from recycle.kernel.protocol import Agent, Decision, GameState, Observation, RandomAgent, play_out, unasked_when_forced
 
 BUDGET_KINDS = ("iterations", "time", "calls")
@@ -336,13 +336,13 @@ class SpecReader:
         except AgentSpecError as err:
             raise AgentSpecError(f"{self.agent}: {err}") from None
 
-    def int(self, key: str, default: int, low: int = 1) -> int:
+    def int(self, key: str, default: int, low: int = 1, high: int = MAX_INT_PARAM) -> int:
         self.accepted.append(key)
-        return self._wrap(int_param, key, default, low)
+        return self._wrap(int_param, key, default, low, high)
 
-    def float(self, key: str, default: float, low: float = 0.0) -> float:
+    def float(self, key: str, default: float, low: float = 0.0, high: float = float(MAX_INT_PARAM)) -> float:
         self.accepted.append(key)
-        return self._wrap(float_param, key, default, low)
+        return self._wrap(float_param, key, default, low, high)
 
     def flag(self, key: str, default: bool) -> bool:
         self.accepted.append(key)

@@ -121,15 +121,63 @@ def _head_to_head_pairs(names: list[str], cells: dict[tuple[str, str], dict[str,
     return table
 
 
+def ranking_table(summary: dict[str, Any]) -> Table | None:
+    """Alpha-rank mass and Nash averaging per bot (`ranking.py`), best first by mass; None without them."""
+    ar = summary.get("alpha_rank")
+    if not ar:
+        return None
+    nash = summary.get("nash")
+    table = Table(title="alpha-rank and Nash averaging",
+                  caption=f"alpha={ar['alpha']:g}, m={ar['population']}; vs Nash: share above the Nash mix - 50%")
+    table.add_column("bot", no_wrap=True)
+    table.add_column("α-rank", justify="right")
+    if nash:
+        table.add_column("Nash mix", justify="right")
+        table.add_column("vs Nash", justify="right")
+    payoff = nash["payoff"] if nash else {}
+    for name, mass in sorted(ar["mass"].items(), key=lambda item: (-item[1], -payoff.get(item[0], 0.0))):
+        cells = [name, f"{mass:.3f}"]
+        if nash:
+            cells += [f"{nash['mix'][name]:.3f}", f"{100 * nash['payoff'][name]:+.1f}%"]
+        table.add_row(*cells)
+    return table
+
+
+def duplicate_table(summary: dict[str, Any]) -> Table:
+    """Points per round with the rounds' interval and the duplicate one (`--correction duplicate`)."""
+    table = Table(title="points/round: duplicate deals as control variate",
+                  caption="± plain: floored at independent rounds; ± dup: the deals' own spread "
+                          "(same mean); deals÷: how many times fewer deals the same interval needs")
+    for name, justify in (("bot", "left"), ("points/round", "right"), ("± plain", "right"), ("± dup", "right"),
+                          ("deals÷", "right")):
+        table.add_column(name, justify=justify, no_wrap=True)
+    for bot in ranked(summary):
+        plain, dup = _half(bot["mean_points"]), _half(bot["mean_points_duplicate"])
+        value = bot["mean_points"]["value"]
+        saving = f"{(plain / dup) ** 2:.1f}" if plain and dup else "-"
+        table.add_row(bot["bot"], "-" if value is None else f"{value:.3f}",
+                      "-" if plain is None else f"{plain:.3f}", "-" if dup is None else f"{dup:.3f}", saving)
+    return table
+
+
+def _half(est: dict[str, Any]) -> float | None:
+    lo, hi = est["ci95"]
+    return None if lo is None else (hi - lo) / 2
+
+
 def sprt_text(summary: dict[str, Any]) -> str | None:
     s = summary.get("sprt")
     if not s:
         return None
     share = s["a_above_b"] / s["rounds"] if s["rounds"] else float("nan")
     when = f" after {s['decided_after_games']} games" if s["decision"] else ""
-    return (f"SPRT {s['a']} above {s['b']}: H0 p={s['p0']:g} vs H1 p={s['p1']:g} of head-to-head rounds "
+    text = (f"SPRT {s['a']} above {s['b']}: H0 p={s['p0']:g} vs H1 p={s['p1']:g} of head-to-head rounds "
             f"(alpha={s['alpha']:g}, beta={s['beta']:g}): {s['rounds']:g} rounds, {100 * share:.1f}% above, "
-            f"LLR {s['llr']:.3f} (bounds {s['lower']:.3f}, {s['upper']:.3f}) -> {s['verdict']}{when}")
+            f"LLR {s['llr']:.3f} (bounds {s['lower']:.3f}, {s['upper']:.3f})")
+    dup = s.get("duplicate_test")
+    if s.get("stopped_by") == "duplicate" and dup:
+        text += f", duplicate LLR {dup['llr']:.3f} over {dup['deals']} deals (the one that stops)"
+    return f"{text} -> {s['verdict']}{when}"
 
 
 def csv_rows(summary: dict[str, Any]) -> tuple[list[str], list[list[object]]]:

@@ -20,14 +20,26 @@ Var(r) is never taken below the variance that independent rounds would give
 (s^2/n over single rounds): with few deals the cluster estimate can come out
 near zero by chance, and an interval should never claim more precision than
 treating every round as independent would.
+
+The *duplicate* figures (`duplicate=True`, `--correction duplicate`) drop that
+floor once `DUPLICATE_MIN_DEALS` deals are counted (widened for heavy-tailed deal
+totals: `ClusterSum.duplicate_df`). Duplicate deals are a
+control variate with a known total: in every rotation another bot holds the
+cards a bot held, so the luck of the cards (each game's seat value) cancels
+within the deal, and the deal's spread is what is left. Between near-equal
+bots that is most of the spread of single rounds, and the floor threw the
+saving away (docs/agents.md, "Fewer deals"). The mean is the same; only the
+interval narrows, and only as far as the deals' own spread says.
 """
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from statistics import NormalDist
 
 NAN = float("nan")
+#: Deals counted before a duplicate interval trusts the deals' own spread (before: the rounds' floor).
+DUPLICATE_MIN_DEALS = 20
 
 
 def t_quantile(p: float, df: int) -> float:
@@ -80,7 +92,8 @@ class ClusterSum:
     """Running sums over clusters (deals) of a total y_c over m_c units (rounds).
 
     `sq` is the sum of the squared unit values (for 0/1 data it equals y).
-    Constant memory however many clusters are added.
+    `power` holds the sums of y^a m^(4-a) (a = 4..0) for the residuals' fourth
+    moment (`kurtosis`). Constant memory however many clusters are added.
     """
 
     k: int = 0
@@ -90,6 +103,7 @@ class ClusterSum:
     mm: float = 0.0
     ym: float = 0.0
     sq: float = 0.0
+    power: list[float] = field(default_factory=lambda: [0.0] * 5)
 
     def add(self, y: float, m: float, sq: float | None = None) -> None:
         if m <= 0:
@@ -101,27 +115,52 @@ class ClusterSum:
         self.yy += y * y
         self.mm += m * m
         self.ym += y * m
+        for a in range(5):
+            self.power[a] += y ** (4 - a) * m ** a
+
+    def kurtosis(self) -> float:
+        """Excess kurtosis of the clusters' residuals y - r m (0 for normal ones; NaN without spread)."""
+        if self.k < 2:
+            return NAN
+        r = self.mean
+        second = max(self.yy - 2 * r * self.ym + r * r * self.mm, 0.0) / self.k
+        fourth = sum(c * (-r) ** a * p for a, (c, p) in enumerate(zip((1, 4, 6, 4, 1), self.power))) / self.k
+        return fourth / (second * second) - 3 if second > 0 else NAN
+
+    def duplicate_df(self) -> int:
+        """Degrees of freedom the deals' own variance is worth: k - 1 for normal deal totals, fewer
+        for heavy-tailed ones (most deals level, a few far off), as Var(s^2) = sigma^4 (2/(k-1) + excess/k)."""
+        excess = self.kurtosis()
+        excess = 0.0 if math.isnan(excess) else max(excess, 0.0)
+        return max(1, min(self.k - 1, int(2 / (2 / (self.k - 1) + excess / self.k))))
 
     @property
     def mean(self) -> float:
         return self.y / self.m if self.m else NAN
 
-    def variance(self) -> float:
-        """Cluster-robust variance of `mean`, at least the independent-rounds one (NaN below 2 clusters)."""
+    def variance(self, duplicate: bool = False) -> float:
+        """Cluster-robust variance of `mean`, at least the independent-rounds one (NaN below 2 clusters).
+
+        `duplicate`: the clustered variance alone once `DUPLICATE_MIN_DEALS` clusters are counted
+        (the module docstring)."""
         if self.k < 2:
             return NAN
         r = self.mean
         ss = max(self.yy - 2 * r * self.ym + r * r * self.mm, 0.0)
         clustered = self.k / (self.k - 1) * ss / (self.m * self.m)
+        if duplicate and self.k >= DUPLICATE_MIN_DEALS:
+            # widened as the t quantile of the deals' effective degrees of freedom asks (heavy tails)
+            widen = t_quantile(0.975, self.duplicate_df()) / t_quantile(0.975, self.k - 1)
+            return clustered * widen * widen
         independent = max(self.sq - self.y * r, 0.0) / (self.m - 1) / self.m if self.m > 1 else 0.0
         return max(clustered, independent)
 
     def critical(self, level: float = 0.95) -> float:
         return t_quantile(0.5 + level / 2, self.k - 1)
 
-    def mean_ci(self, level: float = 0.95) -> tuple[float, float]:
+    def mean_ci(self, level: float = 0.95, duplicate: bool = False) -> tuple[float, float]:
         """t interval of the mean on k-1 degrees of freedom."""
-        half = self.critical(level) * math.sqrt(self.variance()) if self.k >= 2 else NAN
+        half = self.critical(level) * math.sqrt(self.variance(duplicate)) if self.k >= 2 else NAN
         return self.mean - half, self.mean + half
 
     def rate_ci(self, level: float = 0.95) -> tuple[float, float]:
@@ -174,12 +213,25 @@ class SPRT:
         self.successes += successes
         self.failures += trials - successes
 
-    @property
-    def decision(self) -> str | None:
-        """"H1", "H0", or None while the evidence is inside the boundaries."""
-        llr = self.llr
+    def normal_llr(self, share: float, variance: float) -> float:
+        """The log-likelihood ratio of H1 against H0 for a share measured with a known `variance`.
+
+        The generalised SPRT of engine testing: the share, a mean over deals, is taken as normal
+        around p with the deals' own variance, so LLR = (p1 - p0) (share - (p0 + p1) / 2) / variance.
+        With independent rounds (variance p(1-p)/n) it is the Bernoulli `llr` to first order."""
+        if math.isnan(share) or math.isnan(variance):
+            return 0.0
+        return (self.p1 - self.p0) * (share - (self.p0 + self.p1) / 2) / max(variance, 1e-12)
+
+    def decide(self, llr: float) -> str | None:
+        """"H1", "H0", or None for a log-likelihood ratio against Wald's boundaries."""
         if llr >= self.upper:
             return "H1"
         if llr <= self.lower:
             return "H0"
         return None
+
+    @property
+    def decision(self) -> str | None:
+        """"H1", "H0", or None while the evidence is inside the boundaries."""
+        return self.decide(self.llr)

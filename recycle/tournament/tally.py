@@ -1,4 +1,4 @@
-"""Incremental results of a tournament: per-bot figures, head-to-head, ratings, SPRT.
+"""Incremental results of a tournament: per-bot figures, head-to-head, ratings, SPRT, alpha-rank.
 
 Games must be added in index order (the runner guarantees it whatever order
 they finish in): the OpenSkill update and the SPRT's stopping point depend on
@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from .journal import GameRecord
-from .stats import SPRT, ClusterSum
+from .stats import DUPLICATE_MIN_DEALS, SPRT, ClusterSum
 
 MU, SIGMA = 25.0, 25.0 / 3  # OpenSkill's defaults
 
@@ -50,6 +50,18 @@ class SprtPair:
     b: int
     test: SPRT
     decided_at: int | None = None  # games counted when it decided
+    duplicate: bool = False  # stop on the deals' own spread (`--correction duplicate`), not on rounds'
+
+    def duplicate_llr(self, pair: ClusterSum) -> float:
+        """The generalised SPRT's log-likelihood ratio on the pair's per-deal shares (0 before
+        `DUPLICATE_MIN_DEALS` deals: their spread is not known yet)."""
+        if pair.k < DUPLICATE_MIN_DEALS:
+            return 0.0
+        return self.test.normal_llr(pair.mean, pair.variance(duplicate=True))
+
+    def decision(self, pair: ClusterSum) -> str | None:
+        """The verdict of the test that stops the tournament."""
+        return self.test.decide(self.duplicate_llr(pair)) if self.duplicate else self.test.decision
 
 
 class Tally:
@@ -155,7 +167,7 @@ class Tally:
             acc = self._partial.get(("pair", sprt.a, sprt.b))
             if acc:
                 sprt.test.add(acc[0], acc[1])
-            if sprt.test.decision is not None:
+            if sprt.decision(self.pairs[sprt.a][sprt.b]) is not None:
                 sprt.decided_at = self.games
         self._partial = {}
 
@@ -180,31 +192,41 @@ class Tally:
                 "place_share": [c / n if n else 0.0 for c in b.places],
                 "first_rate": _estimate(b.first, rate=True), "last_rate": _estimate(b.last, rate=True),
                 "mean_place": _estimate(b.place), "mean_points": _estimate(b.points),
+                "mean_points_duplicate": _estimate(b.points, duplicate=True),
                 "rating": {"mu": b.mu, "sigma": b.sigma, "ordinal": b.ordinal} if self._model else None,
             })
         h2h = [{"bot": self.names[a], "other": self.names[c], "rounds": self.pairs[a][c].m,
                 **_estimate(self.pairs[a][c], rate=True)}
                for a in range(len(self.names)) for c in range(len(self.names)) if a != c and self.pairs[a][c].m]
+        from .ranking import rankings  # numpy: imported when a summary is made, not by every worker
+
         return {"games": self.games, "rounds": self.rounds, "bots": bots, "head_to_head": h2h,
-                "sprt": self._sprt_summary()}
+                **rankings(self.names, h2h), "sprt": self._sprt_summary()}
 
     def _sprt_summary(self) -> dict[str, Any] | None:
         if self.sprt is None:
             return None
         s, t = self.sprt, self.sprt.test
         a, b = self.names[s.a], self.names[s.b]
+        pair = self.pairs[s.a][s.b]
+        decision = s.decision(pair)
         verdict = {"H1": f"H1 accepted: {a} finishes above {b} more often than not",
                    "H0": f"H0 accepted: {a} does not finish above {b} more often than not",
-                   None: "undecided: the budget ran out first"}[t.decision]
+                   None: "undecided: the budget ran out first"}[decision]
+        llr = s.duplicate_llr(pair)
         return {"a": self.names[s.a], "b": self.names[s.b], "p0": t.p0, "p1": t.p1, "alpha": t.alpha,
                 "beta": t.beta, "llr": t.llr, "lower": t.lower, "upper": t.upper,
                 "a_above_b": t.successes, "rounds": t.successes + t.failures,
-                "decision": t.decision, "decided_after_games": s.decided_at, "verdict": verdict}
+                "decision": decision, "decided_after_games": s.decided_at, "verdict": verdict,
+                "stopped_by": "duplicate" if s.duplicate else "rounds",
+                # both tests, whichever stops: the rounds' Bernoulli one and the deals' generalised one
+                "rounds_test": {"llr": t.llr, "decision": t.decision},
+                "duplicate_test": {"llr": llr, "decision": t.decide(llr), "deals": pair.k}}
 
 
-def _estimate(acc: ClusterSum, rate: bool = False) -> dict[str, float]:
+def _estimate(acc: ClusterSum, rate: bool = False, duplicate: bool = False) -> dict[str, float]:
     """Value and 95% interval; None where there is too little data (JSON has no NaN)."""
-    lo, hi = acc.rate_ci() if rate else acc.mean_ci()
+    lo, hi = acc.rate_ci() if rate else acc.mean_ci(duplicate=duplicate)
     return {"value": _finite(acc.mean), "ci95": [_finite(lo), _finite(hi)]}
 
 

@@ -18,7 +18,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from recycle.kernel.protocol import TERMINAL, GameError, GameState, IllegalAction, Observation, Results
+from recycle.kernel.protocol import TERMINAL, GameError, GameState, IllegalAction, Observation, Results, score_lead
 
 from .cards import ALL_BITS, BY_NUMBER, DECK, Card, cards_of, mask_of
 from .scoring import scores
@@ -172,6 +172,12 @@ class TidesState(GameState):
     def scores(self) -> tuple[int, int]:
         """Both players' scores for the kingdoms as they stand."""
         return scores(self.kingdoms[0], self.kingdoms[1])
+
+    def heuristic(self, player: int) -> float:
+        """The kingdoms' scores as they stand (`score_lead`); a finished round: its utility."""
+        if self.turn >= TURNS:
+            return self.results().utilities()[player]
+        return score_lead(self.scores(), player)
 
     def results(self) -> Results:
         if self.turn < TURNS:
