@@ -13,8 +13,10 @@ machine as much as the player, so it plays with an iteration budget:
 `ISMCTS_ITERATIONS`, about what `ismcts:time=1` ran per decision of one game on
 this machine (5,900 to 27,600 over the eight real decisions, median 11,400;
 `--measure` prints them).
-Also printed: the first-pick time of tides-solver and tides-seed (cold, per hand; wall clock and
-CPU time, as the machine is shared), and positions solved per second (`--speed`: only those).
+Also printed: the first-pick time of tides-solver (its equilibrium mix is a table look-up; timed is
+the exact valuation its `explain` shows), of its previous first pick (`tides-solver:first=mean`) and
+of tides-seed (cold, per hand; wall clock and CPU time, as the machine is shared), and positions
+solved per second (`--speed`: only those). `bench/tides_equilibrium.py --timing` times the look-up.
 """
 from __future__ import annotations
 
@@ -28,6 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from recycle.games.tides.equilibrium import first_pick_report, strategy_table
 from recycle.games.tides.first_pick import seed_first_pick, solver_first_pick, tables, tree
 from recycle.games.tides.state import TidesState, random_hands
 from recycle.kernel.protocol import play_game
@@ -37,11 +40,14 @@ from timing import add_smoke_option, smoke
 
 ISMCTS_ITERATIONS = 10_000
 #: (bot A, bot B, deals): each deal is two games.
+PREVIOUS = "tides-solver:first=mean"  # the solver with its previous (heuristic) first pick
 MATCHUPS = [
     ("tides-solver", "random", 200),
     ("tides-solver", "tides-seed", 200),
     ("tides-solver", f"ismcts:iterations={ISMCTS_ITERATIONS}", 30),
     ("tides-seed", "random", 300),
+    (PREVIOUS, "tides-seed", 200),
+    ("tides-solver", PREVIOUS, 400),
 ]
 
 
@@ -66,13 +72,14 @@ def play_matchup(a: str, b: str, deals: int) -> dict:
 
 
 def first_pick_times(hands: int = 20) -> dict:
-    tables(), tree()  # one-time setup, reported apart
+    tables(), tree(), strategy_table()  # one-time setup, reported apart
     out = {}
-    for name, fn in (("tides-solver", solver_first_pick), ("tides-seed", seed_first_pick)):
+    for name, fn in (("tides-solver (equilibrium table, exact report)", first_pick_report),
+                     (PREVIOUS, solver_first_pick), ("tides-seed", seed_first_pick)):
         times, cpu = [], []
         for i in range(hands):
             hand = TidesState.new(10_000 + i).hands[0]
-            fn.cache_clear()
+            getattr(fn, "cache_clear", lambda: None)()  # cold: the report caches nothing
             t, c = time.perf_counter(), time.process_time()
             fn(hand)
             times.append(time.perf_counter() - t)

@@ -4,13 +4,14 @@ and `recycle crosscheck-tides` (native against the RECYCLE TidesOfTime2 on the s
     recycle run TidesOfTime2 --native --players tides-solver,random --games 100
     recycle trace TidesOfTime2 tides-solver --native --opponents random --seed 3
     recycle crosscheck-tides --deals 1000 --players random,random
+    recycle tides-solve --exploitability --deals 20 --seed 0 [--json F]
 """
 from __future__ import annotations
 
 import argparse
 import time
 
-from recycle.kernel.arguments import GAMES, SEED, UsageError, output_file
+from recycle.kernel.arguments import GAMES, SEED, FloatRange, UsageError, output_file
 from recycle.kernel.cli_support import EXIT_FAILED, console, fail
 from recycle.kernel.output import progress_bar, write_json
 from recycle.kernel.protocol import Agent, GameError
@@ -47,7 +48,7 @@ def native_agents(specs: list[str]) -> tuple[list[Agent], list[str]]:
     return [make_agent(s, no_personality) for s in seats], seats
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
+def add_parsers(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("crosscheck-tides", help="native Tides of Time and RECYCLE TidesOfTime2 on the same "
                                                 "deals with the same agents: the same picks and scores?",
                        description="Play N deals on the native round and on recycle/games/TidesOfTime2.gdl "
@@ -61,6 +62,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--game", default=None, metavar="FILE", help="another RECYCLE file than the shipped one")
     p.add_argument("--json", metavar="FILE", type=output_file, help="also write the outcome as JSON")
     p.set_defaults(run=run_crosscheck)
+    add_solve_parser(sub)
 
 
 def run_crosscheck(args: argparse.Namespace) -> int:
@@ -88,3 +90,56 @@ def run_crosscheck(args: argparse.Namespace) -> int:
                                "diverging_deals": [d.index for d in found], "seconds": round(seconds, 3),
                                "first": found[0].to_json() if found else None})
     return EXIT_FAILED if found else 0
+
+
+def add_solve_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("tides-solve", help="Tides of Time's first-pick equilibrium: its exploitability, "
+                                           "measured exactly on sampled deals",
+                       description="Draw N deals; for each seat, value its hand's first pick exactly against "
+                                   "the equilibrium mixes of the 1,287 hands the opponent may hold, and report "
+                                   "what a best response gains over the equilibrium's value there. Exit 1 "
+                                   "when a gain exceeds --bound.")
+    p.add_argument("--exploitability", action="store_true", required=True,
+                   help="report the best-response gains (the only report so far; required)")
+    p.add_argument("--deals", type=DEALS, default=20, help=f"how many deals ({DEALS.text}, default 20)")
+    p.add_argument("--seed", type=SEED, default=0, help="the deals derive from it")
+    p.add_argument("--bound", type=FloatRange(0.0, 1000.0), default=0.01,
+                   help="largest acceptable gain, points a game (default 0.01)")
+    p.add_argument("--json", metavar="FILE", type=output_file, help="also write every deal's figures as JSON")
+    p.set_defaults(run=run_solve)
+
+
+def run_solve(args: argparse.Namespace) -> int:
+    from rich.table import Table
+
+    from recycle.games.tides.cards import cards_of
+    from recycle.games.tides.equilibrium import deal_reports
+
+    started = time.perf_counter()
+    with progress_bar(console, args.deals, "valuing first picks", "deals") as advance:
+        deals = deal_reports(args.deals, args.seed, advance)
+    seconds = time.perf_counter() - started
+    table = Table(title=f"first-pick equilibrium, {args.deals} deal(s), seed {args.seed}")
+    for name in ("deal", "seat", "hand: equilibrium mix", "value", "best-response gain", "previous pick (gain)"):
+        table.add_column(name, justify="left" if "hand" in name or "previous" in name else "right")
+    for d in deals:
+        for seat, r in enumerate(d.seats):
+            cards = cards_of(r.hand)
+            mix = " ".join(f"{c}:{p:.3f}" if p > 0 else str(c) for c, p in zip(cards, r.mix))
+            table.add_row(str(d.index), f"p{seat}", mix, f"{r.value:+.4f}", f"{r.gain:.1e}",
+                          f"{cards[r.heuristic]} ({r.heuristic_gain:.3f})")
+    console.print(table)
+    gains = [r.gain for d in deals for r in d.seats]
+    previous = [r.heuristic_gain for d in deals for r in d.seats]
+    worst, ok = max(gains), max(gains) <= args.bound
+    colour = "green" if ok else "red"
+    console.print(f"[bold {colour}]exploitability: largest best-response gain {worst:.2e} points a game "
+                  f"(bound {args.bound:g}), mean {sum(gains) / len(gains):.2e}[/] · previous first pick: largest "
+                  f"{max(previous):.3f}, mean {sum(previous) / len(previous):.3f} · {seconds:.1f} s", highlight=False)
+    if args.json:
+        write_json(args.json, {"game": "Tides of Time", "deals": args.deals, "seed": args.seed,
+                               "bound": args.bound, "within_bound": ok, "largest_gain": worst,
+                               "mean_gain": sum(gains) / len(gains), "previous_largest_gain": max(previous),
+                               "previous_mean_gain": sum(previous) / len(previous), "seconds": round(seconds, 3),
+                               "per_deal": [d.to_json() for d in deals]})
+    return 0 if ok else EXIT_FAILED

@@ -11,8 +11,13 @@ tides-solver
     values of the positions after it (`solver.Values`, cached in the agent),
     solved for its equilibrium; it plays its equilibrium mix (drawn with the
     game's rng). A candidate's value is its margin against the opponent's
-    equilibrium mix. First pick: each card's mean, over the 1,287 opponent
-    hands, of that value (`first_pick`); the best card is played.
+    equilibrium mix. First pick: the equilibrium of the whole round, where
+    each player knows only its own hand (`equilibrium`: a mix per hand, from
+    the shipped table), drawn with the game's rng; `explain` values each card
+    exactly against the opponents' mixes over the 1,287 hands they may hold.
+    `tides-solver:first=mean` keeps the previous first pick: each card's mean,
+    over the 1,287 opponent hands, of its value as if both hands were known
+    (`first_pick`); the best card is played.
 tides-seed
     The seed's method with defects 2 and 3 of TIDES.md fixed: from the first
     swap on, max-min on its own score with the opponent answering its pick
@@ -109,21 +114,26 @@ class _TidesAgent:
         obs = tides_observation(observation)
         started = time.perf_counter()
         if obs.turn == 0:
-            card, trace = self.first(obs)
+            card, trace = self.first(obs, rng)
         else:
             card, trace = self.later(obs, rng)
         trace = replace(trace, seconds=time.perf_counter() - started)
         return Decision(action_for(card, legal_actions), trace)
 
-    def _first_pick(self, obs, values, hands: int, method: str, value_name: str):
-        """The first pick: the card of the best value (ties: the first card by number), and its trace."""
+    def _first_pick(self, obs, values, hands: int, method: str, value_name: str, mix=None, rng=None,
+                    game_value: float | None = None):
+        """The first pick and its trace: drawn from `mix` when given, else the card of the best value
+        (ties: the first card by number)."""
         mine = cards_of(obs.hand)
-        best = values.index(max(values))
-        candidates = tuple(Candidate(str(c), float(v), 1.0 if i == best else 0.0)
-                           for i, (c, v) in enumerate(zip(mine, values)))
+        if mix is None:
+            best = values.index(max(values))
+            mix = tuple(1.0 if i == best else 0.0 for i in range(len(mine)))
+        else:
+            best = _draw(mix, rng)
+        candidates = tuple(Candidate(str(c), float(v), float(p)) for c, v, p in zip(mine, values, mix))
         return mine[best], TidesTrace(agent=self.name, player=obs.player, turn=0, candidates=candidates,
                                       method=method, value_name=value_name, played=str(mine[best]),
-                                      positions=hands * first_pick_positions())
+                                      positions=hands * first_pick_positions(), game_value=game_value)
 
     def _position(self, obs):
         """(my kingdom, opponent's kingdom, my hand, opponent's cards) at the start of the turn."""
@@ -139,10 +149,29 @@ class TidesSolverAgent(_TidesAgent):
 
     name = "tides-solver"
 
-    def __init__(self) -> None:
+    def __init__(self, first: str = "equilibrium") -> None:
         self.values = Values()
+        self.first_method = first
+        if first != "equilibrium":
+            self.name = f"tides-solver:first={first}"
 
-    def first(self, obs):
+    def choose(self, observation: Any, legal_actions: Sequence[Any], rng: random.Random) -> Any:
+        obs = tides_observation(observation)
+        if obs.turn == 0 and self.first_method == "equilibrium":  # the mix alone: no need to value the cards
+            from .equilibrium import first_pick_mix
+
+            return action_for(cards_of(obs.hand)[_draw(first_pick_mix(obs.hand), rng)], legal_actions)
+        return self.explain(observation, legal_actions, rng).action
+
+    def first(self, obs, rng: random.Random):
+        if self.first_method == "equilibrium":
+            from .equilibrium import first_pick_report
+
+            r = first_pick_report(obs.hand)
+            return self._first_pick(obs, r.values, r.opponents,
+                                    f"equilibrium of the round, each hand known only to its holder (table); "
+                                    f"a best response gains {r.gain:.1e} here", "margin vs their mixes",
+                                    mix=r.mix, rng=rng, game_value=r.value)
         from .first_pick import solver_first_pick
 
         values, hands = solver_first_pick(obs.hand)
@@ -173,7 +202,7 @@ class TidesSeedAgent(_TidesAgent):
     def __init__(self) -> None:
         self.values = SeedValues()
 
-    def first(self, obs):
+    def first(self, obs, rng: random.Random):
         from .first_pick import seed_first_pick
 
         votes, hands = seed_first_pick(obs.hand)
@@ -208,10 +237,17 @@ def _draw(mix: Sequence[float], rng: random.Random) -> int:
     return support[-1]
 
 
+FIRST_PICKS = ("equilibrium", "mean")
+
+
 def solver_from_spec(params: dict[str, str], resolve) -> TidesSolverAgent:
+    first = params.pop("first", "equilibrium")
     if params:
-        raise AgentSpecError(f"tides-solver takes no parameters, got {', '.join(params)}")
-    return TidesSolverAgent()
+        raise AgentSpecError(f"tides-solver takes only first=equilibrium|mean, got {', '.join(params)}")
+    if first not in FIRST_PICKS:
+        raise AgentSpecError(f"tides-solver: first={first!r}; choose first=equilibrium (the round's equilibrium) "
+                             "or first=mean (the previous pick: best mean as if both hands were known)")
+    return TidesSolverAgent(first)
 
 
 def seed_from_spec(params: dict[str, str], resolve) -> TidesSeedAgent:
