@@ -67,14 +67,18 @@ def build_worker(worker: int, workers: int, out: Path) -> None:
 
 
 def load_pairs(out: Path) -> PairGame:
-    ks, ls, ms = [], [], []
+    ks, ls, ms, seen = [], [], [], set()
     for f in sorted(out.glob("w*_*.npz")):
         if f.name.endswith(".tmp.npz"):
             continue
         with np.load(f) as data:
-            ks.append(np.repeat(data["ks"], data["counts"]))
-            ls.append(data["ls"])
-            ms.append(data["M"])
+            hands, counts = data["ks"], data["counts"]
+            keep = np.array([int(k) not in seen for k in hands])  # a hand valued twice counts once
+            seen.update(int(k) for k in hands)
+            rows = np.repeat(keep, counts)
+            ks.append(np.repeat(hands, counts)[rows])
+            ls.append(data["ls"][rows])
+            ms.append(data["M"][rows])
     k, l = np.concatenate(ks), np.concatenate(ls)
     game = PairGame.build(HANDS_COUNT, k, l, np.concatenate(ms))
     if len(k) != HANDS_COUNT * 1287 // 2 or (game.meets != 1287).any():
@@ -82,15 +86,21 @@ def load_pairs(out: Path) -> PairGame:
     return game
 
 
-def solve_table(out: Path, tolerance: float) -> None:
+def solve_table(out: Path, tolerance: float, max_iterations: int) -> None:
     started = time.perf_counter()
     game = load_pairs(out)
     print(f"{len(game.k):,} pairs loaded in {time.perf_counter() - started:.0f} s", flush=True)
     started = time.perf_counter()
-    solution = solve(game, tolerance=tolerance, max_iterations=3000,
-                     progress=lambda t, g: print(f"iteration {t}: largest gain {g:.2e}", flush=True))
+
+    def progress(t: int, gain: float) -> None:
+        print(f"iteration {t}: largest gain at a hand {gain:.2e}, {time.perf_counter() - started:.0f} s", flush=True)
+
+    def keep(solution) -> None:  # every better table is written: a long solve can be stopped at any time
+        np.savez_compressed(TABLE, strategy=solution.strategy)
+        print(f"  written: exploitability {solution.exploitability:.2e}", flush=True)
+
+    solution = solve(game, tolerance=tolerance, max_iterations=max_iterations, progress=progress, keep=keep)
     seconds = time.perf_counter() - started
-    np.savez_compressed(TABLE, strategy=solution.strategy)
     mixed = int(((solution.strategy > 0).sum(axis=1) > 1).sum())
     print(f"solved in {solution.iterations} iterations, {seconds:.0f} s: exploitability "
           f"{solution.exploitability:.2e} points a game (mean gain), largest gain at a hand "
@@ -122,6 +132,7 @@ def main() -> int:
     ap.add_argument("--solve", type=Path, metavar="DIR", help="solve from DIR's pair values")
     ap.add_argument("--workers", type=int, default=1, help="processes for --build (default 1)")
     ap.add_argument("--tolerance", type=float, default=1e-4, help="largest gain at any hand (default 1e-4)")
+    ap.add_argument("--iterations", type=int, default=3000, help="most CFR iterations (default 3000)")
     ap.add_argument("--timing", action="store_true", help="time the first pick")
     ap.add_argument("--hands", type=int, default=20, help="hands for --timing (default 20)")
     args = ap.parse_args()
@@ -134,7 +145,7 @@ def main() -> int:
         for p in procs:
             p.join()
     if args.build or args.solve:
-        solve_table(args.build or args.solve, args.tolerance)
+        solve_table(args.build or args.solve, args.tolerance, args.iterations)
     if args.timing:
         timing(args.hands)
     if not (args.build or args.solve or args.timing):

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-CHECK_EVERY = 10  # iterations between two exact measures of the average's gains
+CHECK_EVERY = 20  # iterations between two exact measures of the average's gains
 
 
 class BayesianGameError(ValueError):
@@ -101,8 +101,10 @@ def regret_matching(regrets: np.ndarray) -> np.ndarray:
 
 
 def solve(game: PairGame, tolerance: float = 1e-4, max_iterations: int = 5000,
-          progress: Callable[[int, float], None] = lambda t, gain: None) -> Solution:
-    """An equilibrium whose every type's gain is at most `tolerance` (or the best after `max_iterations`)."""
+          progress: Callable[[int, float], None] = lambda t, gain: None,
+          keep: Callable[[Solution], None] = lambda solution: None) -> Solution:
+    """An equilibrium whose every type's gain is at most `tolerance` (or the best after `max_iterations`).
+    `progress(t, largest gain)` is told of every measure, `keep` of every better solution (to save it)."""
     shape = (game.types, game.actions)
     regrets, prediction, total = ([np.zeros(shape), np.zeros(shape)] for _ in range(3))
     best: Solution | None = None
@@ -122,6 +124,7 @@ def solve(game: PairGame, tolerance: float = 1e-4, max_iterations: int = 5000,
             progress(t, float(gains.max()))
             if best is None or gains.max() < best.gains.max():
                 best = Solution(average, gains, t)
+                keep(best)
             if gains.max() <= tolerance:
                 break
     assert best is not None
