@@ -9,7 +9,7 @@
     recycle replay TRANSCRIPT...              re-play transcripts, check they reproduce
     recycle play GAME --players you,random    play a game yourself against bots (terminal)
     recycle crosscheck-tides --deals N         native Tides of Time against RECYCLE TidesOfTime2
-    recycle tides-solve --exploitability       Tides of Time's first-pick equilibrium, how exploitable
+    recycle tides-solve --exploitability       Tides of Time's first pick solved, its exact exploitability
 """
 from __future__ import annotations
 
@@ -39,8 +39,8 @@ COMMANDS = [
     Subcommand("play", _C + "play", "play a game yourself against bots, in the terminal"),
     Subcommand("crosscheck-tides", _C + "tides", "native Tides of Time and RECYCLE TidesOfTime2 on the same "
                                                  "deals with the same agents: the same picks and scores?"),
-    Subcommand("tides-solve", _C + "tides", "Tides of Time's first-pick equilibrium: its exploitability, "
-                                            "measured exactly on sampled deals"),
+    Subcommand("tides-solve", _C + "tides", "Tides of Time's first pick solved on sampled deals: "
+                                            "its equilibrium mix, value and exact exploitability"),
 ]
 
 

@@ -11,10 +11,10 @@ tides-solver
     values of the positions after it (`solver.Values`, cached in the agent),
     solved for its equilibrium; it plays its equilibrium mix (drawn with the
     game's rng). A candidate's value is its margin against the opponent's
-    equilibrium mix. First pick: the equilibrium of the whole round, where
-    each player knows only its own hand (`equilibrium`: a mix per hand, from
-    the shipped table), drawn with the game's rng; `explain` values each card
-    exactly against the opponents' mixes over the 1,287 hands they may hold.
+    equilibrium mix. First pick: the equilibrium of the pick as it is played,
+    simultaneous and against any of the 1,287 hands the opponent may hold
+    (`equilibrium`), drawn with the game's rng; a candidate's value is its mean
+    margin against those hands' equilibrium mixes.
     `tides-solver:first=mean` keeps the previous first pick: each card's mean,
     over the 1,287 opponent hands, of its value as if both hands were known
     (`first_pick`); the best card is played.
@@ -155,22 +155,14 @@ class TidesSolverAgent(_TidesAgent):
         if first != "equilibrium":
             self.name = f"tides-solver:first={first}"
 
-    def choose(self, observation: Any, legal_actions: Sequence[Any], rng: random.Random) -> Any:
-        obs = tides_observation(observation)
-        if obs.turn == 0 and self.first_method == "equilibrium":  # the mix alone: no need to value the cards
-            from .equilibrium import first_pick_mix
-
-            return action_for(cards_of(obs.hand)[_draw(first_pick_mix(obs.hand), rng)], legal_actions)
-        return self.explain(observation, legal_actions, rng).action
-
     def first(self, obs, rng: random.Random):
         if self.first_method == "equilibrium":
             from .equilibrium import first_pick_report
 
             r = first_pick_report(obs.hand)
             return self._first_pick(obs, r.values, r.opponents,
-                                    f"equilibrium of the round, each hand known only to its holder (table); "
-                                    f"a best response gains {r.gain:.1e} here", "margin vs their mixes",
+                                    f"equilibrium of the first pick against {r.opponents:,} unknown opponent hands "
+                                    f"(exploitability {r.exploitability:.1e})", "margin vs their mixes",
                                     mix=r.mix, rng=rng, game_value=r.value)
         from .first_pick import solver_first_pick
 

@@ -1,137 +1,116 @@
-"""Symmetric Bayesian games of one simultaneous move, solved by predictive CFR+ (numpy).
+"""A simultaneous pick against an opponent of unknown type: a one-sided Bayesian game, solved (numpy).
 
-    game = PairGame.build(types, k, l, payoff)
-    solution = solve(game, tolerance=1e-4)
-    gains = type_gains(game, solution.strategy)   # exact, per type
+    solution = solve(games)          # games: (types, m, n), my payoff against each opponent type
+    solution.mix, solution.exploitability
 
-The game: chance deals each player a *type* (in Tides of Time: its five-card
-hand) from the pairs of types that can meet (two hands never share a card),
-every pair equally likely; each player sees only its own type and picks an
-action, both at once; `payoff[p]` is what type `k[p]`'s holder gets when it
-meets type `l[p]` (rows: its actions; columns: the other's). The game is
-zero-sum and symmetric (type `l` against `k` gets `-payoff[p].T`), so one
-strategy, a mix per type, serves both seats, and the game's value is 0.
+I pick one of m actions knowing only that the opponent's type is one of
+`types`, all equally likely; the opponent, knowing its type, picks one of n at
+the same time; `games[h][i][j]` is my payoff (zero-sum). My strategy is one
+mix; the opponent's, a mix per type. Exact measures of any pair of strategies:
 
-A type's utilities are its actions' mean payoffs over the types it can meet
-(uniform), against their mixes. Its *gain* is what a best response gains
-there over the strategy's own mix: the largest utility minus the mix's. As a
-best response picks per type, the most a best-responding opponent gains over
-the game value (0) is the types' mean gain: the exploitability, exact for any
-strategy, whatever way it was found.
+- `guarantee(games, mix)`: what the mix earns against the worst reply of
+  every type (each type's best response; the mean over types). No opponent
+  strategy, whatever it knows, does better against the mix.
+- `reply_values(games, responses)`: each of my actions' mean payoff against
+  the types' mixes; the best of them is what my best response earns.
 
-The solver is predictive CFR+ (Farina, Kroer and Sandholm 2021): regrets
-floored at 0, the last instant regret as the prediction, averages weighted by
-t squared, the two seats updated in turn (alternating updates converge far
-faster than simultaneous ones here); the result is the mean of the two seats'
-averages, measured exactly (`type_gains`) every CHECK_EVERY iterations.
+The game's value lies between the two, so their difference (`upper - lower`)
+is exact and bounds what either side's best response gains over the value
+(it is the sum of both gains). The solver is predictive CFR+ (Farina, Kroer
+and Sandholm 2021): regret matching+ with the last instant regret as a
+prediction, alternating updates, averages weighted by t squared; it stops
+when that difference is below the tolerance, measured exactly every
+CHECK_EVERY iterations.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
-CHECK_EVERY = 20  # iterations between two exact measures of the average's gains
+CHECK_EVERY = 25
 
 
 class BayesianGameError(ValueError):
-    """A pair table that is not a symmetric Bayesian game (shapes, a type meeting itself)."""
+    """An array that is not a stack of (types, m, n) payoff matrices."""
 
 
-@dataclass(frozen=True)
-class PairGame:
-    """Types 0..types-1, actions 0..actions-1; each unordered pair of types that can meet, once."""
-
-    types: int
-    k: np.ndarray        # (P,) the first type of each pair
-    l: np.ndarray        # (P,) the second type (never k)
-    payoff: np.ndarray   # (P, actions, actions): to k's holder
-    meets: np.ndarray    # (types,) how many types each type can meet
-
-    @property
-    def actions(self) -> int:
-        return self.payoff.shape[1]
-
-    @classmethod
-    def build(cls, types: int, k, l, payoff) -> PairGame:
-        k, l, payoff = np.asarray(k, dtype=np.int64), np.asarray(l, dtype=np.int64), np.asarray(payoff)
-        if payoff.ndim != 3 or payoff.shape[1] != payoff.shape[2] or len(k) != len(l) or len(k) != len(payoff):
-            raise BayesianGameError("a pair game needs k, l of one length P and payoffs shaped (P, a, a)")
-        if (k == l).any() or (np.minimum(k, l) < 0).any() or (np.maximum(k, l) >= types).any():
-            raise BayesianGameError("every pair joins two different types among 0..types-1")
-        meets = np.bincount(k, minlength=types) + np.bincount(l, minlength=types)
-        return cls(types, k, l, payoff, meets)
-
-    def utilities(self, strategy: np.ndarray) -> np.ndarray:
-        """(types, actions): each type's actions' mean payoff against `strategy` (a mix per type)."""
-        strategy = strategy.astype(self.payoff.dtype, copy=False)  # float32 tables stay float32 (speed)
-        first = np.einsum("pij,pj->pi", self.payoff, strategy[self.l])
-        second = -np.einsum("pij,pi->pj", self.payoff, strategy[self.k])
-        out = np.empty((self.types, self.actions))
-        for a in range(self.actions):
-            out[:, a] = (np.bincount(self.k, first[:, a], minlength=self.types)
-                         + np.bincount(self.l, second[:, a], minlength=self.types))
-        return out / np.maximum(self.meets, 1)[:, None]
+def guarantee(games: np.ndarray, mix: np.ndarray) -> float:
+    """What `mix` earns when every opponent type answers it with its best reply (mean over types)."""
+    return float(np.einsum("i,hij->hj", mix, games).min(axis=1).mean())
 
 
-def type_gains(game: PairGame, strategy: np.ndarray) -> np.ndarray:
-    """(types,): what a best response gains at each type over `strategy`'s own mix there (exact)."""
-    u = game.utilities(strategy)
-    return u.max(axis=1) - (u * strategy).sum(axis=1)
+def reply_values(games: np.ndarray, responses: np.ndarray) -> np.ndarray:
+    """(m,): each of my actions' mean payoff against the types' mixes `responses` (types, n)."""
+    return np.einsum("hij,hj->i", games, responses) / len(games)
 
 
 @dataclass(frozen=True)
 class Solution:
-    strategy: np.ndarray  # (types, actions): a mix per type
-    gains: np.ndarray     # (types,): type_gains of that strategy
+    mix: np.ndarray        # (m,) my equilibrium mix
+    responses: np.ndarray  # (types, n) each opponent type's equilibrium mix
+    lower: float           # guarantee(games, mix)
+    upper: float           # max of reply_values(games, responses)
     iterations: int
 
     @property
+    def value(self) -> float:
+        """The game's value, within `exploitability / 2`."""
+        return (self.lower + self.upper) / 2
+
+    @property
     def exploitability(self) -> float:
-        """The most a best-responding opponent gains over the game value (0), a game on average."""
-        return float(self.gains.mean())
+        """upper - lower: both sides' best-response gains over the value together (exact, >= 0)."""
+        return self.upper - self.lower
 
 
-def regret_matching(regrets: np.ndarray) -> np.ndarray:
-    """Mixes proportional to the positive regrets; uniform where none is positive."""
+def _regret_matching(regrets: np.ndarray) -> np.ndarray:
     positive = np.maximum(regrets, 0.0)
     total = positive.sum(axis=-1, keepdims=True)
     return np.where(total > 0, positive / np.where(total > 0, total, 1.0), 1.0 / regrets.shape[-1])
 
 
-def solve(game: PairGame, tolerance: float = 1e-4, max_iterations: int = 5000,
-          progress: Callable[[int, float], None] = lambda t, gain: None,
-          keep: Callable[[Solution], None] = lambda solution: None) -> Solution:
-    """An equilibrium whose every type's gain is at most `tolerance` (or the best after `max_iterations`).
-    `progress(t, largest gain)` is told of every measure, `keep` of every better solution (to save it)."""
-    shape = (game.types, game.actions)
-    regrets, prediction, total = ([np.zeros(shape), np.zeros(shape)] for _ in range(3))
+def _cleaned(mix: np.ndarray, floor: float) -> np.ndarray:
+    kept = np.where(mix >= floor, mix, 0.0)
+    return kept / kept.sum()
+
+
+def solve(games, tolerance: float = 1e-6, max_iterations: int = 4000) -> Solution:
+    """An equilibrium with `exploitability <= tolerance`, or the best one found in `max_iterations`."""
+    games = np.asarray(games, dtype=float)
+    if games.ndim != 3 or 0 in games.shape:
+        raise BayesianGameError("a one-sided Bayesian game is an array of payoff matrices shaped (types, m, n)")
+    types, m, n = games.shape
+    mine, theirs = np.zeros(m), np.zeros((types, n))
+    mine_next, theirs_next = np.zeros(m), np.zeros((types, n))  # the predictions: last instant regrets
+    mine_sum, theirs_sum = np.zeros(m), np.zeros((types, n))
     best: Solution | None = None
     for t in range(1, max_iterations + 1):
-        for seat in (0, 1):  # alternating: seat 1 answers seat 0's new mix
-            other = regret_matching(regrets[1 - seat] + prediction[1 - seat])
-            mix = regret_matching(regrets[seat] + prediction[seat])
-            u = game.utilities(other)
-            instant = u - (u * mix).sum(axis=1, keepdims=True)
-            regrets[seat] = np.maximum(regrets[seat] + instant, 0.0)
-            prediction[seat] = instant
-            total[seat] += float(t) * t * mix
+        replies = _regret_matching(theirs + theirs_next)
+        mix = _regret_matching(mine + mine_next)
+        u = reply_values(games, replies)
+        mine_next = u - mix @ u
+        mine = np.maximum(mine + mine_next, 0.0)
+        mix = _regret_matching(mine + mine_next)  # the opponent answers my updated mix (alternating)
+        against = -np.einsum("i,hij->hj", mix, games)
+        theirs_next = against - (replies * against).sum(axis=1, keepdims=True)
+        theirs = np.maximum(theirs + theirs_next, 0.0)
+        weight = float(t) * t
+        mine_sum += weight * mix
+        theirs_sum += weight * _regret_matching(theirs + theirs_next)
         if t % CHECK_EVERY == 0 or t == max_iterations:
-            # The game is symmetric: either seat's average serves both, and so does their mean.
-            average = clean(sum(x / x.sum(axis=1, keepdims=True) for x in total) / 2)
-            gains = type_gains(game, average)
-            progress(t, float(gains.max()))
-            if best is None or gains.max() < best.gains.max():
-                best = Solution(average, gains, t)
-                keep(best)
-            if gains.max() <= tolerance:
+            found = _measured(games, mine_sum / mine_sum.sum(), theirs_sum / theirs_sum.sum(axis=1, keepdims=True), t)
+            if best is None or found.exploitability < best.exploitability:
+                best = found
+            if best.exploitability <= tolerance:
                 break
     assert best is not None
     return best
 
 
-def clean(strategy: np.ndarray, floor: float = 1e-6) -> np.ndarray:
-    """Probabilities below `floor` dropped and the rest renormalised (averages never quite reach 0)."""
-    kept = np.where(strategy >= floor, strategy, 0.0)
-    return kept / kept.sum(axis=1, keepdims=True)
+def _measured(games: np.ndarray, mix: np.ndarray, responses: np.ndarray, t: int) -> Solution:
+    """The averages measured exactly; my mix replaced by its cleaned or pure form when that guarantees
+    more (averages never quite reach 0 on the actions an equilibrium leaves out)."""
+    candidates = [np.eye(len(mix))[int(np.argmax(mix))], _cleaned(mix, 1e-3), mix]  # simplest first
+    kept = max(candidates, key=lambda c: guarantee(games, c))  # the first of the best: ties go to simpler
+    return Solution(kept, responses, guarantee(games, kept), float(reply_values(games, responses).max()), t)
