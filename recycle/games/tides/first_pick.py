@@ -14,10 +14,15 @@ position's value is an array over the 1,287 hands:
   solved for all positions and hands in one batch (`solve_many`), or, for
   the seed's bot, reduced by max-min on its own score.
 
-At the root, the solver values each of its cards against the opponent's
-equilibrium mix of that hand's 5 x 5 game and averages over the hands
-(uniform: every hand is equally likely); the seed's bot counts, per hand,
-the card its max-min picks (when that score is above 0, as the seed does).
+The root's 5 x 5 matrices per hand are the first pick's payoffs: the solver
+solves them as a Bayesian game (`equilibrium`); its previous first pick
+(`mean_margins`, `tides-solver:first=mean`) values each card against the
+opponent's equilibrium mix of each hand's 5 x 5 game, as if both hands were
+known, and averages over the hands (uniform: every hand is equally likely);
+the seed's bot counts, per hand, the card its max-min picks (when that score
+is above 0, as the seed does). Each level's pure cases (max-min, saddle
+points) are elementwise operations over every position and hand at once;
+only the games without a saddle point go to the batch solver.
 """
 from __future__ import annotations
 
