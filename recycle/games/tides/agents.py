@@ -29,6 +29,7 @@ import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from enum import Enum
 from typing import Any
 
 from rich import box
@@ -144,19 +145,26 @@ class _TidesAgent:
         return f"<{type(self).__name__} {self.name}>"
 
 
+class FirstPick(str, Enum):
+    """How `tides-solver` makes its first pick (the spec's `first=`)."""
+
+    EQUILIBRIUM = "equilibrium"  # the equilibrium of the pick against the unknown opponent hand (default)
+    MEAN = "mean"                # the previous pick: the best mean as if both hands were known
+
+
 class TidesSolverAgent(_TidesAgent):
     """Exact equilibrium play of the round (see the module docstring)."""
 
     name = "tides-solver"
 
-    def __init__(self, first: str = "equilibrium") -> None:
+    def __init__(self, first: FirstPick | str = "equilibrium") -> None:
         self.values = Values()
-        self.first_method = first
-        if first != "equilibrium":
-            self.name = f"tides-solver:first={first}"
+        self.first_method = FirstPick(first)
+        if self.first_method is not FirstPick.EQUILIBRIUM:
+            self.name = f"tides-solver:first={self.first_method.value}"
 
     def first(self, obs, rng: random.Random):
-        if self.first_method == "equilibrium":
+        if self.first_method is FirstPick.EQUILIBRIUM:
             from .equilibrium import first_pick_report
 
             r = first_pick_report(obs.hand)
@@ -229,17 +237,14 @@ def _draw(mix: Sequence[float], rng: random.Random) -> int:
     return support[-1]
 
 
-FIRST_PICKS = ("equilibrium", "mean")
-
-
 def solver_from_spec(params: dict[str, str], resolve) -> TidesSolverAgent:
-    first = params.pop("first", "equilibrium")
+    first = params.pop("first", FirstPick.EQUILIBRIUM.value)
     if params:
         raise AgentSpecError(f"tides-solver takes only first=equilibrium|mean, got {', '.join(params)}")
-    if first not in FIRST_PICKS:
-        raise AgentSpecError(f"tides-solver: first={first!r}; choose first=equilibrium (the round's equilibrium) "
-                             "or first=mean (the previous pick: best mean as if both hands were known)")
-    return TidesSolverAgent(first)
+    if first not in {f.value for f in FirstPick}:
+        raise AgentSpecError(f"tides-solver: first={first!r}; choose first=equilibrium (the first pick's "
+                             "equilibrium) or first=mean (the previous pick: best mean as if both hands were known)")
+    return TidesSolverAgent(FirstPick(first))
 
 
 def seed_from_spec(params: dict[str, str], resolve) -> TidesSeedAgent:
