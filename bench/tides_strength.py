@@ -13,8 +13,10 @@ machine as much as the player, so it plays with an iteration budget:
 `ISMCTS_ITERATIONS`, about what `ismcts:time=1` ran per decision of one game on
 this machine (5,900 to 27,600 over the eight real decisions, median 11,400;
 `--measure` prints them).
-Also printed: the first-pick time of tides-solver and tides-seed (cold, per hand; wall clock and
-CPU time, as the machine is shared), and positions solved per second (`--speed`: only those).
+Also printed: the first-pick time of tides-solver (the batch of 1,287 subgame trees, then the
+Bayesian game's solve), of its previous first pick (`tides-solver:first=mean`) and of tides-seed
+(cold, per hand; wall clock and CPU time, as the machine is shared), and positions solved per second
+(`--speed`: only those; `--no-speed`: the table only).
 """
 from __future__ import annotations
 
@@ -28,6 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from recycle.games.tides.equilibrium import first_pick_report
 from recycle.games.tides.first_pick import seed_first_pick, solver_first_pick, tables, tree
 from recycle.games.tides.state import TidesState, random_hands
 from recycle.kernel.protocol import play_game
@@ -37,11 +40,14 @@ from timing import add_smoke_option, smoke
 
 ISMCTS_ITERATIONS = 10_000
 #: (bot A, bot B, deals): each deal is two games.
+PREVIOUS = "tides-solver:first=mean"  # the solver with its previous (heuristic) first pick
 MATCHUPS = [
     ("tides-solver", "random", 200),
     ("tides-solver", "tides-seed", 200),
     ("tides-solver", f"ismcts:iterations={ISMCTS_ITERATIONS}", 30),
     ("tides-seed", "random", 300),
+    (PREVIOUS, "tides-seed", 200),
+    ("tides-solver", PREVIOUS, 400),
 ]
 
 
@@ -68,7 +74,8 @@ def play_matchup(a: str, b: str, deals: int) -> dict:
 def first_pick_times(hands: int = 20) -> dict:
     tables(), tree()  # one-time setup, reported apart
     out = {}
-    for name, fn in (("tides-solver", solver_first_pick), ("tides-seed", seed_first_pick)):
+    for name, fn in (("tides-solver", first_pick_report),
+                     (PREVIOUS, solver_first_pick), ("tides-seed", seed_first_pick)):
         times, cpu = [], []
         for i in range(hands):
             hand = TidesState.new(10_000 + i).hands[0]
@@ -123,6 +130,7 @@ def main() -> int:
     ap.add_argument("--json", default=None, help="also write the figures as JSON")
     ap.add_argument("--measure", action="store_true", help="only print ismcts:time=1 iterations per decision")
     ap.add_argument("--speed", action="store_true", help="only print first-pick times and positions per second")
+    ap.add_argument("--no-speed", action="store_true", help="skip the first-pick times and positions per second")
     ap.add_argument("--only", type=int, nargs="*", default=None, metavar="K",
                     help="play only these matchups (0-based rows of MATCHUPS)")
     add_smoke_option(ap)
@@ -135,7 +143,7 @@ def main() -> int:
     tables(), tree()
     setup = time.perf_counter() - t
     picks: dict = {}
-    if not args.smoke:  # the smoke run checks the table only
+    if not (args.smoke or args.no_speed):  # the smoke run checks the table only
         picks = first_pick_times()
         print(f"first pick (cold, 20 hands; setup {setup:.2f} s once per process): "
               + "; ".join(f"{k} median {v['median_s']:.2f} s (CPU {v['cpu_median_s']:.2f} s), max {v['max_s']:.2f} s"

@@ -10,6 +10,7 @@
     recycle play GAME --players you,random    play a game yourself against bots (terminal)
     recycle crosscheck-tides --deals N         native Tides of Time against RECYCLE TidesOfTime2
     recycle audit GAME --agents A,B           agents alike in states a seat cannot tell apart (leak audit)
+    recycle tides-solve --exploitability       Tides of Time's first pick: its mix and exact guarantee
 """
 from __future__ import annotations
 
@@ -40,6 +41,8 @@ COMMANDS = [
     Subcommand("audit", _C + "audit", "check that agents decide and explain alike in states a seat cannot tell apart"),
     Subcommand("crosscheck-tides", _C + "tides", "native Tides of Time and RECYCLE TidesOfTime2 on the same "
                                                  "deals with the same agents: the same picks and scores?"),
+    Subcommand("tides-solve", _C + "tides", "Tides of Time's first pick solved on sampled deals: "
+                                            "its equilibrium mix, value and exact exploitability"),
 ]
 
 

@@ -4,13 +4,14 @@ and `recycle crosscheck-tides` (native against the RECYCLE TidesOfTime2 on the s
     recycle run TidesOfTime2 --native --players tides-solver,random --games 100
     recycle trace TidesOfTime2 tides-solver --native --opponents random --seed 3
     recycle crosscheck-tides --deals 1000 --players random,random
+    recycle tides-solve --exploitability --deals 20 --seed 0 [--json F]
 """
 from __future__ import annotations
 
 import argparse
 import time
 
-from recycle.kernel.arguments import GAMES, SEED, UsageError, output_file
+from recycle.kernel.arguments import GAMES, SEED, FloatRange, UsageError, output_file
 from recycle.kernel.cli_support import EXIT_FAILED, console, fail
 from recycle.kernel.output import progress_bar, write_json
 from recycle.kernel.protocol import Agent, GameError
@@ -45,7 +46,7 @@ def native_agents(specs: list[str]) -> tuple[list[Agent], list[str]]:
     return [make_agent(s, no_personality, "TidesOfTime2") for s in seats], seats
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
+def add_parsers(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("crosscheck-tides", help="native Tides of Time and RECYCLE TidesOfTime2 on the same "
                                                 "deals with the same agents: the same picks and scores?",
                        description="Play N deals on the native round and on recycle/games/TidesOfTime2.gdl "
@@ -59,6 +60,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--game", default=None, metavar="FILE", help="another RECYCLE file than the shipped one")
     p.add_argument("--json", metavar="FILE", type=output_file, help="also write the outcome as JSON")
     p.set_defaults(run=run_crosscheck)
+    add_solve_parser(sub)
 
 
 def run_crosscheck(args: argparse.Namespace) -> int:
@@ -86,3 +88,60 @@ def run_crosscheck(args: argparse.Namespace) -> int:
                                "diverging_deals": [d.index for d in found], "seconds": round(seconds, 3),
                                "first": found[0].to_json() if found else None})
     return EXIT_FAILED if found else 0
+
+
+def add_solve_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("tides-solve", help="Tides of Time's first pick solved on sampled deals: "
+                                           "its equilibrium mix, value and exact exploitability",
+                       description="Draw N deals. For each seat, solve its first pick as the game it is "
+                                   "(simultaneous; the opponent holds any of the 1,287 hands it may hold) and "
+                                   "report the equilibrium mix, the value and the exploitability: what both "
+                                   "best responses gain over the value together, computed exactly. Exit 1 "
+                                   "when an exploitability exceeds --bound.")
+    p.add_argument("--exploitability", action="store_true", required=True,
+                   help="report the exploitability (the only report so far; required)")
+    p.add_argument("--deals", type=DEALS, default=20, help=f"how many deals ({DEALS.text}, default 20)")
+    p.add_argument("--seed", type=SEED, default=0, help="the deals derive from it")
+    p.add_argument("--bound", type=FloatRange(0.0, 1000.0), default=0.01,
+                   help="largest acceptable exploitability, points a game (default 0.01)")
+    p.add_argument("--json", metavar="FILE", type=output_file, help="also write every deal's figures as JSON")
+    p.set_defaults(run=run_solve)
+
+
+def run_solve(args: argparse.Namespace) -> int:
+    from rich.table import Table
+
+    from recycle.games.tides.cards import cards_of
+    from recycle.games.tides.equilibrium import deal_reports
+
+    started = time.perf_counter()
+    with progress_bar(console, args.deals, "solving first picks", "deals") as advance:
+        deals = deal_reports(args.deals, args.seed, advance)
+    seconds = time.perf_counter() - started
+    table = Table(title=f"Tides of Time first picks, {args.deals} deal(s), seed {args.seed}")
+    for name, justify in (("deal", "right"), ("seat", "right"), ("hand: equilibrium mix", "left"),
+                          ("value", "right"), ("exploitability", "right"), ("previous pick: loss", "left")):
+        table.add_column(name, justify=justify)
+    for d in deals:
+        for seat, r in enumerate(d.seats):
+            cards = cards_of(r.hand)
+            mix = " ".join(f"{c}:{p:.3f}" if p > 0 else str(c) for c, p in zip(cards, r.mix))
+            table.add_row(str(d.index), f"p{seat}", mix, f"{r.value:+.4f}", f"{r.exploitability:.1e}",
+                          f"{cards[r.previous]}: {max(r.previous_loss, 0.0):.4f}")
+    console.print(table)
+    seats = [r for d in deals for r in d.seats]
+    worst = max(r.exploitability for r in seats)
+    ok = worst <= args.bound
+    colour = "green" if ok else "red"
+    losses = [max(r.previous_loss, 0.0) for r in seats]
+    console.print(f"[bold {colour}]exploitability: largest {worst:.2e} points a game (bound {args.bound:g}), "
+                  f"mean {sum(r.exploitability for r in seats) / len(seats):.2e}[/] · previous first pick's loss "
+                  f"of guarantee: mean {sum(losses) / len(losses):.4f}, largest {max(losses):.4f}, on "
+                  f"{sum(x > 1e-4 for x in losses)} of {len(seats)} hands · {seconds:.1f} s", highlight=False)
+    if args.json:
+        write_json(args.json, {"game": "Tides of Time", "deals": args.deals, "seed": args.seed,
+                               "bound": args.bound, "within_bound": ok, "largest_exploitability": worst,
+                               "mean_exploitability": sum(r.exploitability for r in seats) / len(seats),
+                               "previous_mean_loss": sum(losses) / len(losses), "previous_largest_loss": max(losses),
+                               "seconds": round(seconds, 3), "per_deal": [d.to_json() for d in deals]})
+    return 0 if ok else EXIT_FAILED

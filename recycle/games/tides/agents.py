@@ -11,8 +11,13 @@ tides-solver
     values of the positions after it (`solver.Values`, cached in the agent),
     solved for its equilibrium; it plays its equilibrium mix (drawn with the
     game's rng). A candidate's value is its margin against the opponent's
-    equilibrium mix. First pick: each card's mean, over the 1,287 opponent
-    hands, of that value (`first_pick`); the best card is played.
+    equilibrium mix. First pick: the equilibrium of the pick as it is played,
+    simultaneous and against any of the 1,287 hands the opponent may hold
+    (`equilibrium`), drawn with the game's rng; a candidate's value is its mean
+    margin against those hands' equilibrium mixes.
+    `tides-solver:first=mean` keeps the previous first pick: each card's mean,
+    over the 1,287 opponent hands, of its value as if both hands were known
+    (`first_pick`); the best card is played.
 tides-seed
     The seed's method with defects 2 and 3 (docs/recycle-games.md, Tides of Time) fixed: from the first
     swap on, max-min on its own score with the opponent answering its pick
@@ -24,6 +29,7 @@ import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from enum import Enum
 from typing import Any
 
 from rich import box
@@ -109,21 +115,26 @@ class _TidesAgent:
         obs = tides_observation(observation)
         started = time.perf_counter()
         if obs.turn == 0:
-            card, trace = self.first(obs)
+            card, trace = self.first(obs, rng)
         else:
             card, trace = self.later(obs, rng)
         trace = replace(trace, seconds=time.perf_counter() - started)
         return Decision(action_for(card, legal_actions), trace)
 
-    def _first_pick(self, obs, values, hands: int, method: str, value_name: str):
-        """The first pick: the card of the best value (ties: the first card by number), and its trace."""
+    def _first_pick(self, obs, values, hands: int, method: str, value_name: str, mix=None, rng=None,
+                    game_value: float | None = None):
+        """The first pick and its trace: drawn from `mix` when given, else the card of the best value
+        (ties: the first card by number)."""
         mine = cards_of(obs.hand)
-        best = values.index(max(values))
-        candidates = tuple(Candidate(str(c), float(v), 1.0 if i == best else 0.0)
-                           for i, (c, v) in enumerate(zip(mine, values)))
+        if mix is None:
+            best = values.index(max(values))
+            mix = tuple(1.0 if i == best else 0.0 for i in range(len(mine)))
+        else:
+            best = _draw(mix, rng)
+        candidates = tuple(Candidate(str(c), float(v), float(p)) for c, v, p in zip(mine, values, mix))
         return mine[best], TidesTrace(agent=self.name, player=obs.player, turn=0, candidates=candidates,
                                       method=method, value_name=value_name, played=str(mine[best]),
-                                      positions=hands * first_pick_positions())
+                                      positions=hands * first_pick_positions(), game_value=game_value)
 
     def _position(self, obs):
         """(my kingdom, opponent's kingdom, my hand, opponent's cards) at the start of the turn."""
@@ -134,15 +145,33 @@ class _TidesAgent:
         return f"<{type(self).__name__} {self.name}>"
 
 
+class FirstPick(str, Enum):
+    """How `tides-solver` makes its first pick (the spec's `first=`)."""
+
+    EQUILIBRIUM = "equilibrium"  # the equilibrium of the pick against the unknown opponent hand (default)
+    MEAN = "mean"                # the previous pick: the best mean as if both hands were known
+
+
 class TidesSolverAgent(_TidesAgent):
     """Exact equilibrium play of the round (see the module docstring)."""
 
     name = "tides-solver"
 
-    def __init__(self) -> None:
+    def __init__(self, first: FirstPick | str = "equilibrium") -> None:
         self.values = Values()
+        self.first_method = FirstPick(first)
+        if self.first_method is not FirstPick.EQUILIBRIUM:
+            self.name = f"tides-solver:first={self.first_method.value}"
 
-    def first(self, obs):
+    def first(self, obs, rng: random.Random):
+        if self.first_method is FirstPick.EQUILIBRIUM:
+            from .equilibrium import first_pick_report
+
+            r = first_pick_report(obs.hand)
+            return self._first_pick(obs, r.values, r.opponents,
+                                    f"equilibrium of the first pick against {r.opponents:,} unknown opponent hands "
+                                    f"(exploitability {r.exploitability:.1e})", "margin vs their mixes",
+                                    mix=r.mix, rng=rng, game_value=r.value)
         from .first_pick import solver_first_pick
 
         values, hands = solver_first_pick(obs.hand)
@@ -173,7 +202,7 @@ class TidesSeedAgent(_TidesAgent):
     def __init__(self) -> None:
         self.values = SeedValues()
 
-    def first(self, obs):
+    def first(self, obs, rng: random.Random):
         from .first_pick import seed_first_pick
 
         votes, hands = seed_first_pick(obs.hand)
@@ -209,9 +238,13 @@ def _draw(mix: Sequence[float], rng: random.Random) -> int:
 
 
 def solver_from_spec(params: dict[str, str], resolve) -> TidesSolverAgent:
+    first = params.pop("first", FirstPick.EQUILIBRIUM.value)
     if params:
-        raise AgentSpecError(f"tides-solver takes no parameters, got {', '.join(params)}")
-    return TidesSolverAgent()
+        raise AgentSpecError(f"tides-solver takes only first=equilibrium|mean, got {', '.join(params)}")
+    if first not in {f.value for f in FirstPick}:
+        raise AgentSpecError(f"tides-solver: first={first!r}; choose first=equilibrium (the first pick's "
+                             "equilibrium) or first=mean (the previous pick: best mean as if both hands were known)")
+    return TidesSolverAgent(FirstPick(first))
 
 
 def seed_from_spec(params: dict[str, str], resolve) -> TidesSeedAgent:

@@ -14,10 +14,15 @@ position's value is an array over the 1,287 hands:
   solved for all positions and hands in one batch (`solve_many`), or, for
   the seed's bot, reduced by max-min on its own score.
 
-At the root, the solver values each of its cards against the opponent's
-equilibrium mix of that hand's 5 x 5 game and averages over the hands
-(uniform: every hand is equally likely); the seed's bot counts, per hand,
-the card its max-min picks (when that score is above 0, as the seed does).
+The root's 5 x 5 matrices per hand are the first pick's payoffs: the solver
+solves them as a Bayesian game (`equilibrium`); its previous first pick
+(`mean_margins`, `tides-solver:first=mean`) values each card against the
+opponent's equilibrium mix of each hand's 5 x 5 game, as if both hands were
+known, and averages over the hands (uniform: every hand is equally likely);
+the seed's bot counts, per hand, the card its max-min picks (when that score
+is above 0, as the seed does). Each level's pure cases (max-min, saddle
+points) are elementwise operations over every position and hand at once;
+only the games without a saddle point go to the batch solver.
 """
 from __future__ import annotations
 
@@ -137,12 +142,13 @@ def opponent_hands(hand: int) -> np.ndarray:
     return np.array(list(combinations(pool, 5)), dtype=np.int64)
 
 
-def root_matrices(hand: int, seed: bool = False) -> np.ndarray:
+def root_matrices(hand: int, seed: bool = False, opponents: np.ndarray | None = None) -> np.ndarray:
     """(hands, 5, 5): my value (the margin's equilibrium, or the seed's own max-min score) after each pair
-    of first picks (rows: my cards by number; columns: the opponent's), for every opponent hand."""
+    of first picks (rows: my cards by number; columns: the opponent's), for every opponent hand
+    (`opponents`, rows of five card bits by number; default: all 1,287 of `opponent_hands`)."""
     levels, index = tree()
     mine_bits = [c.bit for c in DECK if hand & c.bit]
-    opp = opponent_hands(hand)
+    opp = opponent_hands(hand) if opponents is None else opponents
 
     def masks(positions: int) -> np.ndarray:
         out = np.zeros(len(opp), dtype=np.int64)
@@ -169,14 +175,27 @@ def _children(state: tuple, below: dict, values: np.ndarray) -> np.ndarray:
     return values[np.array(rows)]  # (m, n, hands)
 
 
+def _children_index(state: tuple, below: dict) -> list[list[int]]:
+    mk, ok, mh, oh = state
+    return [[below[(mk | a, ok | b, oh & ~b, mh & ~a)] for b in _bits(oh)] for a in _bits(mh)]
+
+
 def _level_values(level: list, below: dict, values: np.ndarray, seed: bool) -> np.ndarray:
-    mats = np.stack([_children(s, below, values) for s in level])  # (positions, m, n, hands)
-    p, m, n, h = mats.shape
-    games = mats.transpose(0, 3, 1, 2).reshape(p * h, m, n)
+    # Gathered as (m, n, positions, hands): each entry of the matrices is one contiguous array over every
+    # position and hand, so the pure cases (max-min, saddle points) are elementwise operations.
+    rows = np.array([_children_index(s, below) for s in level]).transpose(1, 2, 0)  # (m, n, positions)
+    mats = values[rows]
+    m, n, p, h = mats.shape
+    entries = mats.reshape(m, n, p * h)
+    worst = [np.minimum.reduce(list(entries[i])) for i in range(m)]  # each row's minimum
+    low = np.maximum.reduce(worst)
     if seed:
-        out = games.min(axis=2).max(axis=1)
-    else:
-        out, _ = solve_many(games, want_cols=False)
+        return low.reshape(p, h)
+    high = np.minimum.reduce([np.maximum.reduce(list(entries[:, j])) for j in range(n)])
+    out = low.copy()
+    mixed = np.flatnonzero(low != high)  # no saddle point: the batch solver on those games only
+    if mixed.size:
+        out[mixed], _ = solve_many(entries[:, :, mixed].transpose(2, 0, 1), want_cols=False)
     return out.reshape(p, h)
 
 
@@ -186,8 +205,14 @@ def solver_first_pick(hand: int) -> tuple[tuple[float, ...], int]:
     """Per card of `hand` (by number): the mean over opponent hands of its value against the opponent's
     equilibrium mix; and how many hands."""
     games = root_matrices(hand)
+    return tuple(float(v) for v in mean_margins(games)), len(games)
+
+
+def mean_margins(games: np.ndarray) -> np.ndarray:
+    """(5,): each of my cards' mean, over the games (one per opponent hand), of its value against the
+    opponent's equilibrium mix of that game: the first pick as if both hands were known."""
     _, cols = solve_many(games)
-    return tuple(float(v) for v in np.einsum("hij,hj->hi", games, cols).mean(axis=0)), len(games)
+    return np.einsum("hij,hj->hi", games, cols).mean(axis=0)
 
 
 @lru_cache(maxsize=1024)
