@@ -12,7 +12,7 @@ from personalities.reader import check_file
 from recycle.kernel.arguments import UsageError
 from recycle.kernel.cli_support import check_files, print_table
 
-from .common import rules_dirs
+from .common import console, rules_dirs
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
