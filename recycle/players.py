@@ -69,8 +69,7 @@ def make_agent(spec: str, fallback: Callable[[str], Agent | None] | None = None,
 
     factory = AGENT_FACTORIES.get(name.lower())
     if factory is not None and game is not None and not agent_traits(name).plays(game):
-        raise AgentSpecError(f"{name} plays {', '.join(agent_traits(name).games)} only; agents that can play {game}: "
-                             f"{', '.join(agents_for(game))}")
+        raise AgentSpecError(refusal(name.lower(), game))
     if factory is not None:
         return factory(dict(params), resolve)
     if fallback is not None and not params:
@@ -127,8 +126,16 @@ def agent_traits(name: str) -> AgentTraits:
 
 
 def agents_for(game: str) -> list[str]:
-    """The names of `AGENT_FACTORIES` that can play `game` (a shipped game's name, or a file), sorted."""
-    return sorted(name for name in AGENT_FACTORIES if agent_traits(name).plays(game))
+    """The names of `AGENT_FACTORIES` that can play `game` (a shipped game's name, or a file), in table order."""
+    return [name for name in AGENT_FACTORIES if agent_traits(name).plays(game)]
+
+
+def refusal(name: str, game: str) -> str:
+    """Why agent `name` cannot sit at `game`, and the agents that can (cheating ones labelled)."""
+    only = " or ".join(agent_traits(name).games)
+    able = ", ".join(n + (" (cheating)" if agent_traits(n).cheats else "") for n in agents_for(game))
+    personality = ", or a personality" if game == PRESIDENT else ""
+    return f"{name} cannot play {game} (it plays {only} only); agents that can play {game}: {able}{personality}"
 
 
 def unplayable_agent(spec: str, game: str) -> str | None:
@@ -152,7 +159,4 @@ def check_agents_for(specs: list[str] | tuple[str, ...], game: str) -> None:
     for spec in specs:
         name = unplayable_agent(spec, game)
         if name is not None:
-            only = " or ".join(agent_traits(name).games)
-            able = ", ".join(n + (" (cheating)" if agent_traits(n).cheats else "") for n in agents_for(game))
-            raise AgentSpecError(f"{name} cannot play {game} (it plays {only} only); agents that can: {able}"
-                                 + (", or a personality" if game == PRESIDENT else ""))
+            raise AgentSpecError(refusal(name, game))
