@@ -69,7 +69,7 @@ def corpus_check(name: str, pairs: int) -> None:
     subject, _ = subject_of(str(CORPUS / name), False)
     report = audit(subject, [s for k, s in CHEAP_SPECS.items() if not k.startswith("tides")], pairs=pairs, seed=0)
     if name in OPTIONS_TELL:
-        searching = {s for k, s in CHEAP_SPECS.items() if k in ("ismcts", "pimc", "vote", "alphabeta")}
+        searching = {s for k, s in CHEAP_SPECS.items() if k in ("ismcts", "pimc", "vote", "alphabeta", "osla", "rhea", "rmhc")}
         assert {d.agent for d in report.leaks} <= searching | {""}, "\n".join(report.summary())
         return
     if report.pairs:

@@ -33,11 +33,12 @@ CHEAP_SPECS = {
     "vote": "vote:samples=1,depth=1,nodes=100",
     "alphabeta": "alphabeta:nodes=100,depth=1",
     "mcts": "mcts:iterations=8",
+    "osla": "osla:samples=2",
+    "rhea": "rhea:iterations=4,length=4",
+    "rmhc": "rmhc:iterations=4,length=4",
     "tides-seed": "tides-seed",
     "tides-solver": "tides-solver",
 }
-#: Agents of one game only.
-TIDES_ONLY = ("tides-seed", "tides-solver")
 #: At native President, inference-aware search too (it reads what the opponents did: passes, or their
 #: decisions under a personality as the model).
 INFERENCE_SPECS = ("ismcts:iterations=8,infer=0.3", "ismcts:iterations=8,infer=0.3,model=on,rollout=Classic,pool=4")
@@ -63,9 +64,10 @@ def default_specs(game: str, climbing: bool, native: bool = False) -> list[str]:
     """Every agent of the table (Tides agents at Tides only), the personalities at a climbing game,
     and inference-aware search at native President."""
     from personalities.catalog import shipped_names
+    from recycle.players import agent_traits
 
     tides = game.lower().startswith("tidesoftime")
-    specs = [spec for name, spec in CHEAP_SPECS.items() if tides or name not in TIDES_ONLY]
+    specs = [spec for name, spec in CHEAP_SPECS.items() if agent_traits(name).plays("TidesOfTime2" if tides else game)]
     president = native and not tides
     return specs + (shipped_names() if climbing else []) + (list(INFERENCE_SPECS) if president else [])
 

@@ -29,10 +29,10 @@ from __future__ import annotations
 import random
 from typing import Any, Sequence
 
-from recycle.kernel.protocol import Decision, GameState
+from recycle.kernel.protocol import Decision, GameState, IllegalAction
 from recycle.kernel.specs import AgentSpecError
 
-from .common import Budget, Candidate, Meter, SearchAgent, SearchError, SpecReader, sample_root, worlds
+from .common import Budget, Candidate, Meter, SearchAgent, SpecReader, sample_root, worlds
 
 #: The largest sequence a spec may ask for (a typo must not make every evaluation play a whole match).
 MAX_LENGTH = 200
@@ -125,7 +125,9 @@ def _index(legal: list, action: Any) -> int:
     for i, a in enumerate(legal):
         if str(a) == text:
             return i
-    raise SearchError(f"the first gene {text!r} is not one of the decider's legal actions")  # pragma: no cover
+    # A world drawn for the decider offered other options than its table: the game's options tell
+    # more than its observation (docs/recycle-language.md, "Options and hidden cards").
+    raise IllegalAction(f"the first gene {text!r} is not one of the decider's legal actions")
 
 
 def read_spec(agent: str, params: dict[str, str], resolve, mutation: str) -> RHEAAgent:
