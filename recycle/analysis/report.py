@@ -60,10 +60,10 @@ def lead_curves(logs: Sequence[GameLog], players: int) -> list[list[float | None
             b = min(BINS - 1, int(BINS * i / m))
             if d.view:
                 for p, v in enumerate(d.view[:players]):
-                    sums[p][b] += v
+                    sums[p][b] += float(v)
                     counts[p][b] += 1
             elif d.values:
-                sums[d.player][b] += d.lead
+                sums[d.player][b] += float(d.lead)
                 counts[d.player][b] += 1
     return [[s / c if c else None for s, c in zip(sums[p], counts[p])] for p in range(players)]
 
@@ -83,15 +83,17 @@ def game_leads(g: GameLog) -> list[list[tuple[int, float]]]:
     for i, d in enumerate(g.decisions):
         if d.view:
             for p, v in enumerate(d.view[:g.players]):
-                pts[p].append((i, v))
+                pts[p].append((i, float(v)))
         elif d.values:
-            pts[d.player].append((i, d.lead))
+            pts[d.player].append((i, float(d.lead)))
     return pts
 
 
 def seat_win_rates(logs: Sequence[GameLog], players: int, seed: int, replicates: int):
-    """Each seat's share of the plays it won in random play, with bootstrap intervals."""
-    rows = [{"plays": len(g.plays()), **{f"w{p}": sum(pl.won(p) for pl in g.plays()) for p in range(players)}}
+    """Each seat's share of the plays it won in random play (a shared first place: 1/k each, as
+    fairness counts it), with bootstrap intervals."""
+    rows = [{"plays": len(g.plays()), **{f"w{p}": float(sum(pl.win_share(p) for pl in g.plays()))
+                                         for p in range(players)}}
             for g in logs]
 
     def compute(s):
@@ -152,7 +154,8 @@ def _heuristics_figure(plt, analysis, corpus: Sequence):
     fig, ax = plt.subplots(figsize=(7, 3.4))
     ivs = [analysis.heuristics.interval(h) for h in names]
     ax.bar(range(len(names)), [iv.value for iv in ivs], color="#4c72b0", label=analysis.name,
-           yerr=[[iv.value - iv.low for iv in ivs], [iv.high - iv.value for iv in ivs]], capsize=3)
+           yerr=[[iv.value - iv.low if iv.known else 0 for iv in ivs],
+                 [iv.high - iv.value if iv.known else 0 for iv in ivs]], capsize=3)
     others = [[a.heuristics.point[h] for a in corpus if h in a.heuristics.point and a is not analysis] for h in names]
     if any(others):
         ax.boxplot([o or [float("nan")] for o in others], positions=range(len(names)), widths=.5,
@@ -173,8 +176,8 @@ def _rows(analysis) -> str:
         if name.startswith("branching_curve_"):
             continue
         iv = b.interval(name)
-        out.append(f"<tr><td>{html.escape(name)}</td><td>{iv.value:.3f}</td><td>[{iv.low:.3f}, {iv.high:.3f}]</td>"
-                   f"<td>{b.games_needed(name)}</td></tr>")
+        out.append(f"<tr><td>{html.escape(name)}</td><td>{iv.value:.3f}</td><td>{iv.bounds()}</td>"
+                   f"<td>{b.games_needed(name) if iv.known else '-'}</td></tr>")
     return ("<table><tr><th>figure</th><th>value</th><th>95% interval</th>"
             "<th>games for width &lt; 0.05 (counts: 5% of the value)</th></tr>" + "".join(out) + "</table>")
 

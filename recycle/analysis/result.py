@@ -10,7 +10,7 @@ from rich.table import Table
 
 from .estimator import DEFAULT_ROLLOUTS
 from .experiment import PlayUnit, Unit, run_units, units
-from .heuristics import HEURISTICS, HeuristicFigures, drama_threshold, summaries
+from .heuristics import HEURISTICS, NO_INTERVAL, HeuristicFigures, drama_threshold, summaries
 from .metrics import (
     ClimbingFigures,
     climbing_row,
@@ -70,7 +70,9 @@ class Analysis:
 
     def to_json(self) -> dict:
         def entry(b: Bootstrap, name: str) -> dict:
-            return {**b.interval(name).to_json(), "games_needed": b.games_needed(name), **self.spreads.get(name, {})}
+            why = {"no_interval": b.no_interval[name]} if name in b.no_interval else {}
+            return {**b.interval(name).to_json(), "games_needed": b.games_needed(name), **why,
+                    **self.spreads.get(name, {})}
 
         heur = {n: entry(self.heuristics, n) for n in HEURISTICS if n in self.heuristics.point}
         metrics: dict[str, Any] = {n: entry(self.metrics, n) for n in self.metrics.point
@@ -87,8 +89,9 @@ class Analysis:
         row: dict[str, Any] = {"game": self.name, "players": self.players, "games": self.config.games}
         for name, (_, b) in self.figures().items():
             iv = b.interval(name)
-            row[name], row[f"{name}_low"], row[f"{name}_high"] = (round(iv.value, 4), round(iv.low, 4),
-                                                                   round(iv.high, 4))
+            row[name] = round(iv.value, 4)
+            row[f"{name}_low"], row[f"{name}_high"] = ((round(iv.low, 4), round(iv.high, 4)) if iv.known
+                                                       else (None, None))
         return row
 
     def table(self) -> Table:
@@ -97,7 +100,8 @@ class Analysis:
                             f"{c.estimator} ({c.rollouts} rollouts), seed {c.seed}",
                       caption=f"95% bootstrap intervals ({c.replicates} resamples); last column: games per set "
                               f"for an interval narrower than {TARGET_WIDTH} (counts and places: {TARGET_WIDTH:.0%} "
-                              "of the value)")
+                              "of the value); variance has no interval (a maximum over games, which a "
+                              "bootstrap cannot cover)")
         for col, just in (("figure", "left"), ("value", "right"), ("95% interval", "right"), ("games", "right")):
             table.add_column(col, justify=just)
         group = None
@@ -108,7 +112,7 @@ class Analysis:
                 table.add_section()
             group = g
             iv = b.interval(name)
-            table.add_row(name, f"{iv.value:.3f}", f"[{iv.low:.3f}, {iv.high:.3f}]", str(b.games_needed(name)))
+            table.add_row(name, f"{iv.value:.3f}", iv.bounds(), str(b.games_needed(name)) if iv.known else "-")
         return table
 
 
@@ -118,7 +122,7 @@ def compute(name: str, players: int, logs: dict[str, list[GameLog]], config: Con
     threshold = drama_threshold(players, config.drama)
     heur_rows = summaries(logs, players, threshold)
     max_options = max((d.options for g in logs.get(ALL_AI, []) for d in g.decisions), default=1)
-    heur = bootstrap(heur_rows, HeuristicFigures(players, max_options), rng, config.replicates)
+    heur = bootstrap(heur_rows, HeuristicFigures(players, max_options), rng, config.replicates, NO_INTERVAL)
     metric_rows = {RANDOM: [game_metrics(g) for g in logs.get(RANDOM, [])]}
     met = bootstrap(metric_rows, metrics_compute, rng, config.replicates)
     episodic = any(len(g.episodes) > 1 for g in logs.get(ALL_AI, []))

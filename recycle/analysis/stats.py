@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 #: The interval width the report asks "how many games for?".
 TARGET_WIDTH = 0.05
@@ -28,17 +28,33 @@ Compute = Callable[[Summaries], dict[str, float]]
 
 @dataclass(frozen=True)
 class Interval:
-    """A figure with its 95% bootstrap interval."""
+    """A figure with its 95% bootstrap interval; `low` and `high` are NaN where the figure has
+    no valid interval (a maximum: see `heuristics.NO_INTERVAL`)."""
 
     value: float
     low: float
     high: float
 
+    @classmethod
+    def none(cls, value: float) -> Interval:
+        """The figure alone: no interval can be given for it."""
+        return cls(value, math.nan, math.nan)
+
+    @property
+    def known(self) -> bool:
+        return not (math.isnan(self.low) or math.isnan(self.high))
+
     @property
     def width(self) -> float:
         return self.high - self.low
 
+    def bounds(self, digits: int = 3) -> str:
+        """`[low, high]`, or "no interval"."""
+        return f"[{self.low:.{digits}f}, {self.high:.{digits}f}]" if self.known else "no interval"
+
     def to_json(self) -> dict:
+        """The figure and its bounds (null where it has no interval), to 6 decimals: for reading
+        (a journal keeps the games, from which every figure is recomputed exactly)."""
         return {"value": _round(self.value), "low": _round(self.low), "high": _round(self.high)}
 
     @classmethod
@@ -46,7 +62,7 @@ class Interval:
         return cls(float(data["value"]), float(data["low"]), float(data["high"]))
 
     def __str__(self) -> str:
-        return f"{self.value:.3f} [{self.low:.3f}, {self.high:.3f}]"
+        return f"{self.value:.3f} {self.bounds()}"
 
 
 def _round(x: float) -> float | None:
@@ -69,10 +85,13 @@ class Bootstrap:
     point: dict[str, float]
     replicates: dict[str, list[float]]
     games: int  # games per set (what `games_needed` scales)
+    no_interval: Mapping[str, str] = field(default_factory=dict)  # figure -> why it has no interval
 
     def interval(self, name: str) -> Interval:
-        reps = sorted(v for v in self.replicates.get(name, []) if not math.isnan(v))
         value = self.point[name]
+        if name in self.no_interval:
+            return Interval.none(value)
+        reps = sorted(v for v in self.replicates.get(name, []) if not math.isnan(v))
         if not reps:
             return Interval(value, value, value)
         return Interval(value, percentile(reps, 0.025), percentile(reps, 0.975))
@@ -87,6 +106,8 @@ class Bootstrap:
         is; counts and places (decisions, scores...) use `width` x their value,
         0.05 meaning "within 5%".
         """
+        if name in self.no_interval:
+            return self.games  # more games make no interval
         if name not in UNIT_SCALE and self.point.get(name):
             width *= abs(self.point[name])
         return games_needed(self.interval(name).width, self.games, width)
@@ -99,10 +120,12 @@ def games_needed(current_width: float, games: int, width: float = TARGET_WIDTH) 
 
 
 def bootstrap(summaries: Summaries, compute: Compute, rng: random.Random,
-              replicates: int = DEFAULT_REPLICATES) -> Bootstrap:
-    """Recompute `compute` on `replicates` resamples of each set's games."""
+              replicates: int = DEFAULT_REPLICATES, no_interval: Mapping[str, str] | None = None) -> Bootstrap:
+    """Recompute `compute` on `replicates` resamples of each set's games (the figures in
+    `no_interval` keep none: no valid interval comes from resampling them)."""
     point = compute(summaries)
-    reps: dict[str, list[float]] = {name: [] for name in point}
+    skip = dict(no_interval or {})
+    reps: dict[str, list[float]] = {name: [] for name in point if name not in skip}
     names = sorted(summaries)  # a fixed order of draws, whatever order the mapping has
     for _ in range(replicates):
         sample = {}
@@ -114,7 +137,7 @@ def bootstrap(summaries: Summaries, compute: Compute, rng: random.Random,
             if name in reps:
                 reps[name].append(value)
     games = max((len(rows) for rows in summaries.values()), default=0)
-    return Bootstrap(point, reps, games)
+    return Bootstrap(point, reps, games, {k: v for k, v in skip.items() if k in point})
 
 
 @dataclass(frozen=True)
@@ -135,6 +158,8 @@ def difference(a: Bootstrap, b: Bootstrap, name: str) -> Difference:
     ra, rb = a.replicates.get(name, []), b.replicates.get(name, [])
     diffs = sorted(y - x for x, y in zip(ra, rb) if not (math.isnan(x) or math.isnan(y)))
     value = b.point[name] - a.point[name]
+    if name in a.no_interval or name in b.no_interval:
+        return Difference(name, Interval.none(value))
     if not diffs:
         return Difference(name, Interval(value, value, value))
     return Difference(name, Interval(value, percentile(diffs, 0.025), percentile(diffs, 0.975)))
