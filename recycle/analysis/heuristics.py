@@ -128,6 +128,11 @@ def _play_summary(play: Play, players: int, threshold: Fraction, out: dict) -> N
         out["max_options"] = max(out["max_options"], d.options)
 
 
+def _share_kept(dropped: int, n: int) -> float:
+    """`1 - dropped / n` from the integer counts, rounded once (1 when there is nothing to count)."""
+    return float(1 - Fraction(dropped, n)) if n else 1.0
+
+
 def summaries(sets: dict[str, Sequence[GameLog]], players: int, threshold: Fraction) -> dict[str, list[dict]]:
     """Per set, one summary per game (the rows the bootstrap resamples)."""
     out: dict[str, list[dict]] = {}
@@ -174,7 +179,7 @@ class HeuristicFigures:
             out["meaningful_moves"] = mm
             out["drama"] = ratio(total(rows, "drama"), total(rows, "drama_n"))
             out["decisiveness"] = 1 - ratio(total(rows, "decisive"), total(rows, "decisive_n"), 1.0)
-            out["coolness"] = 1 - ratio(total(rows, "drops"), total(rows, "pairs"))
+            out["coolness"] = _share_kept(total(rows, "drops"), total(rows, "pairs"))
             out["variance"] = mm + 0.2 * max((r["spread_max"] for r in rows), default=0.0)  # no interval
             b = slope(rows) / (self.max_options - 1) if self.max_options > 1 else 0.0
             out["convergence"] = 1 - (max(-1.0, min(1.0, b)) / 2 + 0.5)
@@ -185,5 +190,5 @@ class HeuristicFigures:
             ewp = 1 / np_
             aiwp = ratio(total(rows, "wins"), total(rows, "plays"))  # whole first places (see the module)
             out["order"] = (aiwp - ewp) / (1 - ewp)
-            out["security"] = 1 - ratio(total(rows, "sec_drops"), total(rows, "sec_n"))
+            out["security"] = _share_kept(total(rows, "sec_drops"), total(rows, "sec_n"))
         return out
