@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import html
 import io
+import math
 import random
 from collections.abc import Sequence
 from pathlib import Path
@@ -18,7 +19,8 @@ from pathlib import Path
 from .heuristics import HEURISTICS
 from .metrics import BINS
 from .records import ALL_AI, RANDOM, GameLog
-from .stats import bootstrap, ratio, total
+from .stats import Interval, bootstrap, ratio, total
+from .verdicts import Band, verdict
 
 #: CardStock's authors' published values (docs/analysis.md): order, fairness, convergence, spread, drama, security.
 PUBLISHED = {
@@ -27,6 +29,9 @@ PUBLISHED = {
 }
 #: Reports of more games than this show only the heuristics chart for each.
 FULL_PLOTS = 12
+#: Where the plain-language verdicts change: fairness from "noticeably off" to "close to fair", drama
+#: from "rarely behind" to "often behind".
+FAIR, DRAMATIC = 0.85, 0.2
 PUBLISHED_KEYS = ("order", "fairness", "convergence", "meaningful_moves", "drama", "security")
 
 STYLE = """body{font-family:system-ui,sans-serif;max-width:60em;margin:2em auto;padding:0 1em;color:#222}
@@ -183,34 +188,32 @@ def _rows(analysis) -> str:
 
 
 def character(analysis) -> list[str]:
-    """Plain sentences on what the numbers say, for a reader who does not know the formulas."""
-    h, n = analysis.heuristics, analysis.players
+    """Plain sentences on what the numbers say, for a reader who does not know the formulas; each
+    verdict follows from the figure's interval (`verdicts`), "cannot tell yet" when it spans two."""
+    h, n, games = analysis.heuristics, analysis.players, analysis.config.games
     said = []
 
-    def iv(name):
-        return h.interval(name) if name in h.point else None
+    def told(name: str, label: str, bands) -> Interval | None:
+        if name not in h.point:
+            return None
+        iv = h.interval(name)
+        said.append(f"{label} {iv.value:.2f} {iv.bounds(2)}: {verdict(iv, bands, games).sentence()}")
+        return iv
 
-    f = iv("fairness")
-    if f:
-        said.append(f"Fairness {f.value:.2f}: " + (
-            "seat 0 wins close to its fair share in random play." if f.value >= 0.85 else
-            "too few games to tell whether seat 0 wins its fair share (the interval is wide)." if f.high >= 0.85
-            else f"seat 0 wins noticeably more or less often than 1 in {n} in random play."))
-    o = iv("order")
-    if o:
-        said.append(f"Order {o.value:.2f}: " + ("skill matters: the estimating AI beats random players clearly."
-                    if o.low > 0 else "the estimating AI does not clearly beat random play: luck dominates."))
-    m = iv("meaningful_moves")
+    told("fairness", "Fairness", (Band(-math.inf, FAIR, f"seat 0 wins noticeably more or less often than 1 in {n} "
+                                                   "in random play"),
+                                  Band(FAIR, math.inf, "seat 0 wins close to its fair share in random play")))
+    told("order", "Order", (Band(-math.inf, 0.0, "the estimating AI does no better than random play: luck dominates"),
+                            Band(0.0, math.inf, "skill matters: the estimating AI beats random players")))
+    m = h.interval("meaningful_moves") if "meaningful_moves" in h.point else None
     if m:
-        said.append(f"Meaningful moves {m.value:.2f}: on average the best and worst option differ by "
+        said.append(f"Meaningful moves {m.value:.2f} {m.bounds(2)}: on average the best and worst option differ by "
                     f"{100 * m.value:.0f} points of estimated win rate.")
-    d = iv("drama")
-    if d:
-        said.append(f"Drama {d.value:.2f}: " + ("winners were often behind before they won."
-                    if d.value >= 0.2 else "winners were rarely behind along the way."))
-        if n > 2 and analysis.config.drama == "cardstock" and d.value < 0.2:
-            said.append("With more than two players a shared second place is already worth at least 0.5, "
-                        "CardStock's drama threshold; --drama blog uses the blog's higher threshold.")
+    d = told("drama", "Drama", (Band(-math.inf, DRAMATIC, "winners were rarely behind along the way"),
+                                Band(DRAMATIC, math.inf, "winners were often behind before they won")))
+    if d and n > 2 and analysis.config.drama == "cardstock" and d.value < DRAMATIC:
+        said.append("With more than two players a shared second place is already worth at least 0.5, "
+                    "CardStock's drama threshold; --drama blog uses the blog's higher threshold.")
     return said
 
 
