@@ -100,4 +100,4 @@ def compare_table(analyses: Sequence, differences: Sequence[Sequence]) -> Table:
 
 
 def _cell(iv) -> str:
-    return f"{iv.value:.3f} [{iv.low:.3f}, {iv.high:.3f}]"
+    return f"{iv.value:.3f} {iv.bounds()}"

@@ -181,7 +181,7 @@ def _folder_table(analyses: Sequence, failed: Sequence[tuple[str, str]]) -> None
         cells = []
         for h in HEURISTICS:
             iv = a.heuristics.interval(h) if h in a.heuristics.point else None
-            cells.append(f"{iv.value:.2f} [{iv.low:.2f},{iv.high:.2f}]" if iv else "-")
+            cells.append(f"{iv.value:.2f} {iv.bounds(2)}" if iv else "-")
         table.add_row(a.name, *cells)
     console.print(table)
     for name, message in failed:
