@@ -127,7 +127,7 @@ def test_journal_keeps_fractions_and_floats_in_full():
 
 @pytest.mark.parametrize("bad", [["1/0"], ["nan"], [float("inf")], ["1" * 70 + "/3"]])
 def test_journal_refuses_impossible_estimates(bad):
-    with pytest.raises((ValueError, ZeroDivisionError)):
+    with pytest.raises(ValueError):  # what the journal reader reports as a damaged line
         DecisionRecord.from_json([0, 2, 0, bad, None, None, None])
 
 

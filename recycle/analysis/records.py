@@ -162,7 +162,10 @@ def _numbers(values) -> tuple[Real, ...] | None:
 def _fraction(text: str) -> Fraction:
     if len(text) > 64:  # a journal line is user input: no giant numbers
         raise ValueError(f"an estimate written as {text[:20]}...")
-    return Fraction(text)
+    try:
+        return Fraction(text)
+    except ZeroDivisionError:
+        raise ValueError(f"an estimate of {text}") from None
 
 
 def _finite(v) -> float:
