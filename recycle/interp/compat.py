@@ -211,7 +211,8 @@ def _walk(ex, option, env: dict, st, out: list, limit: int) -> None:
                 ex.at = node
                 run = ex.flat(node)
                 if run is None:
-                    raise ex.error(node, "a choice inside an option (the reference engine cannot offer it)")
+                    raise ex.error(node, "compat mode cannot walk this option as the reference engine does: an "
+                                         "`any` or `choice` inside a form other than do, let, all or any")
                 run(now, st)
                 done.append((_ACT, mark))
         if any(d[0] == _ACT for d in done) and st.journal:
