@@ -9,10 +9,13 @@ estimate of the truth these runs have. For every figure it prints how many of
 the seeds' 95% intervals contain the pooled value (about 95% of them should)
 and the mean interval width. Figures reported without an interval (variance,
 a maximum) are listed as such. Branching-curve bins are summarised in one row.
+`--logs FILE` keeps the games played (JSON lines; read back when FILE exists), so
+that intervals can be recomputed on the same games without playing them again.
 """
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from pathlib import Path
@@ -20,7 +23,7 @@ from pathlib import Path
 from timing import SHARED, add_smoke_option, smoke
 
 from recycle.analysis import Config, RecycleSubject, analyze, compute
-from recycle.analysis.records import SETS
+from recycle.analysis.records import SETS, GameLog
 
 SHIPPED = Path(__file__).resolve().parents[1] / "recycle" / "games"
 CURVE = "branching_curve_"
@@ -36,13 +39,27 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--bootstrap", type=int, default=1000)
     ap.add_argument("--compat", default=None)
     ap.add_argument("-j", "--jobs", type=int, default=1)
+    ap.add_argument("--logs", default=None, help="a file keeping the games played (read back if it exists)")
     add_smoke_option(ap)
     args = smoke(ap.parse_args(argv), seeds=2, games=2, rollouts=2, bootstrap=50)
     path = str(SHARED / "recycle-corpus" / "gdl" / f"{args.game}.gdl") if args.corpus else args.game
     subject = RecycleSubject(path, compat=args.compat)
     start = time.perf_counter()
-    runs = [analyze(subject, Config(args.games, seed, rollouts=args.rollouts, replicates=args.bootstrap), args.jobs,
-                    speed=False) for seed in range(args.seeds)]
+    configs = [Config(args.games, seed, rollouts=args.rollouts, replicates=args.bootstrap) for seed in range(args.seeds)]
+    kept = Path(args.logs) if args.logs else None
+    if kept and kept.exists():
+        by_seed: dict[int, list[GameLog]] = {}
+        for line in kept.read_text(encoding="utf-8").splitlines():
+            data = json.loads(line)
+            by_seed.setdefault(data.pop("run"), []).append(GameLog.from_json(data))
+        players = by_seed[0][0].players
+        runs = [compute(subject.name, players, {s: [g for g in by_seed[c.seed] if g.set == s] for s in SETS}, c)
+                for c in configs]
+    else:
+        runs = [analyze(subject, c, args.jobs, speed=False) for c in configs]
+        if kept:
+            kept.write_text("".join(json.dumps({"run": a.config.seed, **json.loads(g.to_line())}) + "\n"
+                                    for a in runs for s in SETS for g in a.logs.get(s, [])), encoding="utf-8")
     pooled_logs = {s: [g for a in runs for g in a.logs.get(s, [])] for s in SETS}
     pooled = compute(subject.name, runs[0].players, pooled_logs,
                      Config(args.games * args.seeds, 0, rollouts=args.rollouts, replicates=args.bootstrap))
