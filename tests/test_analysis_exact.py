@@ -199,3 +199,14 @@ def test_published_games_fairness(shared_dir, stem, published):
     logs = [PlayUnit(subject)(u) for u in units(100, 15, (RANDOM,))]
     fairness = HeuristicFigures(subject.players, 2)(summaries({RANDOM: logs}, subject.players, Fraction(1, 2)))
     assert abs(fairness["fairness"] - published) <= 0.1
+
+
+def test_bias_corrected_interval():
+    from recycle.analysis.stats import bias_corrected
+
+    centred = sorted(i / 100 for i in range(-50, 51))
+    low, high = bias_corrected(centred, 0.0)
+    assert low == pytest.approx(0.025) and high == pytest.approx(0.975)  # no bias: plain percentiles
+    below = sorted(i / 100 for i in range(-90, 11))  # resamples fall mostly below the value (a figure biased low)
+    low, high = bias_corrected(below, 0.0)
+    assert 0.025 < low < high <= 1.0 and high > 0.975  # the interval moves up
