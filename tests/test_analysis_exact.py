@@ -212,3 +212,12 @@ def test_bias_corrected_interval():
     below = sorted(i / 100 for i in range(-90, 11))  # resamples fall mostly below the value (a figure biased low)
     low, high = bias_corrected(below, 0.0)
     assert 0.025 < low < high <= 1.0 and high > 0.975  # the interval moves up
+
+
+def test_order_interval_is_a_score_interval_when_every_game_is_one_play():
+    # seat 0 (the AI) wins all 20 games: a bootstrap resamples only wins, a zero-width interval at 1
+    games = [_log([_dec(0, Fraction(3, 4))], (1, 2, 3, 4), ONE_AI, i) for i in range(20)]
+    a = compute("t", 4, {RANDOM: [], ONE_AI: games, ALL_AI: []}, Config(20, 0, replicates=50))
+    iv = a.heuristics.interval("order")
+    assert iv.value == 1.0 and iv.high == pytest.approx(1.0) and 0.7 < iv.low < 0.95
+    assert a.heuristics.replicates["order"] == [1.0] * 50  # what the bootstrap alone would have said

@@ -45,6 +45,8 @@ HEURISTICS = ("fairness", "meaningful_moves", "drama", "decisiveness", "coolness
               "order", "convergence", "security")
 #: The winner's lead above which the game counts as decided (exactly 4/5).
 DECISIVE_LEAD = Fraction(4, 5)
+#: A scaled slope smaller than this is level (the float sums of a level game leave ~1e-15).
+LEVEL = 1e-9
 #: Figures with no valid bootstrap interval (see `HeuristicFigures`).
 NO_INTERVAL = {"variance": "a maximum over games, which a bootstrap cannot cover"}
 
@@ -182,6 +184,7 @@ class HeuristicFigures:
             out["coolness"] = _share_kept(total(rows, "drops"), total(rows, "pairs"))
             out["variance"] = mm + 0.2 * max((r["spread_max"] for r in rows), default=0.0)  # no interval
             b = slope(rows) / (self.max_options - 1) if self.max_options > 1 else 0.0
+            b = 0.0 if abs(b) < LEVEL else b  # options that never change: rounding noise is not a slope
             out["convergence"] = 1 - (max(-1.0, min(1.0, b)) / 2 + 0.5)
         if all(k in out for k in WEIGHTS):
             out["total"] = sum(out[k] * w for k, w in WEIGHTS.items())

@@ -92,6 +92,16 @@ def bias_corrected(sorted_reps: Sequence[float], value: float) -> tuple[float, f
     return _NORMAL.cdf(2 * z0 - z), _NORMAL.cdf(2 * z0 + z)
 
 
+def proportion(successes: int, n: int, scale: float = 1.0, shift: float = 0.0) -> tuple[float, float]:
+    """The 95% Wilson score interval of a share of `n` independent yes/no outcomes, mapped by
+    `(p - shift) * scale`: valid where a bootstrap of a share is not (few games, a share near
+    0 or 1: all 20 wins resample to a zero-width interval)."""
+    from recycle.tournament.stats import wilson
+
+    low, high = wilson(successes, n)
+    return (low - shift) * scale, (high - shift) * scale
+
+
 def percentile(sorted_values: Sequence[float], q: float) -> float:
     """The q-quantile (0..1) by linear interpolation between order statistics."""
     if not sorted_values:
@@ -109,11 +119,14 @@ class Bootstrap:
     replicates: dict[str, list[float]]
     games: int  # games per set (what `games_needed` scales)
     no_interval: Mapping[str, str] = field(default_factory=dict)  # figure -> why it has no interval
+    fixed: dict[str, Interval] = field(default_factory=dict)  # intervals found otherwise (`proportion`)
 
     def interval(self, name: str) -> Interval:
         value = self.point[name]
         if name in self.no_interval:
             return Interval.none(value)
+        if name in self.fixed:
+            return self.fixed[name]
         reps = sorted(v for v in self.replicates.get(name, []) if not math.isnan(v))
         if not reps:
             return Interval(value, value, value)
