@@ -15,7 +15,7 @@ THREE = (Band(-math.inf, 0.0, "worse"), Band(0.0, 0.5, "a little better"), Band(
 
 def test_the_issues_contradictions_are_gone():
     # "Fairness 0.33: seat 0 wins noticeably more or less often" with [0.000, 0.833]: the interval is all below
-    assert verdict(Interval(0.33, 0.0, 0.833), FAIRNESS, 30).sentence() == "seat 0 wins noticeably more or less often"
+    assert verdict(Interval(0.33, 0.0, 0.833), FAIRNESS, 30).sentence() == "seat 0 wins noticeably more or less often."
     # "Fairness 1.00: close to its fair share" with [0.333, 1.000]: the interval spans both verdicts
     v = verdict(Interval(1.0, 0.333, 1.0), FAIRNESS, 30)
     assert not v.settled and v.sentence().startswith("cannot tell yet whether seat 0 wins noticeably")
@@ -39,7 +39,7 @@ def test_verdicts_follow_from_many_synthetic_intervals(a, b, c, games, bands):
     assert list(v.bands) == inside
     if v.settled:  # a verdict: the whole interval in one band
         assert v.bands[0].low <= low and (high < v.bands[0].high or v.bands[0] is bands[-1])
-        assert v.sentence() == v.bands[0].text
+        assert v.sentence() == v.bands[0].text + "."
         return
     assert v.sentence().startswith("cannot tell yet")
     if v.more_games is None:  # only when the value sits on (a hair from) a boundary between bands

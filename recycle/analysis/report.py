@@ -203,8 +203,9 @@ def character(analysis) -> list[str]:
     told("fairness", "Fairness", (Band(-math.inf, FAIR, f"seat 0 wins noticeably more or less often than 1 in {n} "
                                                    "in random play"),
                                   Band(FAIR, math.inf, "seat 0 wins close to its fair share in random play")))
-    told("order", "Order", (Band(-math.inf, 0.0, "the estimating AI does no better than random play: luck dominates"),
-                            Band(0.0, math.inf, "skill matters: the estimating AI beats random players")))
+    told("order", "Order", (Band(-math.inf, 0.0, "luck dominates (the estimating AI does no better than random "
+                                                 "play)"),
+                            Band(0.0, math.inf, "skill matters (the estimating AI beats random players)")))
     m = h.interval("meaningful_moves") if "meaningful_moves" in h.point else None
     if m:
         said.append(f"Meaningful moves {m.value:.2f} {m.bounds(2)}: on average the best and worst option differ by "
@@ -231,7 +232,8 @@ def write_report(folder: str | Path, analyses: Sequence, corpus: Sequence = (), 
         parts.append(f"<h2>{html.escape(a.name)}</h2><p class='note'>{a.players} players; {c.games} games in each "
                      f"of three sets (all random, estimating AI at seat 0, all estimating AI); estimator "
                      f"{html.escape(c.estimator)} with {c.rollouts} rollouts per option; seed {c.seed}; "
-                     f"95% bootstrap intervals from {c.replicates} resamples of the games.</p>")
+                     f"95% intervals: bias-corrected bootstrap from {c.replicates} resamples of the games (order "
+                     f"and the first player's win rate: Wilson score intervals; variance: none, a maximum).</p>")
         parts.append("<ul>" + "".join(f"<li>{html.escape(s)}</li>" for s in character(a)) + "</ul>")
         parts.append(_rows(a))
         # A big folder gets one chart per game, not five: the page stays a few megabytes.

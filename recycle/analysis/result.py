@@ -98,7 +98,8 @@ class Analysis:
         c = self.config
         table = Table(title=f"{self.name}: {self.players} players, {c.games} games per set, estimator "
                             f"{c.estimator} ({c.rollouts} rollouts), seed {c.seed}",
-                      caption=f"95% bootstrap intervals ({c.replicates} resamples); last column: games per set "
+                      caption=f"95% intervals (bias-corrected bootstrap, {c.replicates} resamples; order and "
+                              "first-player rates: Wilson score); last column: games per set "
                               f"for an interval narrower than {TARGET_WIDTH} (counts and places: {TARGET_WIDTH:.0%} "
                               "of the value); variance has no interval (a maximum over games, which a "
                               "bootstrap cannot cover)")

@@ -46,7 +46,7 @@ class Verdict:
     def sentence(self) -> str:
         if self.settled:
             text = self.bands[0].text
-            return text if self.backed else f"{text} (from the value alone: this figure has no interval)"
+            return f"{text}." if self.backed else f"{text} (from the value alone: this figure has no interval)."
         options = " or ".join(b.text for b in self.bands)
         more = (f": about {self.more_games} more games per set would tell" if self.more_games
                 else ": the value sits on the boundary between them")
