@@ -64,9 +64,10 @@ def test_fairness_formula():
     assert fairness_of(0.625, 4) == pytest.approx(0.5)  # (1 - r) / (1 - f)
 
 
-def test_fairness_counts_a_shared_first_place_as_a_win():
+def test_fairness_counts_a_shared_first_place_as_a_share_of_a_win():
+    # CardStock's scorer: seat 0 shares first place with seat 1 once in three games: half a win, r = 1/6
     games = [log([], [(1, 1)], RANDOM, 0), log([], [(2, 1)], RANDOM, 1), log([], [(2, 1)], RANDOM, 2)]
-    assert figures({RANDOM: games})["fairness"] == pytest.approx(fairness_of(1 / 3, 2))
+    assert figures({RANDOM: games})["fairness"] == pytest.approx(fairness_of(1 / 6, 2))
 
 
 def test_meaningful_moves_variance_and_spread():

@@ -34,7 +34,10 @@ def test_analyze_writes_json_csv_and_a_self_contained_report(agram2, tmp_path, c
     [obj] = json.loads((tmp_path / "a.json").read_text())
     assert (obj["game"], obj["players"], obj["games"]) == ("Agram2", 2, 3)
     assert list(obj["heuristics"]) == list(HEURISTICS)
-    for figure in list(obj["heuristics"].values()) + [obj["metrics"]["branching_factor"]]:
+    for name, figure in [*obj["heuristics"].items(), ("branching_factor", obj["metrics"]["branching_factor"])]:
+        if name == "variance":  # a maximum: no interval, and the JSON says why
+            assert figure["low"] is None and figure["high"] is None and "maximum" in figure["no_interval"]
+            continue
         assert figure["low"] <= figure["value"] <= figure["high"] and figure["games_needed"] >= 1
     assert {"decisions", "action_space", "hidden_information", "forward_model"} <= set(obj["metrics"])
     [row] = list(csv.DictReader(open(tmp_path / "a.csv")))

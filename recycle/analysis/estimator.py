@@ -4,7 +4,10 @@
 random rollouts, each from a fresh determinization of what the mover may not
 see; an option's estimate is the mean of its rollouts' `Results.utilities()`
 (`((np - 1) - mean finishing position) / (np - 1)`, docs/analysis.md's option value),
-and the best option is played (ties: the first). Forced moves (one option)
+and the best option is played (ties: the first). The estimate is kept exact:
+the rollouts' places are summed as integers and the value is the `Fraction`
+`sum(np - rank) / ((np - 1) * rollouts)`, so equal estimates are equal
+whatever the number of rollouts, and the analysis compares them exactly. Forced moves (one option)
 are estimated too, as CardStock does, so they count with spread 0.
 
 Any agent whose `explain` trace lists candidates with values (the search
@@ -17,11 +20,13 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
+from numbers import Real
 from typing import Any
 
 from recycle.kernel.protocol import Agent, Decision, GameState, IllegalAction
 from recycle.kernel.specs import AgentSpecError, int_param, parse_spec
-from recycle.search.common import Rollout, sample_root, sampler
+from recycle.search.common import sample_root, sampler
 
 #: CardStock's NUMTESTS: rollouts per option.
 DEFAULT_ROLLOUTS = 10
@@ -30,14 +35,15 @@ CARDSTOCK = "cardstock"
 
 @dataclass(frozen=True)
 class Estimates:
-    """An estimator's account of one decision: each option's value for the mover, every player's for the choice."""
+    """An estimator's account of one decision: each option's value for the mover, every player's for the choice
+    (`Fraction`s from CardStock's estimator, floats from a search player)."""
 
-    values: tuple[float, ...]
-    view: tuple[float, ...] | None = None
+    values: tuple[Real, ...]
+    view: tuple[Real, ...] | None = None
 
     def to_json(self) -> dict:
-        return {"values": [round(v, 4) for v in self.values],
-                "view": None if self.view is None else [round(v, 4) for v in self.view]}
+        return {"values": [round(float(v), 4) for v in self.values],
+                "view": None if self.view is None else [round(float(v), 4) for v in self.view]}
 
 
 class CardStockEstimator:
@@ -48,7 +54,6 @@ class CardStockEstimator:
             raise AgentSpecError("rollouts must be at least 1")
         self.rollouts = rollouts
         self.name = f"{CARDSTOCK}:rollouts={rollouts}"
-        self._random = Rollout(None)
 
     def choose(self, observation: Any, legal_actions: Sequence[Any], rng: random.Random) -> Any:
         return self.explain(observation, legal_actions, rng).action
@@ -59,22 +64,32 @@ class CardStockEstimator:
         player = root.current_player()
         redeal = sampler(root, player)
         n = root.num_players
-        totals = [[0.0] * n for _ in legal_actions]
+        points = [[0] * n for _ in legal_actions]  # sum over rollouts of np - rank: integers, exact
         done = [0] * len(legal_actions)  # rollouts made (an option may not apply in a determinization)
         for m, action in enumerate(legal_actions):
-            row = totals[m]
+            row = points[m]
             for _ in range(self.rollouts):
                 world = redeal(own)
                 if not _apply(world, action, m):
                     continue
-                rewards, _ = self._random.run(world, own)
+                world.random_playout(own)  # what `Rollout(None).run` plays, read as ranks
+                ranks = world.results().ranks
                 done[m] += 1
                 for p in range(n):
-                    row[p] += rewards[p]
-        values = tuple(row[player] / k if k else 0.0 for row, k in zip(totals, done))
+                    row[p] += n - ranks[p]
+        values = tuple(_value(row[player], k, n) for row, k in zip(points, done))
         best = max(range(len(values)), key=lambda i: (values[i], -i))
-        view = tuple(v / max(1, done[best]) for v in totals[best])
+        view = tuple(_value(v, done[best], n) for v in points[best])
         return Decision(legal_actions[best], Estimates(values, view))
+
+
+def _value(points: int, rollouts: int, players: int) -> Fraction:
+    """The mean utility `(np - rank) / (np - 1)` of `rollouts` rollouts whose `np - rank` sum to `points`."""
+    if not rollouts:
+        return Fraction(0)
+    if players < 2:
+        return Fraction(1)  # `Results.utilities()`: a lone player always wins
+    return Fraction(points, (players - 1) * rollouts)
 
 
 def _apply(world: GameState, action: Any, index: int) -> bool:

@@ -4,12 +4,22 @@ Every figure of the analysis is computed from these logs alone (never from
 live states), so the formulas can be tested on hand-made logs with known
 answers, logs can be journaled as JSON lines (a folder run resumes from
 them), and a worker process sends back nothing but a `GameLog`.
+
+Exactness: CardStock's estimates are ratios of integers (finishing places
+summed over rollouts), kept as `Fraction`s, so that two leads that are
+mathematically equal compare equal and a lead compares exactly with a
+threshold (0.5, 0.8, 5/6). The journal writes a fraction as its text
+("5/6") and any other number in full (`repr`), never rounded: a log read
+back is equal to the log written, and so is every figure computed from it.
 """
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
+from numbers import Real
 from typing import Any
 
 #: The three experiment sets, in the order they are played (CardStock's).
@@ -22,7 +32,8 @@ class DecisionRecord:
     """One decision: who moved, how many options there were, and what the estimator thought.
 
     `values[m]` is the mover's estimated win rate (0 always last .. 1 always
-    first) of option `m`; None where no estimator decided (a random seat) or
+    first) of option `m`, a `Fraction` when the estimator's values are exact
+    ratios (CardStock's), else a float (a search player's mean); None where no estimator decided (a random seat) or
     the estimator gave no values (a search player with one legal action).
     `view[p]` is every player's estimate for the option chosen, when the
     estimator provides it (CardStock's "lead list" of all players).
@@ -33,30 +44,30 @@ class DecisionRecord:
     player: int
     options: int
     episode: int = 0
-    values: tuple[float, ...] | None = None
-    view: tuple[float, ...] | None = None
+    values: tuple[Real, ...] | None = None
+    view: tuple[Real, ...] | None = None
     size: int | None = None
     hidden: float | None = None
 
     @property
-    def lead(self) -> float | None:
+    def lead(self) -> Real | None:
         """The best option's estimate (CardStock's `lead`)."""
         return max(self.values) if self.values else None
 
     @property
-    def spread(self) -> float | None:
+    def spread(self) -> Real | None:
         """Best minus worst option estimate (CardStock's `spread`; 0 for a forced move)."""
         return max(self.values) - min(self.values) if self.values else None
 
     def to_json(self) -> list:
-        return [self.player, self.options, self.episode, _rounded(self.values), _rounded(self.view),
-                self.size, None if self.hidden is None else round(self.hidden, 6)]
+        return [self.player, self.options, self.episode, _numbers_json(self.values), _numbers_json(self.view),
+                self.size, self.hidden]
 
     @classmethod
     def from_json(cls, row: Sequence[Any]) -> DecisionRecord:
         player, options, episode, values, view, size, hidden = row
-        return cls(int(player), int(options), int(episode), _floats(values), _floats(view),
-                   None if size is None else int(size), None if hidden is None else float(hidden))
+        return cls(int(player), int(options), int(episode), _numbers(values), _numbers(view),
+                   None if size is None else int(size), None if hidden is None else _finite(hidden))
 
 
 @dataclass(frozen=True)
@@ -115,20 +126,50 @@ class Play:
 
     @property
     def winners(self) -> tuple[int, ...]:
+        """The seats that finished first (several when they share the place), lowest first."""
         return tuple(p for p, place in enumerate(self.places) if place == 1)
 
-    def won(self, seat: int) -> float:
-        """1.0 if seat finished first, tied or not (CardStock's rank 0 is shared by tied players), else 0.0."""
-        return 1.0 if self.places[seat] == 1 else 0.0
+    @property
+    def winner(self) -> int | None:
+        """The seat whose leads drama and decisiveness follow: with a shared first place, the
+        highest of the tied seats (CardStock's scorer keeps the last winner it meets)."""
+        return self.winners[-1] if self.winners else None
 
-    def leads(self, player: int) -> list[float]:
+    def won(self, seat: int) -> bool:
+        """Did seat finish first, tied or not (CardStock's ranks: a shared first place is rank 0)?"""
+        return self.places[seat] == 1
+
+    def win_share(self, seat: int) -> Fraction:
+        """Seat's share of the win: 1/k when k players share first place (CardStock's fairness), else 0."""
+        return Fraction(1, len(self.winners)) if self.places[seat] == 1 else Fraction(0)
+
+    def leads(self, player: int) -> list[Real]:
         """The player's own leads at its estimated decisions, in order."""
         return [d.lead for d in self.decisions if d.player == player and d.values]
 
 
-def _rounded(values: tuple[float, ...] | None) -> list | None:
-    return None if values is None else [round(v, 6) for v in values]
+def _numbers_json(values: tuple[Real, ...] | None) -> list | None:
+    """A fraction as its text ("5/6", "1"), a float as itself (JSON writes its shortest exact repr)."""
+    return None if values is None else [str(v) if isinstance(v, Fraction) else v for v in values]
 
 
-def _floats(values) -> tuple[float, ...] | None:
-    return None if values is None else tuple(float(v) for v in values)
+def _numbers(values) -> tuple[Real, ...] | None:
+    if values is None:
+        return None
+    return tuple(_fraction(v) if isinstance(v, str) else _finite(v) for v in values)
+
+
+def _fraction(text: str) -> Fraction:
+    if len(text) > 64:  # a journal line is user input: no giant numbers
+        raise ValueError(f"an estimate written as {text[:20]}...")
+    try:
+        return Fraction(text)
+    except ZeroDivisionError:
+        raise ValueError(f"an estimate of {text}") from None
+
+
+def _finite(v) -> float:
+    x = float(v)
+    if not math.isfinite(x):
+        raise ValueError(f"an estimate of {v!r}")
+    return x

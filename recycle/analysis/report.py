@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import html
 import io
+import math
 import random
 from collections.abc import Sequence
 from pathlib import Path
@@ -18,7 +19,8 @@ from pathlib import Path
 from .heuristics import HEURISTICS
 from .metrics import BINS
 from .records import ALL_AI, RANDOM, GameLog
-from .stats import bootstrap, ratio, total
+from .stats import Interval, bootstrap, ratio, total
+from .verdicts import Band, verdict
 
 #: CardStock's authors' published values (docs/analysis.md): order, fairness, convergence, spread, drama, security.
 PUBLISHED = {
@@ -27,6 +29,9 @@ PUBLISHED = {
 }
 #: Reports of more games than this show only the heuristics chart for each.
 FULL_PLOTS = 12
+#: Where the plain-language verdicts change: fairness from "noticeably off" to "close to fair", drama
+#: from "rarely behind" to "often behind".
+FAIR, DRAMATIC = 0.85, 0.2
 PUBLISHED_KEYS = ("order", "fairness", "convergence", "meaningful_moves", "drama", "security")
 
 STYLE = """body{font-family:system-ui,sans-serif;max-width:60em;margin:2em auto;padding:0 1em;color:#222}
@@ -60,10 +65,10 @@ def lead_curves(logs: Sequence[GameLog], players: int) -> list[list[float | None
             b = min(BINS - 1, int(BINS * i / m))
             if d.view:
                 for p, v in enumerate(d.view[:players]):
-                    sums[p][b] += v
+                    sums[p][b] += float(v)
                     counts[p][b] += 1
             elif d.values:
-                sums[d.player][b] += d.lead
+                sums[d.player][b] += float(d.lead)
                 counts[d.player][b] += 1
     return [[s / c if c else None for s, c in zip(sums[p], counts[p])] for p in range(players)]
 
@@ -83,15 +88,17 @@ def game_leads(g: GameLog) -> list[list[tuple[int, float]]]:
     for i, d in enumerate(g.decisions):
         if d.view:
             for p, v in enumerate(d.view[:g.players]):
-                pts[p].append((i, v))
+                pts[p].append((i, float(v)))
         elif d.values:
-            pts[d.player].append((i, d.lead))
+            pts[d.player].append((i, float(d.lead)))
     return pts
 
 
 def seat_win_rates(logs: Sequence[GameLog], players: int, seed: int, replicates: int):
-    """Each seat's share of the plays it won in random play, with bootstrap intervals."""
-    rows = [{"plays": len(g.plays()), **{f"w{p}": sum(pl.won(p) for pl in g.plays()) for p in range(players)}}
+    """Each seat's share of the plays it won in random play (a shared first place: 1/k each, as
+    fairness counts it), with bootstrap intervals."""
+    rows = [{"plays": len(g.plays()), **{f"w{p}": float(sum(pl.win_share(p) for pl in g.plays()))
+                                         for p in range(players)}}
             for g in logs]
 
     def compute(s):
@@ -152,7 +159,8 @@ def _heuristics_figure(plt, analysis, corpus: Sequence):
     fig, ax = plt.subplots(figsize=(7, 3.4))
     ivs = [analysis.heuristics.interval(h) for h in names]
     ax.bar(range(len(names)), [iv.value for iv in ivs], color="#4c72b0", label=analysis.name,
-           yerr=[[iv.value - iv.low for iv in ivs], [iv.high - iv.value for iv in ivs]], capsize=3)
+           yerr=[[iv.value - iv.low if iv.known else 0 for iv in ivs],
+                 [iv.high - iv.value if iv.known else 0 for iv in ivs]], capsize=3)
     others = [[a.heuristics.point[h] for a in corpus if h in a.heuristics.point and a is not analysis] for h in names]
     if any(others):
         ax.boxplot([o or [float("nan")] for o in others], positions=range(len(names)), widths=.5,
@@ -173,41 +181,40 @@ def _rows(analysis) -> str:
         if name.startswith("branching_curve_"):
             continue
         iv = b.interval(name)
-        out.append(f"<tr><td>{html.escape(name)}</td><td>{iv.value:.3f}</td><td>[{iv.low:.3f}, {iv.high:.3f}]</td>"
-                   f"<td>{b.games_needed(name)}</td></tr>")
+        out.append(f"<tr><td>{html.escape(name)}</td><td>{iv.value:.3f}</td><td>{iv.bounds()}</td>"
+                   f"<td>{b.games_needed(name) if iv.known else '-'}</td></tr>")
     return ("<table><tr><th>figure</th><th>value</th><th>95% interval</th>"
             "<th>games for width &lt; 0.05 (counts: 5% of the value)</th></tr>" + "".join(out) + "</table>")
 
 
 def character(analysis) -> list[str]:
-    """Plain sentences on what the numbers say, for a reader who does not know the formulas."""
-    h, n = analysis.heuristics, analysis.players
+    """Plain sentences on what the numbers say, for a reader who does not know the formulas; each
+    verdict follows from the figure's interval (`verdicts`), "cannot tell yet" when it spans two."""
+    h, n, games = analysis.heuristics, analysis.players, analysis.config.games
     said = []
 
-    def iv(name):
-        return h.interval(name) if name in h.point else None
+    def told(name: str, label: str, bands) -> Interval | None:
+        if name not in h.point:
+            return None
+        iv = h.interval(name)
+        said.append(f"{label} {iv.value:.2f} {iv.bounds(2)}: {verdict(iv, bands, games).sentence()}")
+        return iv
 
-    f = iv("fairness")
-    if f:
-        said.append(f"Fairness {f.value:.2f}: " + (
-            "seat 0 wins close to its fair share in random play." if f.value >= 0.85 else
-            "too few games to tell whether seat 0 wins its fair share (the interval is wide)." if f.high >= 0.85
-            else f"seat 0 wins noticeably more or less often than 1 in {n} in random play."))
-    o = iv("order")
-    if o:
-        said.append(f"Order {o.value:.2f}: " + ("skill matters: the estimating AI beats random players clearly."
-                    if o.low > 0 else "the estimating AI does not clearly beat random play: luck dominates."))
-    m = iv("meaningful_moves")
+    told("fairness", "Fairness", (Band(-math.inf, FAIR, f"seat 0 wins noticeably more or less often than 1 in {n} "
+                                                   "in random play"),
+                                  Band(FAIR, math.inf, "seat 0 wins close to its fair share in random play")))
+    told("order", "Order", (Band(-math.inf, 0.0, "luck dominates (the estimating AI does no better than random "
+                                                 "play)"),
+                            Band(0.0, math.inf, "skill matters (the estimating AI beats random players)")))
+    m = h.interval("meaningful_moves") if "meaningful_moves" in h.point else None
     if m:
-        said.append(f"Meaningful moves {m.value:.2f}: on average the best and worst option differ by "
+        said.append(f"Meaningful moves {m.value:.2f} {m.bounds(2)}: on average the best and worst option differ by "
                     f"{100 * m.value:.0f} points of estimated win rate.")
-    d = iv("drama")
-    if d:
-        said.append(f"Drama {d.value:.2f}: " + ("winners were often behind before they won."
-                    if d.value >= 0.2 else "winners were rarely behind along the way."))
-        if n > 2 and analysis.config.drama == "cardstock" and d.value < 0.2:
-            said.append("With more than two players a shared second place is already worth at least 0.5, "
-                        "CardStock's drama threshold; --drama blog uses the blog's higher threshold.")
+    d = told("drama", "Drama", (Band(-math.inf, DRAMATIC, "winners were rarely behind along the way"),
+                                Band(DRAMATIC, math.inf, "winners were often behind before they won")))
+    if d and n > 2 and analysis.config.drama == "cardstock" and d.value < DRAMATIC:
+        said.append("With more than two players a shared second place is already worth at least 0.5, "
+                    "CardStock's drama threshold; --drama blog uses the blog's higher threshold.")
     return said
 
 
@@ -225,7 +232,8 @@ def write_report(folder: str | Path, analyses: Sequence, corpus: Sequence = (), 
         parts.append(f"<h2>{html.escape(a.name)}</h2><p class='note'>{a.players} players; {c.games} games in each "
                      f"of three sets (all random, estimating AI at seat 0, all estimating AI); estimator "
                      f"{html.escape(c.estimator)} with {c.rollouts} rollouts per option; seed {c.seed}; "
-                     f"95% bootstrap intervals from {c.replicates} resamples of the games.</p>")
+                     f"95% intervals: bias-corrected bootstrap from {c.replicates} resamples of the games (order "
+                     f"and the first player's win rate: Wilson score intervals; variance: none, a maximum).</p>")
         parts.append("<ul>" + "".join(f"<li>{html.escape(s)}</li>" for s in character(a)) + "</ul>")
         parts.append(_rows(a))
         # A big folder gets one chart per game, not five: the page stays a few megabytes.

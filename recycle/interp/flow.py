@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from recycle.lang import tree as T
 
+from .compat import reference_options, reference_walk
 from .undo import all_read_apart, option_texts
 from .errors import LimitError, NoOptionsError
 
@@ -263,7 +264,7 @@ class Machine:
         """`offer`, counting the options by `plan` (None: explored)."""
         st = s.st
         player = st.pcycles[-1][0]
-        if plan is not None:
+        if plan is not None and not (s.rules.cardstock and reference_walk(node)):  # (counts ordered selections)
             leaves = self.ex.count(plan, env, st)
             if leaves is not None and self.countable(leaves, s):
                 s._options, s.found, s.chooser = None, leaves, player
@@ -274,7 +275,10 @@ class Machine:
     def explore(self, s, node, env, player: int) -> None:
         """The options of the pending choice found by trying each (`Executor.options`)."""
         st, table = s.st, s.table
-        found = self.ex.options(node, env, st)
+        if s.rules.cardstock and reference_walk(node):  # several `any` in one option, see `compat`
+            found = reference_options(self.ex, node, env, st, MAX_OPTIONS)
+        else:
+            found = self.ex.options(node, env, st)
         if len(found) > MAX_OPTIONS:
             raise self.ex.error(node, f"a choice with {len(found):,} options (at most {MAX_OPTIONS:,})", LimitError)
         if not found:
