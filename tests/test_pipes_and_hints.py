@@ -90,32 +90,29 @@ def _opened_when_read(pipe: Path) -> None:
     raise AssertionError("the reader never opened the pipe")
 
 
-def test_a_named_pipe_with_a_reader_is_written_to(tmp_path):
-    pipe = tmp_path / "out.json"
+def _through_a_pipe(tmp_path: Path, name: str, write) -> str:
+    """What a reader of the named pipe `name` got when `write(path)` wrote into it."""
+    pipe = tmp_path / name
     os.mkfifo(pipe)
     got: list[str] = []
     reader = threading.Thread(target=lambda: got.append(pipe.read_text()))
     reader.start()
     try:
         _opened_when_read(pipe)
-        write_json(str(pipe), {"seats": [1, 2]})
+        write(str(pipe))
     finally:
         reader.join(10)
-    assert json.loads(got[0]) == {"seats": [1, 2]}
+    return got[0]
+
+
+def test_a_named_pipe_with_a_reader_is_written_to(tmp_path):
+    got = _through_a_pipe(tmp_path, "out.json", lambda path: write_json(path, {"seats": [1, 2]}))
+    assert json.loads(got) == {"seats": [1, 2]}
 
 
 def test_a_named_pipe_takes_csv_too(tmp_path):
-    pipe = tmp_path / "out.csv"
-    os.mkfifo(pipe)
-    got: list[str] = []
-    reader = threading.Thread(target=lambda: got.append(pipe.read_text()))
-    reader.start()
-    try:
-        _opened_when_read(pipe)
-        write_csv(str(pipe), ["seat", "wins"], [[0, 3]])
-    finally:
-        reader.join(10)
-    assert got[0].splitlines() == ["seat,wins", "0,3"]
+    got = _through_a_pipe(tmp_path, "out.csv", lambda path: write_csv(path, ["seat", "wins"], [[0, 3]]))
+    assert got.splitlines() == ["seat,wins", "0,3"]
 
 
 def test_a_pipe_nothing_reads_is_refused_at_once(tmp_path):

@@ -69,7 +69,14 @@ def _plain_options(state) -> tuple[list[str], list[tuple]]:
     node, env = state.pending
     st_, table, viewer = state.st, state.table, state.chooser
     texts, chosen = [], []
-    for entries in state.rules.ex.options(node, env, st_):
+    from recycle.interp.compat import reference_options, reference_walk
+    from recycle.interp.flow import MAX_OPTIONS
+
+    if state.rules.cardstock and reference_walk(node):  # several `any` in one option: the reference's own walk
+        found = reference_options(state.rules.ex, node, env, st_, MAX_OPTIONS)
+    else:
+        found = state.rules.ex.options(node, env, st_)
+    for entries in found:
         text = "; ".join(effect(e).text(table, st_, viewer) for e in entries)
         if state.rules.cardstock or text not in texts:
             texts.append(text)
