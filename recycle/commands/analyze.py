@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from recycle.commands.options import add_compat_option, add_limit_options
-from recycle.games import game_path
+from recycle.games import game_path, shipped_name
 from recycle.kernel.arguments import (
     CHOICES,
     GAMES,
@@ -155,7 +155,10 @@ def run(args: argparse.Namespace) -> int:
                              "file or shipped game (see recycle games)")
         subjects = [(Path(path).name, lambda: _subject(RecycleSubject(str(path), args.max_choices, args.compat),
                                                        args))]
-        settings = {**config.to_json(), "game": str(Path(path).resolve()), "max_choices": args.max_choices,
+        # A shipped game by its name: its installed path changes with the environment (a resume from
+        # a source checkout, or another virtual environment, must still match).
+        game = shipped_name(path) or str(Path(path).resolve())
+        settings = {**config.to_json(), "game": game, "max_choices": args.max_choices,
                     "compat": args.compat}
         title, name, catch = "{}: game analysis", Path(path).stem, ()
     with open_journal(args, journal, settings, COMMAND_SHAPE, f"analysis-{name}-{config.seed}") as journal:
