@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from rich.table import Table
 
 from recycle.commands.analysis_journal import EXIT_INTERRUPTED, analyze_journaled, open_journal, resumed_journal
-from recycle.commands.analyze import add_analysis_options, config_of, write_outputs
+from recycle.commands.analyze import FIGURES_EPILOG, FiguresHelp, add_analysis_options, config_of, write_outputs
 from recycle.kernel.arguments import ROUNDS
 from recycle.analysis.result import figure_label, interval_text, number_text
 from recycle.kernel.schema import ListOf, Maybe, Str
@@ -27,6 +27,7 @@ from .common import add_table_options, print_table, table_settings
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("analyze", help="heuristics, game metrics and climbing figures with 95%% intervals",
+                       formatter_class=FiguresHelp, epilog=FIGURES_EPILOG,
                        description="Play CardStock's three experiment sets on President matches and report "
                                    "CardStock's heuristics, TAG's metrics and how titles move between rounds, "
                                    "with 95% bootstrap intervals; --compare puts variants side by side.")

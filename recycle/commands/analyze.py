@@ -37,8 +37,25 @@ JOBS = IntRange(1, 256)
 REPLICATES = IntRange(10, 100_000)
 
 
+#: The analyze commands' epilog: replaced by every figure's definition when help is printed, and only
+#: then, since importing recycle.analysis would slow every start of the command line.
+FIGURES_EPILOG = "figures:"
+
+
+class FiguresHelp(argparse.HelpFormatter):
+    """Help whose epilog lists the definitions of every figure, imported when the help is printed."""
+
+    def _format_text(self, text: str) -> str:
+        if text != FIGURES_EPILOG:
+            return super()._format_text(text)
+        from recycle.analysis.definitions import listing
+
+        return listing(max(self._width - 2, 40)) + "\n\n"
+
+
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("analyze", help="heuristics (fairness, drama, ...) and game metrics with 95%% intervals",
+                       formatter_class=FiguresHelp, epilog=FIGURES_EPILOG,
                        description="Play CardStock's three experiment sets (all random, an estimating AI at "
                                    "seat 0, all estimating AI) and report CardStock's heuristics and TAG's "
                                    "metrics with 95% bootstrap intervals. GAME may be a folder: every game "
