@@ -79,6 +79,6 @@ def standings_table(rows: list[tuple[int, int, str, float]], me: int) -> Table:
     for name, justify in (("rank", "right"), ("player", "left"), ("score", "right")):
         table.add_column(name, justify=justify)
     for rank, seat, name, score in rows:
-        table.add_row(str(rank), name + (" (you)" if seat == me else ""), f"{score:g}",
+        table.add_row(str(rank), name, f"{score:g}",  # your seat's name says "you"; the row is marked
                       style="bold green" if seat == me else "")
     return table
