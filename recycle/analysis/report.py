@@ -14,28 +14,24 @@ import base64
 import html
 import io
 import math
-import random
 from collections.abc import Sequence
 from pathlib import Path
 
 from .definitions import definition
+from .designer import findings_html
+from .findings import seat_win_rates
 from .heuristics import HEURISTICS
 from .metrics import BINS
 from .records import ALL_AI, RANDOM, GameLog
-from .stats import Interval, bootstrap, ratio, total
+from .reference import PUBLISHED, PUBLISHED_KEYS
+from .stats import Interval
 from .verdicts import Band, verdict
 
-#: CardStock's authors' published values (docs/analysis.md): order, fairness, convergence, spread, drama, security.
-PUBLISHED = {
-    "Agram": (0.28, 0.96, 0.56, 0.05, 0.27, 0.27), "Hearts": (0.52, 0.87, 0.54, 0.14, 0.46, 0.34),
-    "Ninety-Eight": (0.91, 0.68, 0.50, 0.37, 0.39, 0.60), "Stealing Bundles": (0.36, 0.88, 0.51, 0.14, 0.51, 0.19),
-}
 #: Reports of more games than this show only the heuristics chart for each.
 FULL_PLOTS = 12
 #: Where the plain-language verdicts change: fairness from "noticeably off" to "close to fair", drama
 #: from "rarely behind" to "often behind".
 FAIR, DRAMATIC = 0.85, 0.2
-PUBLISHED_KEYS = ("order", "fairness", "convergence", "meaningful_moves", "drama", "security")
 
 STYLE = """body{font-family:system-ui,sans-serif;max-width:60em;margin:2em auto;padding:0 1em;color:#222}
 table{border-collapse:collapse;margin:1em 0}td,th{padding:.25em .7em;border-bottom:1px solid #ddd;text-align:right}
@@ -103,21 +99,6 @@ def game_leads(g: GameLog) -> list[list[tuple[int, float]]]:
         elif d.values:
             pts[d.player].append((i, float(d.lead)))
     return pts
-
-
-def seat_win_rates(logs: Sequence[GameLog], players: int, seed: int, replicates: int):
-    """Each seat's share of the plays it won in random play (a shared first place: 1/k each, as
-    fairness counts it), with bootstrap intervals."""
-    rows = [{"plays": len(g.plays()), **{f"w{p}": float(sum(pl.win_share(p) for pl in g.plays()))
-                                         for p in range(players)}}
-            for g in logs]
-
-    def compute(s):
-        r = s[RANDOM]
-        return {f"w{p}": ratio(total(r, f"w{p}"), total(r, "plays")) for p in range(players)}
-
-    b = bootstrap({RANDOM: rows}, compute, random.Random(f"seat-rates/{seed}"), replicates)
-    return [b.interval(f"w{p}") for p in range(players)]
 
 
 def _plots(analysis, corpus: Sequence) -> list[tuple[str, str]]:
@@ -275,7 +256,8 @@ def write_report(folder: str | Path, analyses: Sequence, corpus: Sequence = (), 
                      f"95% intervals: bias-corrected bootstrap from {c.replicates} resamples of the games (order "
                      f"and the first player's win rate: Wilson score intervals; variance: none, a maximum).</p>")
         parts.append("<ul>" + "".join(f"<li>{html.escape(s)}</li>" for s in character(a)) + "</ul>")
-        parts.append(_rows(a))
+        parts.append(findings_html(a))
+        parts.append("<h3>Every figure</h3>" + _rows(a))
         # A big folder gets one chart per game, not five: the page stays a few megabytes.
         plots = _plots(a, corpus) if len(analyses) <= FULL_PLOTS else [
             ("Heuristics", _heuristics_png(_plt(), a, corpus))]

@@ -53,6 +53,16 @@ class Analysis:
     spreads: dict[str, dict] = field(default_factory=dict)  # sd/min/max of the TAG figures
     speed: dict[str, float] = field(default_factory=dict)
     extra_json: dict[str, Any] = field(default_factory=dict)  # e.g. a comparison with another analysis
+    replay: str | None = None  # the command that replays game {index} of this analysis (set by the command)
+    _findings: list | None = field(default=None, repr=False, compare=False)
+
+    def findings(self) -> list:
+        """What a designer can act on (`findings`), computed once from the logs."""
+        if self._findings is None:
+            from .findings import findings
+
+            self._findings = findings(self)
+        return self._findings
 
     def figures(self) -> dict[str, tuple[str, Bootstrap]]:
         """figure name -> (group, bootstrap), in display order."""
@@ -82,7 +92,8 @@ class Analysis:
         metrics.update({n: entry(self.climbing, n) for n in self.climbing.point})
         metrics["forward_model"] = self.speed
         return {"game": self.name, "players": self.players, "games": self.config.games, **self.config.to_json(),
-                "target_width": TARGET_WIDTH, "heuristics": heur, "metrics": metrics, **self.extra_json}
+                "target_width": TARGET_WIDTH, "heuristics": heur, "metrics": metrics,
+                "findings": [f.to_json(self.replay) for f in self.findings()], **self.extra_json}
 
     def csv_row(self) -> dict[str, Any]:
         """One flat row: every figure's value, low and high (the corpus table)."""
