@@ -15,7 +15,16 @@ from collections.abc import Sequence
 from rich.table import Table
 
 from recycle.commands.analysis_journal import EXIT_INTERRUPTED, analyze_journaled, open_journal, resumed_journal
-from recycle.commands.analyze import FIGURES_EPILOG, FiguresHelp, add_analysis_options, config_of, write_outputs
+from recycle.commands.analyze import (
+    FIGURES_EPILOG,
+    FiguresHelp,
+    add_analysis_options,
+    config_of,
+    replay_command,
+    replay_game,
+    write_outputs,
+)
+from recycle.kernel.arguments import UsageError
 from recycle.kernel.arguments import ROUNDS
 from recycle.analysis.result import figure_label, interval_text, number_text
 from recycle.kernel.schema import ListOf, Maybe, Str
@@ -47,6 +56,9 @@ COMMAND_SHAPE = {"preset": Str(100), "overrides": ListOf(Str(1000), 0, 100), "ro
 
 def run(args: argparse.Namespace) -> int:
     refuse_jobs_with_cluster(args)
+    if args.replay is not None and (args.resume or len(args.compare or ()) > 1):
+        raise UsageError("--replay plays a game of one variant's analysis: give --preset (and its --set, "
+                         "--rounds, --games, --seed), not --compare or --resume")
     resumed = resumed_journal(args, COMMAND_SHAPE)
     config = config_of(args)
     chosen = args.preset
@@ -58,12 +70,18 @@ def run(args: argparse.Namespace) -> int:
         subjects.append((subject.name, lambda subject=subject: subject))
         described.append(settings.describe())
     args.preset = chosen
+    if args.replay is not None:
+        return replay_game(subjects[0][1](), config, args.replay)
     with open_journal(args, resumed, {**config.to_json(), "variants": described}, COMMAND_SHAPE,
                       f"president-analysis-{config.seed}") as journal:
         done = analyze_journaled(args, journal, config, subjects, "president analyze")
     if done is None:
         return EXIT_INTERRUPTED
     analyses, _ = done
+    for a, name in zip(analyses, args.compare or [args.preset]):  # every variant analysed (none is skipped)
+        a.replay = replay_command(["president", "analyze", "--preset", name,
+                                   *(x for o in args.overrides for x in ("--set", o)), "--rounds", str(args.rounds)],
+                                  config)
     if len(analyses) > 1:
         differences = compare(analyses)
         for a, diffs in zip(analyses[1:], differences):

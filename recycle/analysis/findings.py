@@ -95,7 +95,8 @@ def seat_win_rates(logs: Sequence[GameLog], players: int, seed: int, replicates:
     return [b.interval(f"w{p}") for p in range(players)]
 
 
-def _seat_line(rates: Sequence[Interval], where: str, games: int) -> tuple[int, str]:
+def _seat_line(rates: Sequence[Interval], where: str, logs: Sequence[GameLog]) -> tuple[int, str]:
+    games, unit = len(logs), "rounds" if any(len(g.episodes) > 1 for g in logs) else "games"
     n = len(rates)
     fair = 1 / n
     best = max(range(n), key=lambda p: (rates[p].value, -p))
@@ -103,7 +104,7 @@ def _seat_line(rates: Sequence[Interval], where: str, games: int) -> tuple[int, 
     iv = rates[best]
     v = verdict(iv, (Band(-float("inf"), fair, f"seat {best} wins no more often than its fair share"),
                      Band(fair, float("inf"), f"seat {best} is favoured")), games)
-    line = (f"{where}, seat {best} wins most: {pct(iv.value)} {pct_bounds(iv)} of the games against a fair "
+    line = (f"{where}, seat {best} wins most: {pct(iv.value)} {pct_bounds(iv)} of the {unit} against a fair "
             f"share of {pct(fair)} ({100 * (iv.value - fair):+.0f} points; seat {worst} least, "
             f"{pct(rates[worst].value)}): {v.sentence()}")
     return best, line
@@ -128,11 +129,11 @@ def favoured_seat(logs: dict[str, list[GameLog]], players: int, seed: int, repli
     rates = seat_win_rates(logs.get(RANDOM, []), players, seed, replicates) if games else []
     if not rates:
         return Finding("seat_advantage", "Favoured seat", None, ("No random games: nothing to tell.",))
-    best, line = _seat_line(rates, "In random play", games)
+    best, line = _seat_line(rates, "In random play", logs[RANDOM])
     lines, examples = [line], _won(logs[RANDOM], best)
     if logs.get(ALL_AI):
         ai = seat_win_rates(logs[ALL_AI], players, seed + 1, replicates)
-        _, ai_line = _seat_line(ai, "With the estimating AI in every seat", len(logs[ALL_AI]))
+        _, ai_line = _seat_line(ai, "With the estimating AI in every seat", logs[ALL_AI])
         lines.append(ai_line)
     iv = rates[best]
     shift = 1 / players

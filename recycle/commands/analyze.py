@@ -35,6 +35,7 @@ from .analysis_journal import EXIT_INTERRUPTED, analyze_journaled, open_journal,
 ROLLOUTS = IntRange(1, 10_000)
 JOBS = IntRange(1, 256)
 REPLICATES = IntRange(10, 100_000)
+REPLAY = IntRange(0, 3 * GAMES.high)
 
 
 #: The analyze commands' epilog: replaced by every figure's definition when help is printed, and only
@@ -97,6 +98,9 @@ def add_analysis_options(p: argparse.ArgumentParser) -> None:
                         "folder, its path printed); an existing one of the same settings is continued")
     p.add_argument("--resume", metavar="FILE", help="continue the analysis journaled in FILE (its settings are "
                                                     "taken from it; outputs and -j may be given again)")
+    p.add_argument("--replay", metavar="N", type=REPLAY,
+                   help="play game N of this analysis (same game, --games, --seed and estimator) again, move by "
+                        "move, and stop: the report and the findings name the games that show each finding")
 
 
 def config_of(args: argparse.Namespace):
@@ -125,6 +129,7 @@ def write_outputs(args: argparse.Namespace, analyses: Sequence, title: str,
         else:
             for a in analyses:
                 print_table(a.table())
+                print_findings(a)
     if args.json:
         write_json(args.json, [a.to_json() for a in analyses])
     if args.csv:
@@ -136,6 +141,43 @@ def write_outputs(args: argparse.Namespace, analyses: Sequence, title: str,
 
         path = write_report(args.report, analyses, title=title)
         err_console.print(f"report: {path}")
+
+
+def print_findings(analysis) -> None:
+    """The findings' compact table, then the command that replays a game (whole, to be copied)."""
+    from recycle.analysis.designer import findings_table, replay_hint
+
+    print_table(findings_table(analysis))
+    hint = replay_hint(analysis)
+    if hint:
+        console.print(hint, soft_wrap=True, highlight=False)
+
+
+def replay_command(program: Sequence[str], config, extra: Sequence[str] = ()) -> str:
+    """The command (a template with {index}) that replays one game of an analysis with `config`."""
+    import shlex
+
+    from recycle.analysis.estimator import DEFAULT_ROLLOUTS
+
+    parts = [*program, *extra, "--games", str(config.games), "--seed", str(config.seed)]
+    if config.estimator != "cardstock":
+        parts += ["--estimator", config.estimator]
+    if config.rollouts != DEFAULT_ROLLOUTS:
+        parts += ["--rollouts", str(config.rollouts)]
+    quoted = " ".join(shlex.quote(x).replace("{", "{{").replace("}", "}}") for x in parts)
+    return quoted + " --replay {index}"
+
+
+def replay_game(subject: Any, config, index: int) -> int:
+    """`--replay N`: game N of the analysis, move by move."""
+    from recycle.analysis.replay import replay, replay_table
+
+    try:
+        again = replay(subject, config, index)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    print_table(replay_table(again, subject.name, config.games))
+    return 0
 
 
 #: The options of `recycle analyze` that decide its numbers: kept in the journal, restored by --resume.
@@ -151,9 +193,13 @@ def run(args: argparse.Namespace) -> int:
     check_stdout_once(args, "json", "csv")
     if bool(args.game) == bool(args.resume):
         raise UsageError("name the game (or folder) to analyse, or --resume a journal (not both)")
+    if args.replay is not None and args.resume:
+        raise UsageError("--replay takes the analysis's options (the game, --games, --seed), not --resume")
     journal = resumed_journal(args, COMMAND_SHAPE)
     config = config_of(args)
     target = Path(args.game)
+    if target.is_dir() and args.replay is not None:
+        raise UsageError("--replay plays a game of one game's analysis: name the game file, not its folder")
     if target.is_dir():
         files = game_files_of(target)
         subjects = [(p.name, lambda p=p: _subject(RecycleSubject(str(p), args.max_choices, args.compat), args))
@@ -178,12 +224,19 @@ def run(args: argparse.Namespace) -> int:
         settings = {**config.to_json(), "game": game, "max_choices": args.max_choices,
                     "compat": args.compat}
         title, name, catch = "{}: game analysis", Path(path).stem, ()
+        if args.replay is not None:
+            return replay_game(subjects[0][1](), config, args.replay)
     with open_journal(args, journal, settings, COMMAND_SHAPE, f"analysis-{name}-{config.seed}") as journal:
         done = analyze_journaled(args, journal, config, subjects, "recycle analyze", catch,
                                  _folder_table if target.is_dir() else None)
     if done is None:
         return EXIT_INTERRUPTED
     analyses, failed = done
+    limits = [*(["--compat", args.compat] if args.compat else []),
+              *(["--max-choices", str(args.max_choices)] if args.max_choices != 500 else [])]
+    paths = {Path(key).stem: str(target / key) for key, _ in subjects} if target.is_dir() else {}
+    for a in analyses:
+        a.replay = replay_command(["recycle", "analyze", paths.get(a.name, args.game)], config, limits)
     if target.is_dir():
         write_outputs(args, analyses, title.format(len(analyses)), lambda: _folder_table(analyses, failed, args.wide))
     else:
