@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 import shutil
 
 import pytest
@@ -105,11 +106,18 @@ def test_missing_game_is_an_error(tmp_path, capsys):
     assert "no such game" in capsys.readouterr().err
 
 
-def test_president_compare_marks_significant_differences(tmp_path, capsys):
+def test_president_compare_marks_significant_differences(tmp_path, capsys, monkeypatch):
+    import recycle.commands.analyze as command
+
+    labels, bar = [], command.analyze_with_progress
+    monkeypatch.setattr(command, "analyze_with_progress", lambda s, c, j, label, *rest: labels.append(label)
+                        or bar(s, c, j, label, *rest))
     code = president_main(["analyze", "--compare", "classic", "daifugo", "--games", "3", "--rounds", "2",
-                           "--rollouts", "1", "--bootstrap", "50", "--seed", "5", "--json", str(tmp_path / "c.json")])
+                           "--rollouts", "1", "--bootstrap", "50", "--seed", "5", "--json", str(tmp_path / "c.json"),
+                           "--report", str(tmp_path / "r")])
     assert code == 0
     out = capsys.readouterr().out
+    assert labels == ["analysing classic (1 of 2)", "analysing daifugo (2 of 2)"]  # the bar says which variant
     assert "classic" in out and "daifugo" in out and "differs from classic" in out
     classic, daifugo = json.loads((tmp_path / "c.json").read_text())
     assert "president_keeps_title" in classic["metrics"] and "exchange_worth" in classic["metrics"]
@@ -117,6 +125,16 @@ def test_president_compare_marks_significant_differences(tmp_path, capsys):
     assert compare["against"] == "classic"
     # daifugo has jokers: its action space differs from classic's beyond doubt
     assert compare["action_space"]["significant"] is True
+    # the report's table carries the intervals and the very marks of the console's, figure by figure
+    marked = {name for name, d in compare.items() if name != "against" and d["significant"]}
+    console = {" ".join(cells[0].split()).replace(" ", "_") for line in out.splitlines()
+               if (cells := [c.strip() for c in line.split("│")[1:-1]]) and len(cells) == 3 and "*" in cells[2]}
+    page = (tmp_path / "r" / "index.html").read_text()
+    rows = re.findall(r"<tr><td>(\w+)</td><td>([^<]*)</td><td>([^<]*)</td><td class='def'>", page)
+    assert len(rows) > 30 and all(re.search(r"\[-?[\d.]+, -?[\d.]+\]|no interval", c) for r in rows for c in r[1:])
+    assert {name for name, first, second in rows if " * " in second} == marked == console
+    assert not any(" * " in first for _, first, _ in rows)  # the first variant is the reference
+    assert "Grouped bar chart: each heuristic of the 2 variants" in page and "All 2 games" not in page
 
 
 class _nothing:

@@ -10,9 +10,6 @@ a full match's cost); the heuristics are per round.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
-
-from rich.table import Table
 
 from recycle.commands.analysis_journal import EXIT_INTERRUPTED, analyze_journaled, open_journal, resumed_journal
 from recycle.commands.analyze import (
@@ -26,7 +23,7 @@ from recycle.commands.analyze import (
 )
 from recycle.kernel.arguments import UsageError
 from recycle.kernel.arguments import ROUNDS
-from recycle.analysis.result import figure_label, interval_text, number_text
+from recycle.analysis.compare import compare, compare_table
 from recycle.kernel.schema import ListOf, Maybe, Str
 from recycle.tournament.cluster import refuse_jobs_with_cluster
 
@@ -83,53 +80,11 @@ def run(args: argparse.Namespace) -> int:
                                    *(x for o in args.overrides for x in ("--set", o)), "--rounds", str(args.rounds)],
                                   config)
     if len(analyses) > 1:
-        differences = compare(analyses)
-        for a, diffs in zip(analyses[1:], differences):
-            a.extra_json = {"compare": {"against": analyses[0].name, **{
-                d.figure: {**d.diff.to_json(), "significant": d.significant} for d in diffs}}}
+        comparison = compare(analyses)
+        for k, a in enumerate(analyses[1:], 1):
+            a.extra_json = {"compare": comparison.to_json(k)}
         write_outputs(args, analyses, "President variants compared",
-                      lambda: print_table(compare_table(analyses, differences)))
+                      lambda: print_table(compare_table(comparison)), comparison)
     else:
         write_outputs(args, analyses, f"President ({analyses[0].name}): game analysis")
     return 0
-
-
-def compare(analyses: Sequence) -> list[list]:
-    """For each analysis after the first, every shared figure's difference from the first."""
-    from recycle.analysis.stats import difference
-
-    base = analyses[0]
-    out = []
-    for a in analyses[1:]:
-        figures = [n for n in a.figures() if n in base.figures() and not n.startswith("branching_curve_")]
-        out.append([difference(base.figures()[n][1], a.figures()[n][1], n) for n in figures])
-    return out
-
-
-def compare_table(analyses: Sequence, differences: Sequence[Sequence]) -> Table:
-    base = analyses[0]
-    c = base.config
-    table = Table(title=f"President variants: {c.games} matches per set, estimator {c.estimator}, seed {c.seed}",
-                  caption=f"value [95% interval]; *: differs from {base.name} (the 95% interval of the "
-                          "difference excludes 0; no correction for the many figures compared)")
-    table.add_column("figure")
-    for a in analyses:
-        table.add_column(a.name, justify="right", overflow="fold")
-    significant = [{d.figure: d for d in diffs} for diffs in differences]
-    for name, (_, b) in base.figures().items():
-        if name.startswith("branching_curve_"):
-            continue
-        cells = [_cell(b.interval(name))]
-        for a, sig in zip(analyses[1:], significant):
-            figures = a.figures()
-            if name not in figures:
-                cells.append("-")
-                continue
-            d = sig.get(name)
-            cells.append(_cell(figures[name][1].interval(name), d is not None and d.significant))
-        table.add_row(figure_label(name), *cells)
-    return table
-
-
-def _cell(iv, significant: bool = False) -> str:
-    return f"{number_text(iv.value)}{' *' if significant else ''} {interval_text(iv)}"

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .definitions import definition
+from .compare import compare_html
 from .designer import findings_html
 from .findings import seat_win_rates
 from .heuristics import HEURISTICS
@@ -239,14 +240,21 @@ def character(analysis) -> list[str]:
     return said
 
 
-def write_report(folder: str | Path, analyses: Sequence, corpus: Sequence = (), title: str | None = None) -> Path:
-    """Write `index.html` into `folder`: every analysis's tables and plots; returns its path."""
+def write_report(folder: str | Path, analyses: Sequence, corpus: Sequence = (), title: str | None = None,
+                 comparison=None) -> Path:
+    """Write `index.html` into `folder`: every analysis's tables and plots; returns its path.
+
+    With a `comparison` (`compare.Comparison`: variants of one game, not games), the page opens
+    with its table and a chart of the variants side by side, and no chart shows the variants as
+    a distribution of games."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    corpus = list(corpus) or list(analyses)
+    corpus = [] if comparison else list(corpus) or list(analyses)
     parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title or 'Game analysis')}"
              f"</title><style>{STYLE}</style></head><body><h1>{html.escape(title or 'Game analysis')}</h1>"]
-    if len(analyses) > 1:
+    if comparison:
+        parts.append(compare_html(comparison, _png))
+    elif len(analyses) > 1:
         parts.append(_corpus_section(analyses))
     for a in analyses:
         c = a.config
@@ -259,8 +267,8 @@ def write_report(folder: str | Path, analyses: Sequence, corpus: Sequence = (), 
         parts.append(findings_html(a))
         parts.append("<h3>Every figure</h3>" + _rows(a))
         # A big folder gets one chart per game, not five: the page stays a few megabytes.
-        plots = _plots(a, corpus) if len(analyses) <= FULL_PLOTS else [
-            ("Heuristics", _heuristics_png(_plt(), a, corpus))]
+        plots = _plots(a, corpus or [a]) if len(analyses) <= FULL_PLOTS else [
+            ("Heuristics", _heuristics_png(_plt(), a, corpus or [a]))]
         for caption, img in plots:
             parts.append(f"<h3>{html.escape(caption)}</h3>{img}")
     parts.append("<p class='note'>Formulas: CardStock's heuristics and TAG's metrics as docs/analysis.md "
@@ -282,4 +290,4 @@ def _corpus_section(analyses: Sequence) -> str:
         f"<td>{a.heuristics.point[h]:.2f}</td>" if h in a.heuristics.point else "<td>-</td>" for h in names)
         + "</tr>" for a in analyses)
     alt = f"Box plot: the spread of each heuristic over the {len(analyses)} games analysed."
-    return f"<h2>All games</h2>{_png(fig, alt)}<table><tr><th>game</th>{head}</tr>{rows}</table>"
+    return f"<h2>All {len(analyses)} games</h2>{_png(fig, alt)}<table><tr><th>game</th>{head}</tr>{rows}</table>"

@@ -85,13 +85,16 @@ def analyze_journaled(args: argparse.Namespace, journal, config, subjects: Seque
     failed: list[tuple[str, str]] = []
     current = None
     try:
-        for key, make in subjects:
+        for position, (key, make) in enumerate(subjects, 1):
             if key in journal.errors:
                 failed.append((key, journal.errors[key]))
                 continue
             try:
                 current = (key, make())
-                analyses.append(analyze_with_progress(current[1], config, args.jobs or 1, f"analysing {current[1].name}",
+                # the bar restarts for each subject: it says which (a variant of --compare, a game of a folder)
+                of = f" ({position} of {len(subjects)})" if len(subjects) > 1 else ""
+                analyses.append(analyze_with_progress(current[1], config, args.jobs or 1,
+                                                      f"analysing {current[1].name}{of}",
                                                       journal.logs.get(key, ()),
                                                       lambda log, k=key: journal.append(k, log), args.cluster))
                 current = None

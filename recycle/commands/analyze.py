@@ -120,7 +120,7 @@ def analyze_with_progress(subject: Any, config, jobs: int, label: str, done=(), 
 
 
 def write_outputs(args: argparse.Namespace, analyses: Sequence, title: str,
-                  tables: Callable[[], None] | None = None) -> None:
+                  tables: Callable[[], None] | None = None, comparison=None) -> None:
     """Tables on the terminal (unless JSON/CSV go there), then the files asked for."""
     check_stdout_once(args, "json", "csv")
     if not (is_stdout(args.json) or is_stdout(args.csv)):
@@ -139,7 +139,7 @@ def write_outputs(args: argparse.Namespace, analyses: Sequence, title: str,
     if args.report:
         from recycle.analysis.report import write_report
 
-        path = write_report(args.report, analyses, title=title)
+        path = write_report(args.report, analyses, title=title, comparison=comparison)
         err_console.print(f"report: {path}")
 
 
