@@ -43,6 +43,14 @@ DEFINITIONS = {
     "loser_climbs_out": "How often the round's Loser is not Loser the next round.",
     "exchange_worth": "The previous Loser's mean place minus the previous President's: what the card "
                       "exchange is worth.",
+    "seat_advantage": "The most successful seat's share of the random games minus the fair share 1/np "
+                      "(a finding of the report).",
+    "lead_changes": "Times per play (a game, or a President round) that one player alone becomes the estimated "
+                    "leader in place of another, in the all-AI games (a finding of the report).",
+    "late_decisions": "Share of all-AI plays whose winner is first clearly ahead (its estimated place above 4/5) "
+                      "only in the last third of its decisions, or never (a finding of the report).",
+    "one_real_option": "Share of all-AI decisions with a single legal option or options the estimator values "
+                       "exactly alike (a finding of the report).",
     "copies_per_s": "Forward-model speed: state copies per second (a timing, varies between runs).",
     "option_lists_per_s": "Forward-model speed: option lists per second (a timing, varies between runs).",
     "actions_per_s": "Forward-model speed: actions per second (a timing, varies between runs).",

@@ -14,22 +14,6 @@ from rich.table import Table
 from .definitions import definition
 from .reference import COMPARED, describe_source, headline, reference
 
-#: What the findings' headline figures are (the reference table defines them beside the heuristics).
-HEADLINES = {
-    "seat_advantage": "The most successful seat's share of the random games minus the fair share 1/np.",
-    "lead_changes": "Times per play (game, or President round) a new player becomes the sole estimated leader "
-                    "(all-AI games).",
-    "late_decisions": "Share of all-AI plays whose winner is clearly ahead (estimated place above 4/5) only in "
-                      "the last third of its decisions, or never.",
-    "one_real_option": "Share of all-AI decisions with one legal option or options the estimator values "
-                       "exactly alike.",
-}
-
-
-def headline_definition(name: str) -> str:
-    return HEADLINES.get(name) or definition(name)
-
-
 def findings_html(analysis) -> str:
     """The report's "what a designer can act on" section of one analysis, with the reference table."""
     ref, found = reference(), analysis.findings()
@@ -65,7 +49,7 @@ def reference_table_html(analysis, found, ref) -> str:
         below = sum(1 for x in shipped.values() if x < values[name])
         rows.append(f"<tr><td>{name}</td><td>{values[name]:.3f} {iv.bounds()}</td><td>{rng(shipped)}</td>"
                     f"<td>{below if shipped else '-'}</td><td>{rng(published)}</td>"
-                    f"<td class='def'>{html.escape(headline_definition(name))}</td></tr>")
+                    f"<td class='def'>{html.escape(definition(name))}</td></tr>")
     return ("<h4>Against the reference set</h4><table><tr><th>figure</th><th>this game [95% interval]</th>"
             "<th>shipped games: range (games)</th><th>shipped games below</th><th>published games: range "
             "(games)</th><th>what it is</th></tr>" + "".join(rows) + "</table>"
