@@ -33,14 +33,19 @@ def d(player, options=2, values=None, view=None):
     return DecisionRecord(player, options, values=values, view=view)
 
 
-def test_lead_changes_count_a_new_sole_leader_compared_exactly():
-    play = Play((d(0, view=(F(1, 2), F(1, 3))),  # seat 0 leads
-                 d(1, view=(F(1, 2), F(1, 2))),  # a tie: nobody alone, no change
-                 d(0, view=(F(2, 6), F(1, 3))),  # equal as fractions: still a tie
-                 d(1, view=(F(1, 4), F(3, 4))),  # seat 1 alone: a change
-                 d(0, view=(F(1, 4), F(3, 4))),
-                 d(1, view=(F(9, 10), F(0)))), (1, 2))  # back to seat 0: a change
-    assert lead_changes(play) == [3, 5]
+def test_lead_changes_count_a_new_leader_of_a_tenth_compared_exactly():
+    views = [(F(1, 2), F(1, 3)),  # ten decisions, a tenth each; tenth 1: seat 0 leads
+             (F(1, 2), F(1, 2)),  # a tie: nobody alone, no change
+             (F(2, 6), F(1, 3)),  # equal as fractions: still a tie
+             (F(1, 4), F(3, 4)),  # seat 1 alone: a change
+             (F(1, 4), F(3, 4)),
+             (F(1, 2), F(1, 2)), (F(1), F(0)),  # a tie leaves seat 1 leading; then seat 0
+             None, (F(1, 2), F(2, 3)), (F(4, 5), F(0))]  # no view: nothing; then two changes
+    play = Play(tuple(d(i % 2, view=v) for i, v in enumerate(views)), (1, 2))
+    assert lead_changes(play) == [3, 6, 8, 9]
+    # twenty decisions: two per tenth; a noisy flip inside a tenth is no change
+    noisy = [(F(3, 4), F(1, 4)), (F(1, 4), F(1, 2))] * 10
+    assert lead_changes(Play(tuple(d(i % 2, view=v) for i, v in enumerate(noisy)), (1, 2))) == []
 
 
 def test_settled_follows_the_winners_lead_above_four_fifths():

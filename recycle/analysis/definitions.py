@@ -45,8 +45,9 @@ DEFINITIONS = {
                       "exchange is worth.",
     "seat_advantage": "The most successful seat's share of the random games minus the fair share 1/np "
                       "(a finding of the report).",
-    "lead_changes": "Times per play (a game, or a President round) that one player alone becomes the estimated "
-                    "leader in place of another, in the all-AI games (a finding of the report).",
+    "lead_changes": "Times per play (a game, or a President round) that a tenth of the play is led by another "
+                    "player than the last, the leader having the best summed estimated places over the tenth, "
+                    "in the all-AI games (a finding of the report).",
     "late_decisions": "Share of all-AI plays whose winner is first clearly ahead (its estimated place above 4/5) "
                       "only in the last third of its decisions, or never (a finding of the report).",
     "one_real_option": "Share of all-AI decisions with a single legal option or options the estimator values "

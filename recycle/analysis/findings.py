@@ -9,10 +9,12 @@ games that show it best (their index in the analysis: `recycle analyze ...
 - **Favoured seat**: each seat's share of the wins (a first place shared by k
   is 1/k, as fairness counts it), in random play (the seat alone) and with the
   estimating AI in every seat; the headline is the most successful seat's share.
-- **Lead changes**: in the all-AI games, the leader at a decision is the one
-  player whose estimated place (the estimator's view of every player for the
-  option played) is strictly the best; a change is a new sole leader. Counted
-  per play (a game, or a President round), with where in the play they come.
+- **Lead changes**: in the all-AI games, the leader of each tenth of a play is
+  the one player whose estimated places (the estimator's view of every player
+  for the option played) summed over the tenth are strictly the best; a change
+  is a tenth led by another player than the last (at most 9 per play: the
+  lead curves' tenths, and no estimator noise read as a change). Counted per
+  play (a game, or a President round), with where in the play they come.
 - **Decisive end**: when the winner's own lead first passes 4/5 (decisiveness's
   moment): plays settled only in the last third of the winner's decisions, or
   never, are *late*; the headline is the share of late plays.
@@ -28,6 +30,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from .heuristics import DECISIVE_LEAD
+from .metrics import BINS
 from .records import ALL_AI, RANDOM, GameLog, Play
 from .stats import Interval, bootstrap, proportion, ratio, total
 from .verdicts import Band, verdict
@@ -143,24 +146,36 @@ def favoured_seat(logs: dict[str, list[GameLog]], players: int, seed: int, repli
 
 # --- lead changes --------------------------------------------------------------------------------------------
 
-def sole_leaders(decisions) -> list[tuple[int, int, int | None]]:
-    """(position, new leader, previous leader or None) each time one player alone becomes the estimated
-    leader (the estimator's view of every player for the option played, compared exactly)."""
-    leader, out = None, []
+def stretch_leaders(decisions) -> list[tuple[int, int, int, int | None]]:
+    """(tenth, its first decision, new leader, previous leader or None) each time the leader of a tenth of the
+    play differs from the last one. A tenth's leader is the one player whose estimated places (the
+    estimator's view of every player for the option played), summed over the tenth's decisions, are
+    strictly the best, compared exactly; a tie or a tenth without estimates leaves the leader as it was.
+    Summed over a stretch, not read at each decision, so that the noise of a K-rollout estimate does not
+    pass for a change of leader."""
+    m = len(decisions)
+    sums: dict[int, list] = {}
+    first: dict[int, int] = {}
     for i, d in enumerate(decisions):
-        if not d.view:
-            continue
-        top = max(d.view)
-        leaders = [p for p, v in enumerate(d.view) if v == top]
+        if d.view:
+            b = min(BINS - 1, BINS * i // m)
+            first.setdefault(b, i)
+            row = sums.setdefault(b, [0] * len(d.view))
+            for p, v in enumerate(d.view[:len(row)]):
+                row[p] += v
+    leader, out = None, []
+    for b in sorted(sums):
+        top = max(sums[b])
+        leaders = [p for p, v in enumerate(sums[b]) if v == top]
         if len(leaders) == 1 and leaders[0] != leader:
-            out.append((i, leaders[0], leader))
+            out.append((b, first[b], leaders[0], leader))
             leader = leaders[0]
     return out
 
 
 def lead_changes(play: Play) -> list[int]:
-    """Positions (decision numbers in the play) where a new sole leader took over from another."""
-    return [i for i, _, before in sole_leaders(play.decisions) if before is not None]
+    """The tenths of the play (1..9) whose leader took over from another (`stretch_leaders`)."""
+    return [b for b, _, _, before in stretch_leaders(play.decisions) if before is not None]
 
 
 def _third(i: int, m: int) -> int:
@@ -178,8 +193,8 @@ def lead_finding(logs: Sequence[GameLog], seed: int, replicates: int) -> Finding
         for play in g.plays():
             at = lead_changes(play)
             changes += len(at)
-            for i in at:
-                by_third[_third(i, len(play.decisions))] += 1
+            for b in at:
+                by_third[_third(b, BINS)] += 1
         rows.append({"changes": changes, "plays": len(g.plays()), "none": sum(1 for p in g.plays()
                                                                               if not lead_changes(p))})
         per_game.append((changes, g))
@@ -190,8 +205,8 @@ def lead_finding(logs: Sequence[GameLog], seed: int, replicates: int) -> Finding
     v = verdict(iv, (Band(0, 0.5, "the lead seldom changes hands"),
                      Band(0.5, 2, "the lead changes hands a few times"),
                      Band(2, float("inf"), "the lead changes hands often")), len(logs))
-    lines = [f"The lead changes hands {iv.value:.2f} {iv.bounds(2)} times per {unit} in the all-AI games: "
-             f"{v.sentence()}"]
+    lines = [f"The lead changes hands {iv.value:.2f} {iv.bounds(2)} times per {unit} in the all-AI games (the "
+             f"leader of each tenth of the {unit}, by estimated place; at most {BINS - 1} changes): {v.sentence()}"]
     plays = total(rows, "plays")
     lines.append(f"{pct(ratio(total(rows, 'none'), plays))} of the {unit}s keep their first sole leader "
                  "throughout.")

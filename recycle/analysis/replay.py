@@ -14,7 +14,7 @@ from typing import Any
 from rich.table import Table
 
 from .experiment import PlayUnit, units
-from .findings import no_real_choice, sole_leaders
+from .findings import no_real_choice, stretch_leaders
 from .records import GameLog
 
 
@@ -89,7 +89,7 @@ def replay_table(r: Replay, name: str, games: int) -> Table:
                         f"{games} in its set), seed {g.seed}",
                   caption=f"places{' by round' if len(g.episodes) > 1 else ''}: {places}; estimate: the mover's "
                           "expected normalised place (1 first, 0 last) for the move played, best option's in "
-                          "brackets when higher; leader: the one player the estimates put first")
+                          "brackets when higher; leader of a tenth: the one player its estimates, summed, put first")
     for col, just in (("#", "right"), ("seat", "right"), ("options", "right"), ("move", "left"),
                       ("estimate", "right"), ("note", "left")):
         table.add_column(col, justify=just, overflow="fold")
@@ -97,8 +97,9 @@ def replay_table(r: Replay, name: str, games: int) -> Table:
     for j, play in enumerate(g.plays()):
         if len(g.episodes) > 1:
             leads[offset] = f"round {j + 1}"
-        for i, new, before in sole_leaders(play.decisions):
-            note = f"seat {new} leads" if before is None else f"lead: seat {before} -> {new}"
+        for b, i, new, before in stretch_leaders(play.decisions):
+            note = (f"tenth {b + 1} led by seat {new}" if before is None else
+                    f"tenth {b + 1}: lead seat {before} -> {new}")
             leads[offset + i] = f"{leads[offset + i]}, {note}" if offset + i in leads else note
         offset += len(play.decisions)
     for i, (d, move) in enumerate(zip(g.decisions, r.moves)):
