@@ -208,7 +208,7 @@ def lead_finding(logs: Sequence[GameLog], seed: int, replicates: int) -> Finding
     lines = [f"The lead changes hands {iv.value:.2f} {iv.bounds(2)} times per {unit} in the all-AI games (the "
              f"leader of each tenth of the {unit}, by estimated place; at most {BINS - 1} changes): {v.sentence()}"]
     plays = total(rows, "plays")
-    lines.append(f"{pct(ratio(total(rows, 'none'), plays))} of the {unit}s keep their first sole leader "
+    lines.append(f"{pct(ratio(total(rows, 'none'), plays))} of the {unit}s keep their first leader "
                  "throughout.")
     if sum(by_third):
         k = max(range(3), key=lambda t: by_third[t])

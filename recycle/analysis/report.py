@@ -6,7 +6,10 @@ all-AI games (CardStock's lead curves), the branching factor
 over the game, the win rate by seat in random play with intervals, and the
 heuristics as bars with intervals against the distribution of the other
 analysed games (a folder run) and the published CardStock values. Every
-figure carries its one-sentence definition (`definitions`).
+figure carries its one-sentence definition (`definitions`). Above them, what
+a designer can act on (`designer`: the findings, the games that show them
+with the command replaying each, the reference set); a comparison of
+variants opens with its table and chart (`compare`).
 """
 from __future__ import annotations
 
