@@ -262,7 +262,7 @@ def test_report_of_several_games_is_one_self_contained_page(tmp_path):
     config = Config(games=6, seed=1, rollouts=1, replicates=20)
     analyses = [analyze(TinySubject(kind), config, speed=False) for kind in ("coin", "choice")]
     page = write_report(tmp_path, analyses, title="two games").read_text()
-    assert "All games" in page and "tiny-coin" in page and "tiny-choice" in page
+    assert "All 2 games" in page and "tiny-coin" in page and "tiny-choice" in page
     assert page.count("data:image/png;base64,") == 1 + 2 * 5
 
 
