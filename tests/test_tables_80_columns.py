@@ -44,6 +44,7 @@ COMMANDS = {
     "games": (recycle, ["games"]),
     "corpus": (recycle, ["corpus", "{tmp}/games", "--games", "1"]),
     "recycle analyze": (recycle, ["analyze", "Poker5", *FAST]),  # the table of `president analyze` too
+    "recycle analyze --replay": (recycle, ["analyze", "Poker5", *FAST, "--replay", "2"]),
     "recycle analyze folder": (recycle, ["analyze", "{tmp}/games", "--journal", "{tmp}/a.jsonl", *FAST]),
 }
 
