@@ -17,12 +17,13 @@ from rich.console import Console
 
 from recycle.analysis import Config, analyze, compute
 from recycle.analysis.designer import findings_table
-from recycle.analysis.findings import _seat_line, lead_changes, longest_run, no_real_choice, settled_at
+from recycle.analysis.findings import _seat_line, bands, lead_changes, longest_run, no_real_choice, settled_at
 from recycle.analysis.records import ALL_AI, SETS, DecisionRecord, GameLog, Play
 from recycle.analysis.reference import COMPARED, reference
 from recycle.analysis.replay import replay
 from recycle.analysis.report import write_report
 from recycle.analysis.stats import Interval
+from recycle.analysis.verdicts import verdict
 from recycle.cli import main as recycle_main
 from recycle.kernel.tables import fitted
 
@@ -90,6 +91,15 @@ def tiny():
     a = analyze(TinySubject("choice", 3), Config(games=6, seed=2, rollouts=2, replicates=40), speed=False)
     a.replay = "recycle analyze tiny --games 6 --seed 2 --rollouts 2 --replay {index}"
     return a
+
+
+@pytest.mark.parametrize("kind", ["choice", "coin"])
+def test_every_verdict_is_the_one_its_interval_supports(kind):
+    a = analyze(TinySubject(kind, 2), Config(games=5, seed=7, rollouts=1, replicates=30), speed=False)
+    for f in a.findings()[1:]:  # the favoured seat: the property test above
+        assert f.value is not None and f.value.known, f
+        supported = verdict(f.value, bands(f.key, "game"), a.config.games).sentence()
+        assert f.lines[0].endswith(": " + supported), (f.lines[0], supported)
 
 
 def test_every_finding_is_in_the_report_with_replay_commands(tiny, tmp_path):

@@ -78,6 +78,22 @@ def pct_bounds(iv: Interval) -> str:
     return f"[{pct(iv.low)}, {pct(iv.high)}]" if iv.known else "(no interval)"
 
 
+def bands(key: str, unit: str) -> tuple[Band, ...]:
+    """The verdict bands of a finding's headline figure (`unit`: what a play is, "game" or "round")."""
+    inf = float("inf")
+    return {
+        "lead_changes": (Band(0, 0.5, "the lead seldom changes hands"),
+                         Band(0.5, 2, "the lead changes hands a few times"),
+                         Band(2, inf, "the lead changes hands often")),
+        "late_decisions": (Band(0, 0.25, f"most {unit}s are settled well before the end"),
+                           Band(0.25, 0.5, f"many {unit}s stay open until late"),
+                           Band(0.5, inf, f"most {unit}s stay open until late")),
+        "one_real_option": (Band(0, 0.2, "the players nearly always have a real choice"),
+                            Band(0.2, 0.5, "a good share of the decisions offer no real choice"),
+                            Band(0.5, inf, "most decisions offer no real choice: the game drags")),
+    }[key]
+
+
 def _rng(seed: int, what: str) -> random.Random:
     return random.Random(f"findings/{what}/{seed}")
 
@@ -202,9 +218,7 @@ def lead_finding(logs: Sequence[GameLog], seed: int, replicates: int) -> Finding
                   _rng(seed, "lead"), replicates)
     iv = b.interval("c")
     unit = "round" if any(r["plays"] > 1 for r in rows) else "game"
-    v = verdict(iv, (Band(0, 0.5, "the lead seldom changes hands"),
-                     Band(0.5, 2, "the lead changes hands a few times"),
-                     Band(2, float("inf"), "the lead changes hands often")), len(logs))
+    v = verdict(iv, bands("lead_changes", unit), len(logs))
     lines = [f"The lead changes hands {iv.value:.2f} {iv.bounds(2)} times per {unit} in the all-AI games (the "
              f"leader of each tenth of the {unit}, by estimated place; at most {BINS - 1} changes): {v.sentence()}"]
     plays = total(rows, "plays")
@@ -260,9 +274,7 @@ def decisive_finding(logs: Sequence[GameLog], seed: int, replicates: int) -> Fin
                       _rng(seed, "late"), replicates)
         iv = b.interval("l")
     unit = "round" if any(r["plays"] > 1 for r in rows) else "game"
-    v = verdict(iv, (Band(0, 0.25, f"most {unit}s are settled well before the end"),
-                     Band(0.25, 0.5, f"many {unit}s stay open until late"),
-                     Band(0.5, float("inf"), f"most {unit}s stay open until late")), len(logs))
+    v = verdict(iv, bands("late_decisions", unit), len(logs))
     never = sum(1 for x in seen if x[4][0] == x[4][1])
     lines = [f"{pct(iv.value)} {pct_bounds(iv)} of the all-AI {unit}s are settled only in the last third of the "
              f"winner's decisions or never (its estimated place first above 4/5): {v.sentence()}",
@@ -321,9 +333,7 @@ def drag_finding(logs: Sequence[GameLog], seed: int, replicates: int) -> Finding
     b = bootstrap({ALL_AI: rows}, lambda s: {"d": ratio(total(s[ALL_AI], "dull"), total(s[ALL_AI], "n"))},
                   _rng(seed, "drag"), replicates)
     iv = b.interval("d")
-    v = verdict(iv, (Band(0, 0.2, "the players nearly always have a real choice"),
-                     Band(0.2, 0.5, "a good share of the decisions offer no real choice"),
-                     Band(0.5, float("inf"), "most decisions offer no real choice: the game drags")), len(logs))
+    v = verdict(iv, bands("one_real_option", "game"), len(logs))
     dull, forced = total(rows, "dull"), total(rows, "forced")
     lines = [f"{pct(iv.value)} {pct_bounds(iv)} of the all-AI decisions have one real option (a single legal "
              f"option, or options the estimator values exactly alike): {v.sentence()}"]
