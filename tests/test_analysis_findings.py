@@ -149,8 +149,13 @@ def test_the_replay_command_of_a_finding_replays_that_game(shared_dir, tmp_path,
     agram2 = str(shared_dir / "recycle-corpus" / "gdl" / "Agram2.gdl")
     journal = tmp_path / "a.jsonl"
     assert recycle_main(["analyze", agram2, "--games", "3", "--rollouts", "2", "--bootstrap", "50", "--seed", "4",
-                         "--journal", str(journal), "--json", str(tmp_path / "a.json")]) == 0
+                         "--journal", str(journal), "--json", str(tmp_path / "a.json"),
+                         "--report", str(tmp_path / "r1")]) == 0
     out = capsys.readouterr().out
+    # the journal keeps all the report needs: resumed (nothing left to play), the same page to the byte
+    assert recycle_main(["analyze", "--resume", str(journal), "--report", str(tmp_path / "r2")]) == 0
+    assert (tmp_path / "r1" / "index.html").read_bytes() == (tmp_path / "r2" / "index.html").read_bytes()
+    capsys.readouterr()
     [obj] = json.loads((tmp_path / "a.json").read_text())
     assert [f["finding"] for f in obj["findings"]] == ["seat_advantage", "lead_changes", "late_decisions",
                                                        "one_real_option"]
