@@ -16,6 +16,7 @@ from recycle.commands.analyze import (
     FIGURES_EPILOG,
     FiguresHelp,
     add_analysis_options,
+    check_replay,
     config_of,
     replay_command,
     replay_game,
@@ -53,9 +54,9 @@ COMMAND_SHAPE = {"preset": Str(100), "overrides": ListOf(Str(1000), 0, 100), "ro
 
 def run(args: argparse.Namespace) -> int:
     refuse_jobs_with_cluster(args)
-    if args.replay is not None and (args.resume or len(args.compare or ()) > 1):
-        raise UsageError("--replay plays a game of one variant's analysis: give --preset (and its --set, "
-                         "--rounds, --games, --seed), not --compare or --resume")
+    check_replay(args, "--preset, --set and --rounds")
+    if args.replay is not None and len(args.compare or ()) > 1:
+        raise UsageError("--replay plays a game of one variant's analysis: give its --preset, not --compare")
     resumed = resumed_journal(args, COMMAND_SHAPE)
     config = config_of(args)
     chosen = args.preset

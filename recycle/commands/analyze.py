@@ -168,6 +168,14 @@ def replay_command(program: Sequence[str], config, extra: Sequence[str] = ()) ->
     return quoted + " --replay {index}"
 
 
+def check_replay(args: argparse.Namespace, alone: str) -> None:
+    """`--replay N` names a game of an analysis given by its options: its seed among them; `alone` says
+    what else it excludes."""
+    if args.replay is not None and (args.resume or args.seed is None):
+        raise UsageError(f"--replay needs the analysis's own options ({alone}, --games, --seed and the "
+                         "estimator's), not --resume")
+
+
 def replay_game(subject: Any, config, index: int) -> int:
     """`--replay N`: game N of the analysis, move by move."""
     from recycle.analysis.replay import replay, replay_table
@@ -193,8 +201,7 @@ def run(args: argparse.Namespace) -> int:
     check_stdout_once(args, "json", "csv")
     if bool(args.game) == bool(args.resume):
         raise UsageError("name the game (or folder) to analyse, or --resume a journal (not both)")
-    if args.replay is not None and args.resume:
-        raise UsageError("--replay takes the analysis's options (the game, --games, --seed), not --resume")
+    check_replay(args, "the game")
     journal = resumed_journal(args, COMMAND_SHAPE)
     config = config_of(args)
     target = Path(args.game)
