@@ -93,6 +93,8 @@ def test_folder_table_resumes_after_an_interruption(agram2, tmp_path, capsys):
     (["--estimator", "cardstock:depth=2"], "rollouts"),
     (["--estimator", "nosuchbot"], "unknown bot"),
     (["--games", "0"], "--games"),
+    (["--replay", "3"], "--replay needs the analysis's own options"),  # no --seed: no analysis to replay
+    (["--replay", "9", "--games", "3", "--seed", "1"], "no game 9: an analysis of 3 games per set has games 0 to 8"),
 ])
 def test_bad_options_are_one_line_errors(agram2, argv, message, capsys):
     with pytest.raises(SystemExit) if argv[0] == "--games" else _nothing():
