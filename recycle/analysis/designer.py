@@ -20,10 +20,9 @@ def findings_html(analysis) -> str:
     parts = ["<h3>What a designer can act on</h3>"]
     for f in found:
         parts.append(f"<h4>{html.escape(f.title)}</h4><p>" + "<br>".join(html.escape(s) for s in f.lines) + "</p>")
-        if f.value is not None:
-            placing = ref.placing(f.key, f.value.value, analysis.name)
-            if placing:
-                parts.append(f"<p class='note'>Against the reference set: {html.escape(placing)}.</p>")
+        placing = reference_line(analysis, f)
+        if placing:
+            parts.append(f"<p class='note'>{html.escape(placing)}</p>")
         if f.examples:
             items = []
             for e in f.examples:
@@ -34,6 +33,14 @@ def findings_html(analysis) -> str:
                          "move):</p><ul>" + "".join(items) + "</ul>")
     parts.append(reference_table_html(analysis, found, ref))
     return "\n".join(parts)
+
+
+def reference_line(analysis, finding) -> str:
+    """Where the finding's headline figure falls in the reference set ("" when it has none there)."""
+    if finding.value is None:
+        return ""
+    placing = reference().placing(finding.key, finding.value.value, analysis.name)
+    return f"Against the reference set: {placing}." if placing else ""
 
 
 def reference_table_html(analysis, found, ref) -> str:
@@ -66,7 +73,8 @@ def findings_table(analysis) -> Table:
     table.add_column("what the games say", overflow="fold")
     table.add_column("games", overflow="fold")
     for f in analysis.findings():
-        table.add_row(f.title, " ".join(f.lines), ", ".join(str(e.index) for e in f.examples) or "-")
+        text = " ".join((*f.lines, reference_line(analysis, f))).strip()
+        table.add_row(f.title, text, ", ".join(str(e.index) for e in f.examples) or "-")
     return table
 
 

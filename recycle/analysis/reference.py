@@ -54,8 +54,9 @@ class Reference:
             xs = sorted(values.values())
             below = sum(1 for x in xs if x < value)
             lo, hi = min(values, key=values.get), max(values, key=values.get)
-            parts.append(f"above {below} of {len(xs)} {label} games (from {values[lo]:.2f}, {lo}, to "
-                         f"{values[hi]:.2f}, {hi}; median {statistics.median(xs):.2f})")
+            spread = (f"{lo}: {values[lo]:.2f}" if len(xs) == 1 else f"from {values[lo]:.2f}, {lo}, to "
+                      f"{values[hi]:.2f}, {hi}; median {statistics.median(xs):.2f}")
+            parts.append(f"above {below} of {len(xs)} {label} game{'s' if len(xs) > 1 else ''} ({spread})")
         return "; ".join(parts)
 
 

@@ -93,7 +93,13 @@ class Analysis:
         metrics["forward_model"] = self.speed
         return {"game": self.name, "players": self.players, "games": self.config.games, **self.config.to_json(),
                 "target_width": TARGET_WIDTH, "heuristics": heur, "metrics": metrics,
-                "findings": [f.to_json(self.replay) for f in self.findings()], **self.extra_json}
+                "findings": self.findings_json(), **self.extra_json}
+
+    def findings_json(self) -> list[dict]:
+        """The findings, each with its replay commands and where it falls in the reference set."""
+        from .designer import reference_line
+
+        return [{**f.to_json(self.replay), "reference": reference_line(self, f)} for f in self.findings()]
 
     def csv_row(self) -> dict[str, Any]:
         """One flat row: every figure's value, low and high (the corpus table)."""
