@@ -205,14 +205,11 @@ def lead_finding(logs: Sequence[GameLog], seed: int, replicates: int) -> Finding
                                                      "player's place (CardStock's estimator does).",))
     rows, by_third, per_game = [], [0, 0, 0], []
     for g in logs:
-        changes = 0
-        for play in g.plays():
-            at = lead_changes(play)
-            changes += len(at)
-            for b in at:
-                by_third[_third(b, BINS)] += 1
-        rows.append({"changes": changes, "plays": len(g.plays()), "none": sum(1 for p in g.plays()
-                                                                              if not lead_changes(p))})
+        at = [lead_changes(play) for play in g.plays()]
+        for b in (b for tenths in at for b in tenths):
+            by_third[_third(b, BINS)] += 1
+        changes = sum(map(len, at))
+        rows.append({"changes": changes, "plays": len(at), "none": at.count([])})
         per_game.append((changes, g))
     b = bootstrap({ALL_AI: rows}, lambda s: {"c": ratio(total(s[ALL_AI], "changes"), total(s[ALL_AI], "plays"))},
                   _rng(seed, "lead"), replicates)
