@@ -20,7 +20,7 @@ from pathlib import Path
 from timing import SHARED, add_smoke_option, smoke
 
 from recycle.analysis import Config, RecycleSubject, analyze, compute
-from recycle.analysis.report import PUBLISHED, PUBLISHED_KEYS
+from recycle.analysis.reference import PUBLISHED, PUBLISHED_KEYS
 
 CORPUS = SHARED / "recycle-corpus" / "gdl"
 GAMES = {"Agram4": ("Agram", 100), "Hearts4": ("Hearts", 30), "NinetyEight": ("Ninety-Eight", 100),
