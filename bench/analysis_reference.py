@@ -15,16 +15,19 @@ import argparse
 import datetime
 import json
 import sys
+import tempfile
 import time
 from importlib.metadata import version
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 
 from recycle.analysis.reference import COMPARED  # noqa: E402
 from recycle.cli import main as recycle_main  # noqa: E402
 from recycle.games import shipped_games  # noqa: E402
+from timing import add_smoke_option, smoke  # noqa: E402
 
 
 def figures(obj: dict) -> dict[str, float]:
@@ -39,11 +42,17 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--games", type=int, default=20)
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--work", type=Path, required=True, help="folder of the journals and JSON outputs")
+    p.add_argument("--work", type=Path, help="folder of the journals and JSON outputs (required but with --smoke)")
     p.add_argument("--out", type=Path, default=ROOT / "recycle" / "analysis" / "reference.json")
     p.add_argument("-j", "--jobs", type=int, default=1)
     p.add_argument("--only", nargs="*", help="these shipped games only (default: all)")
+    add_smoke_option(p)
     args = p.parse_args()
+    if args.smoke:  # one game of the quickest shipped game, written beside its journal (never the package data)
+        work = Path(tempfile.mkdtemp(prefix="reference-smoke-"))
+        smoke(args, games=1, only=["TidesOfTime2"], work=work, out=work / "reference.json")
+    if args.work is None:
+        p.error("--work FOLDER is required")
     args.work.mkdir(parents=True, exist_ok=True)
     games = {}
     for game in shipped_games():
