@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
+import shutil
 import sys
 import tempfile
 import time
@@ -74,6 +75,8 @@ def main() -> int:
               "date": datetime.date.today().isoformat(), "version": version("president-rul")}
     args.out.write_text(json.dumps({"source": source, "games": games}, indent=1, sort_keys=True) + "\n")
     print(f"wrote {args.out}")
+    if args.smoke:
+        shutil.rmtree(args.work)
     return 0
 
 
