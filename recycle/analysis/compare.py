@@ -117,7 +117,8 @@ def compare_html(c: Comparison, png) -> str:
 
 def variants_alt(c: Comparison) -> str:
     return (f"Grouped bar chart: each heuristic of the {len(c.analyses)} variants "
-            f"({', '.join(a.name for a in c.analyses)}) with its 95% interval.")
+            f"({', '.join(a.name for a in c.analyses)}) with its 95% interval, {MARK} above a variant's bar where "
+            f"it differs from {c.base.name}'s.")
 
 
 def variants_figure(c: Comparison):
@@ -133,7 +134,12 @@ def variants_figure(c: Comparison):
         ax.bar(xs, [iv.value for iv in ivs], width, label=a.name,
                yerr=[[iv.value - iv.low if iv.known else 0 for iv in ivs],
                      [iv.high - iv.value if iv.known else 0 for iv in ivs]], capsize=2)
+        diffs = c.differences[k - 1] if k else {}
+        for x, h, iv in zip(xs, names, ivs):
+            if h in diffs and diffs[h].significant:  # the table's mark, on the bar it marks
+                ax.annotate(MARK, (x, max(iv.value, iv.high if iv.known else iv.value)), ha="center",
+                            xytext=(0, 2), textcoords="offset points")
     ax.set_xticks(range(len(names)), names, rotation=35, ha="right")
-    ax.set(title="Heuristics of each variant (95% intervals)")
+    ax.set(title=f"Heuristics of each variant (95% intervals; {MARK}: differs from {c.base.name})")
     ax.legend(fontsize="small")
     return fig
