@@ -113,6 +113,14 @@ def test_every_finding_is_in_the_report_with_replay_commands(tiny, tmp_path):
     assert "Against the reference set" in page and "published games" in page
 
 
+def test_an_analysis_without_all_ai_games_says_so(tiny):
+    partial = compute(tiny.name, tiny.players, {s: tiny.logs[s] for s in ("random", "one_ai")}, tiny.config)
+    found = partial.findings()
+    assert found[0].value is not None and "In random play" in found[0].lines[0]
+    assert [f.lines for f in found[1:]] == [("No all-AI games: nothing to tell.",)] * 3
+    assert all(f["value"] is None for f in partial.to_json()["findings"][1:])
+
+
 def test_findings_are_the_same_from_the_journal(tiny):
     lines = {s: [GameLog.from_json(json.loads(g.to_line())) for g in tiny.logs[s]] for s in SETS}
     again = compute(tiny.name, tiny.players, lines, tiny.config)

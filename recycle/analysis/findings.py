@@ -200,6 +200,8 @@ def _third(i: int, m: int) -> int:
 
 def lead_finding(logs: Sequence[GameLog], seed: int, replicates: int) -> Finding:
     title = "Lead changes"
+    if not logs:
+        return Finding("lead_changes", title, None, ("No all-AI games: nothing to tell.",))
     if not any(d.view for g in logs for d in g.decisions):
         return Finding("lead_changes", title, None, ("Not measured: the estimator does not estimate every "
                                                      "player's place (CardStock's estimator does).",))
@@ -249,6 +251,8 @@ def _late(k: int, n: int) -> bool:
 
 def decisive_finding(logs: Sequence[GameLog], seed: int, replicates: int) -> Finding:
     title = "Decisive end"
+    if not logs:
+        return Finding("late_decisions", title, None, ("No all-AI games: nothing to tell.",))
     rows, seen = [], []
     for g in logs:
         late = plays = 0
@@ -326,7 +330,7 @@ def drag_finding(logs: Sequence[GameLog], seed: int, replicates: int) -> Finding
                 runs.append((length, g, j, start, m))
         rows.append({"dull": dull, "forced": forced, "n": len(g.decisions)})
     if not total(rows, "n"):
-        return Finding("one_real_option", title, None, ("No all-AI decisions: nothing to tell.",))
+        return Finding("one_real_option", title, None, ("No all-AI games: nothing to tell.",))
     b = bootstrap({ALL_AI: rows}, lambda s: {"d": ratio(total(s[ALL_AI], "dull"), total(s[ALL_AI], "n"))},
                   _rng(seed, "drag"), replicates)
     iv = b.interval("d")
