@@ -10,12 +10,14 @@ hidden from `player`). `RecycleSubject` serves every RECYCLE game;
 
 A work unit is one game of one set, seeded from (master seed, set, index)
 alone, so the same seed gives the same logs whichever process plays which
-unit, and `-j` changes nothing but the time (future cluster runs can ship
-the same units).
+unit, and `-j` or `--cluster` changes nothing but the time. The pool plays
+them in `schedule`'s order, which keeps every process busy to the end, and
+reports how long each took (`Played`), from which `eta` predicts the rest.
 """
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -160,18 +162,73 @@ class PlayUnit:
                        subject.rounds(state))
 
 
-def run_units(run: Callable[[Unit], GameLog], todo: Iterable[Unit], jobs: int = 1,
-              on_log: Callable[[GameLog], None] | None = None, cluster=None) -> list[GameLog]:
-    """Play every unit, on `jobs` processes of the tournament's pool or on a Dask `cluster`
-    (a `ClusterSpec`); results in index order.
+#: The sets from the costliest game to the cheapest: an all-AI game estimates every seat's
+#: decisions and takes 100 to 300 times a random game (Agram4, BigTwo4).
+BY_COST = (ALL_AI, ONE_AI, RANDOM)
 
-    `on_log` sees each log as it finishes (journal, progress bar).
+
+def schedule(todo: Iterable[Unit]) -> list[Unit]:
+    """The order the units are played in (the logs, seeded by unit, do not depend on it).
+
+    First one game of each set, the cheapest first: within seconds every kind of game
+    has been timed once, and the ETA rests on what each kind costs (`eta`). Then the
+    rest, the costliest set first: the last games to finish are then the short ones,
+    so no process sits idle at the end while another plays a long all-AI game (played
+    in index order, a run's last third was all-AI games, and its end waited on them).
+    """
+    todo = list(todo)
+    first: dict[str, Unit] = {}
+    for u in todo:
+        first.setdefault(u.set, u)
+    head = [first[s] for s in reversed(BY_COST) if s in first]
+    chosen = {u.index for u in head}
+    rest = sorted((u for u in todo if u.index not in chosen),
+                  key=lambda u: (BY_COST.index(u.set) if u.set in BY_COST else len(BY_COST), u.index))
+    return head + rest
+
+
+@dataclass(frozen=True)
+class Played:
+    """A unit's log and the seconds it took in the process that played it (for the ETA only:
+    never journaled, no figure depends on it)."""
+
+    log: GameLog
+    seconds: float
+
+    @property
+    def index(self) -> int:
+        return self.log.index
+
+
+@dataclass(frozen=True)
+class Timed:
+    """`run`, timed where it runs (a worker's wall clock, so a loaded machine shows in it)."""
+
+    run: Callable[[Unit], GameLog]
+
+    def __call__(self, unit: Unit) -> Played:
+        start = time.perf_counter()
+        log = self.run(unit)
+        return Played(log, time.perf_counter() - start)
+
+
+def run_units(run: Callable[[Unit], GameLog], todo: Iterable[Unit], jobs: int = 1,
+              on_log: Callable[[GameLog], None] | None = None, cluster=None,
+              on_played: Callable[[GameLog, float], None] | None = None) -> list[GameLog]:
+    """Play every unit, on `jobs` processes of the tournament's pool or on a Dask `cluster`
+    (a `ClusterSpec`), in `schedule`'s order; results in index order.
+
+    `on_log` sees each log as it finishes (journal, progress bar); `on_played` sees it with
+    the seconds it took (the ETA). On a cluster every task is one game: a game with
+    estimating AIs takes seconds, beside which Dask's milliseconds per task are nothing,
+    and blocks of many such games left one worker playing a block long after the others
+    had finished theirs.
     """
     from recycle.tournament.cluster import open_pool
 
-    pending = list(todo)
-    workers = open_pool(jobs if len(pending) > 1 else 1, run, cluster if pending else None, tag="analysed game",
-                        units=len(pending))
+    pending = schedule(todo)
+    workers = open_pool(jobs if len(pending) > 1 else 1, Timed(run), cluster if pending else None,
+                        tag="analysed game", units=len(pending), block=1)
     logs: list[GameLog] = []
     clean = False
     try:
@@ -183,10 +240,13 @@ def run_units(run: Callable[[Unit], GameLog], todo: Iterable[Unit], jobs: int = 
                 upcoming = next(queue, None)
             if not workers.busy:
                 break
-            for log in workers.finished():
+            for played in workers.finished():
+                log = played.log
                 logs.append(log)
                 if on_log:
                     on_log(log)
+                if on_played:
+                    on_played(log, played.seconds)
             workers.check()
         clean = True
     finally:

@@ -191,12 +191,19 @@ def _shares_as_proportions(heur: Bootstrap, climb: Bootstrap, heur_rows: dict, c
             climb.fixed[name] = Interval(climb.point[name], lo, hi)
 
 
+def todo_units(config: Config, done: Iterable[GameLog] = ()) -> list[Unit]:
+    """The units of an analysis that `done` (a journal's logs) does not hold."""
+    have = {log.index for log in done}
+    return [u for u in units(config.games, config.seed) if u.index not in have]
+
+
 def analyze(subject: Any, config: Config, jobs: int = 1, progress: Callable[[int], None] | None = None,
             done: Iterable[GameLog] = (), on_log: Callable[[GameLog], None] | None = None,
-            speed: bool = True, cluster=None) -> Analysis:
-    """Play the units not in `done` (a journal's logs), then compute every figure."""
+            speed: bool = True, cluster=None, on_played: Callable[[GameLog, float], None] | None = None) -> Analysis:
+    """Play the units not in `done` (a journal's logs), then compute every figure. `on_played`
+    sees each game played with the seconds it took (the ETA, `eta.Eta`)."""
     logs = {log.index: log for log in done}
-    todo = [u for u in units(config.games, config.seed) if u.index not in logs]
+    todo = todo_units(config, logs.values())
     count = [len(logs)]
 
     def seen(log: GameLog) -> None:
@@ -208,7 +215,8 @@ def analyze(subject: Any, config: Config, jobs: int = 1, progress: Callable[[int
 
     if progress:
         progress(count[0])
-    for log in run_units(PlayUnit(subject, config.estimator, config.rollouts), todo, jobs, seen, cluster):
+    for log in run_units(PlayUnit(subject, config.estimator, config.rollouts), todo, jobs, seen, cluster,
+                         on_played):
         logs[log.index] = log
     by_set = {s: sorted((g for g in logs.values() if g.set == s), key=lambda g: g.index) for s in SETS}
     analysis = compute(subject.name, subject.players, by_set, config)

@@ -112,11 +112,18 @@ def config_of(args: argparse.Namespace):
 
 
 def analyze_with_progress(subject: Any, config, jobs: int, label: str, done=(), on_log=None, cluster=None):
-    """One analysis with a progress bar over its 3 x games games."""
+    """One analysis with a progress bar over its 3 x games games, and an ETA from what each kind of
+    game is measured to cost (`recycle.analysis.eta`)."""
     from recycle.analysis import analyze
+    from recycle.analysis.eta import Eta
+    from recycle.analysis.result import todo_units
 
-    with progress_bar(console, 3 * config.games, label, status=status_line if cluster else None) as advance:
-        return analyze(subject, config, jobs, advance, done, on_log, cluster=cluster)
+    done = list(done)
+    eta = Eta((u.set for u in todo_units(config, done)), cluster.workers if cluster else jobs)
+    with progress_bar(console, 3 * config.games, label, status=status_line if cluster else None,
+                      eta=eta.seconds_left) as advance:
+        return analyze(subject, config, jobs, advance, done, on_log, cluster=cluster,
+                       on_played=lambda log, seconds: eta.finished(log.set, seconds))
 
 
 def write_outputs(args: argparse.Namespace, analyses: Sequence, title: str,

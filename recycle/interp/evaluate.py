@@ -382,7 +382,11 @@ class Evaluator(ExprSource, FastMixin, FindingMixin, CollectionsMixin):
     cardstock = False
 
     def _extreme_card(self, n, env, st, sign: int):
-        pm, cards = self._points(n.using, env, st), self.ev(n.cards, env, st)
+        return self.extreme_of(n, self._points(n.using, env, st), self.ev(n.cards, env, st), st, sign)
+
+    def extreme_of(self, n, pm: PointMap, cards, st, sign: int):
+        """Max (sign 1) or min (-1) card of `cards` by point map `pm`, both evaluated (in that order)
+        by the caller: `_extreme_card`, or the compiled closure of `fast`."""
         if not cards:
             raise self.error(n, "the max or min of an empty collection")
         if self.cardstock:

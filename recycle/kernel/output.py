@@ -21,14 +21,17 @@ from .arguments import is_stdout, open_output
 
 @contextmanager
 def progress_bar(console: Console, total: int, label: str, unit: str = "games",
-                 status: Callable[[], str] | None = None) -> Iterator:
-    """Yields `advance(done)`; draws a live bar only on a terminal, with `status()` after it if given."""
+                 status: Callable[[], str] | None = None,
+                 eta: Callable[[], float | None] | None = None) -> Iterator:
+    """Yields `advance(done)`; draws a live bar only on a terminal, with `status()` after it if given.
+    `eta()`: the seconds left as the caller knows them (None: not yet known), instead of rich's
+    guess from the mean rate (wrong when the items differ in cost)."""
     if not console.is_terminal or total <= 1:
         yield lambda done: None
         return
     from .progress import live_bar  # rich's progress module only where a bar is drawn
 
-    with live_bar(console, total, label, unit, status) as advance:
+    with live_bar(console, total, label, unit, status, eta) as advance:
         yield advance
 
 

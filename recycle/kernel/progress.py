@@ -33,12 +33,28 @@ class StatusColumn(ProgressColumn):
         return Text(self.status(), style="dim")
 
 
+class EtaColumn(ProgressColumn):
+    """The time left as the caller estimates it (`eta()` seconds, None: "measuring")."""
+
+    def __init__(self, eta: Callable[[], float | None]) -> None:
+        super().__init__()
+        self.eta = eta
+
+    def render(self, task) -> Text:
+        left = self.eta()
+        if left is None:
+            return Text("measuring", style="progress.remaining")
+        s = int(left + 0.5)
+        return Text(f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}", style="progress.remaining")
+
+
 @contextmanager
-def live_bar(console: Console, total: int, label: str, unit: str,
-             status: Callable[[], str] | None) -> Iterator[Callable[[int], None]]:
+def live_bar(console: Console, total: int, label: str, unit: str, status: Callable[[], str] | None,
+             eta: Callable[[], float | None] | None = None) -> Iterator[Callable[[int], None]]:
     extra = (StatusColumn(status),) if status else ()
+    remaining = EtaColumn(eta) if eta else TimeRemainingColumn()
     with Progress(TextColumn(f"[bold]{label}"), BarColumn(), MofNCompleteColumn(), RateColumn(unit),
-                  TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(), *extra,
+                  TimeElapsedColumn(), TextColumn("ETA"), remaining, *extra,
                   console=console, transient=True) as bar:
         task = bar.add_task(label, total=total)
         yield lambda done: bar.update(task, completed=done)

@@ -338,11 +338,14 @@ class _QuietDask:
 
 
 def open_pool(jobs: int, run: RunUnit, cluster: ClusterSpec | None = None, files: FileSet = FileSet(),
-              tag: str = "game", units: int | None = None):
+              tag: str = "game", units: int | None = None, block: int | None = None):
     """Where a run's `units` work units (None: not known) are played: a Dask cluster, this process
-    and jobs - 1 workers, or here."""
+    and jobs - 1 workers, or here. `block`: units per cluster task (None: `block_size`'s)."""
     if cluster is not None:
-        return ClusterWorkers(cluster, run, files, tag, units)
+        workers = ClusterWorkers(cluster, run, files, tag, units)
+        if block is not None:
+            workers.block = block
+        return workers
     if files.texts or files.folders:  # read once, used throughout: a file edited mid-run changes nothing
         run = functools.partial(uploads.served_call, files, run)
     return SharedWorkers(jobs, run) if jobs > 1 else InlineWorker(run)
