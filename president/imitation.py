@@ -1,0 +1,257 @@
+"""`president imitate`: the `.rul` file that plays the recorded play most often (docs/imitate.md).
+
+The records are split by round (a round's decisions all train or all stay held
+out, `--holdout` of the rounds held out). On the training decisions:
+
+1. candidates: the start personality; the decision list induced from the
+   records (`personalities.induction`); that list with the start's rules below
+   it as a last resort. The one matching most training decisions is the parent.
+2. local search: the evolution's valid mutations (`personalities.mutation`;
+   donors: the start's rules, the induced ones and every shipped
+   personality's), a child kept when it matches more training decisions,
+   until `--budget-hours` is spent or `PATIENCE` steps in a row find nothing.
+3. simplification: a rule or a condition is removed while its removal costs
+   fewer than `earn` training decisions (a rule stays only when it earns its place).
+
+The held-out decisions are read only to report. Same seed, same file, for any `-j`.
+"""
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+from personalities.catalog import shipped, shipped_names
+from personalities.evaluator import decide
+from personalities.induction import induce
+from personalities.matching import Scorer, Tally, recorded
+from personalities.mutation import Candidate, Mutator
+from personalities.reader import parse_personality
+from personalities.records import RecordedDecision, Situation, load_all
+from personalities.syntax import Personality
+from recycle.tournament.schedule import derive_seed
+from recycle.tournament.stats import wilson
+
+from .evolution import simplifications
+
+#: Local search stops after this many steps in a row without a better child.
+PATIENCE = 60
+#: Children tried per local-search step.
+POPULATION = 8
+
+
+@dataclass(frozen=True)
+class Split:
+    train: tuple[RecordedDecision, ...]
+    held_out: tuple[RecordedDecision, ...]
+
+
+def split(records: Sequence[RecordedDecision], holdout: float, seed: int) -> Split:
+    """Whole rounds held out (their decisions are not independent), chosen by the seed."""
+    rounds = sorted({(r.where.rsplit(":", 1)[0], r.round) for r in records})
+    random.Random(derive_seed(seed, "imitate", "holdout")).shuffle(rounds)
+    out = set(rounds[:round(holdout * len(rounds))])
+    return Split(tuple(r for r in records if (r.where.rsplit(":", 1)[0], r.round) not in out),
+                 tuple(r for r in records if (r.where.rsplit(":", 1)[0], r.round) in out))
+
+
+# ---- scoring, in this process or in `jobs` processes ---------------------------------------
+_WORKER: Scorer | None = None
+
+
+def _init_worker(paths: tuple[str, ...], holdout: float, seed: int) -> None:
+    global _WORKER
+    _WORKER = Scorer(split(load_all(paths), holdout, seed).train)
+
+
+def _score_text(text: str) -> int:
+    return _WORKER.matched(parse_personality(text))
+
+
+class Judge:
+    """Training matches of many candidates; with `jobs` > 1, worker processes each read the records once."""
+
+    def __init__(self, scorer: Scorer, paths: Sequence[str], holdout: float, seed: int, jobs: int) -> None:
+        self.scorer, self.jobs = scorer, jobs
+        self._pool = None if jobs <= 1 else ProcessPoolExecutor(jobs, initializer=_init_worker,
+                                                                 initargs=(tuple(paths), holdout, seed))
+        self._known: dict[str, int] = {}
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+
+    def matched(self, candidates: Sequence[Candidate]) -> list[int]:
+        texts = [c.text for c in candidates]
+        todo = [t for t in dict.fromkeys(texts) if t not in self._known]
+        if self._pool is None or len(todo) < 2:
+            got = [self.scorer.matched(parse_personality(t)) for t in todo]
+        else:
+            got = list(self._pool.map(_score_text, todo))
+        self._known.update(zip(todo, got))
+        return [self._known[t] for t in texts]
+
+
+def size(candidate: Candidate) -> int:
+    """Rules and conditions: a smaller file of equal match is preferred."""
+    return sum(1 + len(r.conditions) for r in candidate.personality.rules)
+
+
+def better(a: tuple[int, Candidate], b: tuple[int, Candidate]) -> bool:
+    """Does (matches, candidate) `a` beat `b`: more matches, or as many with fewer rules and conditions?"""
+    return a[0] > b[0] or (a[0] == b[0] and size(a[1]) < size(b[1]))
+
+
+@dataclass
+class Search:
+    """The state of one imitation search, and what it did (for the file's comments and the report)."""
+
+    judge: Judge
+    start: Candidate
+    seed: int
+    deadline: float
+    lineage: list[str]
+    note: Callable[[str], None] = lambda text: None
+    induced: list = field(default_factory=list)
+
+    def candidates(self) -> list[tuple[Candidate, str]]:
+        """The start, the induced decision list, and that list above the start's rules."""
+        rules = induce(self.judge.scorer.records)
+        self.induced = [r.rule for r in rules]
+        origins = [f"induced from the records (where it came in, it fired on {r.fired} decisions, {r.correct} right)"
+                   for r in rules]
+        induced = self.start.with_rules(self.induced, origins)
+        both = self.start.with_rules([*self.induced, *self.start.personality.rules],
+                                     [*origins, *self.start.origins])
+        return [(self.start, "the start personality"), (induced, f"{len(rules)} induced rules"),
+                (both, "the induced rules above the start's")]
+
+    def run(self) -> tuple[int, Candidate]:
+        options = self.candidates()
+        scores = self.judge.matched([c for c, _ in options])
+        best, label = (scores[0], options[0][0]), options[0][1]
+        for score, (candidate, what) in zip(scores, options):
+            self.note(f"{what}: {score} training decisions matched")
+            if better((score, candidate), best):
+                best, label = (score, candidate), what
+        self.lineage.append(f"began with {label} ({best[0]} training decisions matched)")
+        best = self.climb(best)
+        return self.simplify(best)
+
+    def donors(self) -> list:
+        """Rules a mutation may copy in: the start's, the induced ones, every shipped personality's."""
+        out = [(r, "the start") for r in self.start.personality.rules]
+        out += [(r, "the induced rules") for r in self.induced]
+        for name in shipped_names():
+            out += [(r, name) for r in shipped(name).rules]
+        return out
+
+    def climb(self, best: tuple[int, Candidate]) -> tuple[int, Candidate]:
+        mutator = Mutator(self.donors())
+        idle = step = 0
+        while idle < PATIENCE and time.monotonic() < self.deadline:
+            rng = random.Random(derive_seed(self.seed, "imitate", "step", step))
+            children = [mutator.mutate(best[1], rng, f"step {step}") for _ in range(POPULATION)]
+            scores = self.judge.matched([c for c, _ in children])
+            kept = None
+            for score, (child, edit) in zip(scores, children):
+                if better((score, child), best if kept is None else (kept[0], kept[1])):
+                    kept = (score, child, edit)
+            step += 1
+            if kept is None:
+                idle += 1
+                continue
+            idle = 0
+            self.lineage.append(f"step {step - 1}: {kept[2]} ({kept[0]} matched)")
+            self.note(self.lineage[-1])
+            best = (kept[0], kept[1])
+        return best
+
+    def simplify(self, best: tuple[int, Candidate]) -> tuple[int, Candidate]:
+        earn = max(2, len(self.judge.scorer.records) // 500)
+        while time.monotonic() < self.deadline + 600:  # simplification may outlast the budget, bounded
+            options = simplifications(best[1])
+            if not options:
+                break
+            scores = self.judge.matched([c for c, _ in options])
+            k = max(range(len(options)), key=lambda i: (scores[i], -i))
+            if best[0] - scores[k] >= earn:
+                break
+            self.lineage.append(f"simplified: {options[k][1]} ({scores[k]} matched)")
+            best = (scores[k], options[k][0])
+        return best
+
+
+def imitate(paths: Sequence[str], start: Personality, start_name: str, seed: int, holdout: float,
+            budget_seconds: float, jobs: int = 1, note: Callable[[str], None] = lambda text: None
+            ) -> tuple[Candidate, Split, list[str]]:
+    """The best candidate found, the split it was found on, and its lineage."""
+    records = split(load_all(paths), holdout, seed)
+    if not records.train:
+        raise ImitateError("no training decisions: record more rounds, or lower --holdout")
+    judge = Judge(Scorer(records.train, seed), paths, holdout, seed, jobs)
+    try:
+        search = Search(judge, Candidate.of(start, start_name), seed, time.monotonic() + budget_seconds, [], note)
+        _, found = search.run()
+    finally:
+        judge.close()
+    return found, records, search.lineage
+
+
+class ImitateError(ValueError):
+    """Records that cannot be imitated (none to train on)."""
+
+
+# ---- reporting ---------------------------------------------------------------------------------
+def rate_text(matched: int, total: int) -> str:
+    if not total:
+        return "-"
+    lo, hi = wilson(matched, total)
+    return f"{100 * matched / total:.1f}% ({100 * lo:.1f}-{100 * hi:.1f})"
+
+
+def tally_json(tally: Tally) -> dict:
+    def one(m: int, n: int) -> dict:
+        lo, hi = wilson(m, n) if n else (math.nan, math.nan)
+        return {"matched": m, "decisions": n, "rate": m / n if n else None,
+                "interval": [lo, hi] if n else None}
+    return {"all": one(tally.matched, tally.total),
+            **{s.value: one(m, n) for s, m, n in tally.by_situation}}
+
+
+def firings(personality: Personality, records: Sequence[RecordedDecision], seed: int) -> dict[int, tuple[int, int]]:
+    """Per rule line: (decisions it decided, of which it played the recorded play)."""
+    fired: Counter = Counter()
+    right: Counter = Counter()
+    rng = random.Random(seed)
+    for r in records:
+        if r.situation is Situation.EXCHANGE:
+            continue
+        play, rule, _, _ = decide(personality, r.view, rng)
+        line = rule.line if rule is not None else 0
+        fired[line] += 1
+        right[line] += (play == recorded(r))
+    return {line: (fired[line], right[line]) for line in fired}
+
+
+def imitated_text(candidate: Candidate, about: dict, lineage: Sequence[str], train: Tally, held: Tally,
+                  fired: dict[int, tuple[int, int]]) -> str:
+    """The commented file: what it imitates and how well, each rule's origin and how often it matched."""
+    lines = [f"; Plays like {about['player']} (president imitate from {about['start']}, seed {about['seed']}): "
+             f"plays the recorded play in {rate_text(held.matched, held.total)} of {held.total} held-out "
+             "decisions.",
+             ";",
+             f"; Records: {', '.join(about['records'])}; {train.total} training decisions "
+             f"({rate_text(train.matched, train.total)} matched), {held.total} held out.",
+             "; Search (each step kept only when it matched more training decisions):"]
+    lines += [f";   {step}" for step in lineage]
+    played = parse_personality(candidate.text)  # its line numbers are those `fired` counted
+    for rule, counted, origin in zip(candidate.personality.rules, played.rules, candidate.origins):
+        n, right = fired.get(counted.line, (0, 0))
+        lines += ["", f"; {origin}. In training it decided {n} decisions and played the recorded play in "
+                      f"{right}.", str(rule)]
+    return "\n".join(lines) + "\n"
