@@ -90,3 +90,43 @@ def write_records(path: str | Path, who: str, decisions: Iterator[RecordedDecisi
             fh.write(line)
             count = k
     return count
+
+
+#: Overrides the per-user data folder whose `decisions/` holds the person's records (tests, profiles).
+DATA_ENV = "PRESIDENT_DATA_DIR"
+
+
+def data_folder() -> Path:
+    """The per-user data folder (`PRESIDENT_DATA_DIR`, else the platform's data folder of president-rul)."""
+    import os
+
+    if os.environ.get(DATA_ENV):
+        return Path(os.environ[DATA_ENV])
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("president-rul"))
+
+
+def decisions_folder() -> Path:
+    """Where the table saves the person's decisions, one records file per match; not created here."""
+    return data_folder() / "decisions"
+
+
+class DecisionLog:
+    """The person's decisions of one match, appended to a records file as they are made (a match cut
+    short keeps what was played). The file is created at the first decision."""
+
+    def __init__(self, folder: Path, name: str, **about) -> None:
+        self.path = folder / name
+        self.about = about
+        self.count = 0
+
+    def add(self, record: RecordedDecision) -> None:
+        """Append one decision; raises OSError when the file cannot be written."""
+        new = self.count == 0
+        if new:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        lines = list(record_lines(header("person", **self.about), [record]))
+        with open(self.path, "w" if new else "a", encoding="utf-8") as fh:
+            fh.writelines(lines if new else lines[1:])
+        self.count += 1
