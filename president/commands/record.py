@@ -18,7 +18,7 @@ from .common import add_seed_option, add_table_options, console, rules_dirs, see
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("record", help="record a bot's decisions (the position its seat saw, and its play)",
+    p = sub.add_parser("record", help="record a bot's decisions: the position its seat saw, and its play",
                        description=__doc__.split("\n\n")[0])
     p.add_argument("bot", metavar="BOT", help="the bot whose decisions are recorded (seat 0)")
     p.add_argument("--rounds", type=GAMES, default=100, help=f"rounds to play ({GAMES.text}, default 100)")
