@@ -173,10 +173,13 @@ def grow(features: Features, potential: Potential, remaining: int, purity: float
     return tuple(conditions), mask
 
 
-def induce(records: Sequence[RecordedDecision], max_rules: int = 40, max_conditions: int = 3,
+def induce(records: Sequence[RecordedDecision] | Features, max_rules: int = 40, max_conditions: int = 3,
            min_support: int = 3) -> list[Induced]:
-    """A decision list for the recorded plays (leading and following decisions), top rule first."""
-    features = Features(records)
+    """A decision list for the recorded plays (leading and following decisions), top rule first.
+
+    `min_support`: a rule must play the recorded play on at least this many decisions (higher for
+    noisy records, such as a search player's: fewer rules that fit chance)."""
+    features = records if isinstance(records, Features) else Features(records)
     remaining = features.all
     rules: list[Induced] = []
     for purity in PURITIES:

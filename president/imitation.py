@@ -3,13 +3,16 @@
 The records are split by round (a round's decisions all train or all stay held
 out, `--holdout` of the rounds held out). On the training decisions:
 
-1. candidates: the start personality; the decision list induced from the
-   records (`personalities.induction`); that list with the start's rules below
-   it as a last resort. The one matching most training decisions is the parent.
+1. beginning: the start personality, the decision list induced from the
+   records (`personalities.induction`), or that list with the start's rules
+   below it as a last resort; and the least support of an induced rule. The
+   choice is made on a quarter of the training rounds kept aside, the rules
+   induced from the rest: the one matching most decisions it did not learn from.
 2. local search: the evolution's valid mutations (`personalities.mutation`;
    donors: the start's rules, the induced ones and every shipped
-   personality's), a child kept when it matches more training decisions,
-   until `--budget-hours` is spent or `PATIENCE` steps in a row find nothing.
+   personality's), a child kept when it matches `earn` more training decisions
+   (or as many, shorter), until `--budget-hours` is spent or `PATIENCE` steps
+   in a row find nothing.
 3. simplification: a rule or a condition is removed while its removal costs
    fewer than `earn` training decisions (a rule stays only when it earns its place).
 
@@ -27,7 +30,7 @@ from typing import Callable, Sequence
 
 from personalities.catalog import shipped, shipped_names
 from personalities.evaluator import decide
-from personalities.induction import induce
+from personalities.induction import Features, induce
 from personalities.matching import Scorer, Tally, recorded
 from personalities.mutation import Candidate, Mutator
 from personalities.reader import parse_personality
@@ -42,6 +45,8 @@ from .evolution import simplifications
 PATIENCE = 60
 #: Children tried per local-search step.
 POPULATION = 8
+#: Least supports of an induced rule tried (decisions it must play right), chosen by inner validation.
+SUPPORTS = (3, 6, 12, 24, 48)
 
 
 @dataclass(frozen=True)
@@ -101,11 +106,6 @@ def size(candidate: Candidate) -> int:
     return sum(1 + len(r.conditions) for r in candidate.personality.rules)
 
 
-def better(a: tuple[int, Candidate], b: tuple[int, Candidate]) -> bool:
-    """Does (matches, candidate) `a` beat `b`: more matches, or as many with fewer rules and conditions?"""
-    return a[0] > b[0] or (a[0] == b[0] and size(a[1]) < size(b[1]))
-
-
 @dataclass
 class Search:
     """The state of one imitation search, and what it did (for the file's comments and the report)."""
@@ -118,27 +118,48 @@ class Search:
     note: Callable[[str], None] = lambda text: None
     induced: list = field(default_factory=list)
 
-    def candidates(self) -> list[tuple[Candidate, str]]:
-        """The start, the induced decision list, and that list above the start's rules."""
-        rules = induce(self.judge.scorer.records)
-        self.induced = [r.rule for r in rules]
-        origins = [f"induced from the records (where it came in, it fired on {r.fired} decisions, {r.correct} right)"
-                   for r in rules]
-        induced = self.start.with_rules(self.induced, origins)
-        both = self.start.with_rules([*self.induced, *self.start.personality.rules],
-                                     [*origins, *self.start.origins])
-        return [(self.start, "the start personality"), (induced, f"{len(rules)} induced rules"),
-                (both, "the induced rules above the start's")]
+    @property
+    def earn(self) -> int:
+        """Training decisions a rule, a condition or an edit must win to be kept: chance fits fewer."""
+        return max(2, len(self.judge.scorer.records) // 500)
+
+    def _lists(self, rules: list, origins: list) -> dict[str, Candidate]:
+        """The start, the induced decision list, and that list above the start's rules (a last resort)."""
+        start = self.start
+        return {"the start personality": start,
+                "the induced rules": start.with_rules(rules, origins),
+                "the induced rules above the start's": start.with_rules([*rules, *start.personality.rules],
+                                                                        [*origins, *start.origins])}
+
+    def choose(self) -> tuple[str, int]:
+        """Which list to begin with, and the least support of an induced rule: the choice that matches most
+        decisions it was not induced from (the training rounds split again, a quarter kept aside)."""
+        inner = split(self.judge.scorer.records, 0.25, derive_seed(self.seed, "imitate", "inner"))
+        if not inner.held_out or not inner.train:
+            return "the induced rules above the start's", SUPPORTS[0]
+        features, judge = Features(inner.train), Scorer(inner.held_out, self.seed)
+        scores: dict[tuple[str, int], int] = {}
+        for support in SUPPORTS:
+            rules = [r.rule for r in induce(features, min_support=support)]
+            for label, candidate in self._lists(rules, [""] * len(rules)).items():
+                scores.setdefault((label, 0 if candidate is self.start else support),
+                                  judge.matched(candidate.personality))
+        (label, support), score = max(scores.items(), key=lambda kv: (kv[1], kv[0][1]))
+        self.lineage.append(f"began with {label}" + (f" (rules supported by {support} decisions or more)"
+                                                     if support else "")
+                            + f": on a quarter of the training rounds kept aside it matched {score} of "
+                              f"{len(inner.held_out)}")
+        return label, support or SUPPORTS[-1]
 
     def run(self) -> tuple[int, Candidate]:
-        options = self.candidates()
-        scores = self.judge.matched([c for c, _ in options])
-        best, label = (scores[0], options[0][0]), options[0][1]
-        for score, (candidate, what) in zip(scores, options):
-            self.note(f"{what}: {score} training decisions matched")
-            if better((score, candidate), best):
-                best, label = (score, candidate), what
-        self.lineage.append(f"began with {label} ({best[0]} training decisions matched)")
+        label, support = self.choose()
+        found = induce(self.judge.scorer.records, min_support=support)
+        self.induced = [r.rule for r in found]
+        origins = [f"induced from the records (where it came in, it fired on {r.fired} decisions, {r.correct} "
+                   "right)" for r in found]
+        chosen = self._lists(self.induced, origins)[label]
+        best = (self.judge.matched([chosen])[0], chosen)
+        self.note(f"{self.lineage[-1]}; {best[0]} training decisions matched")
         best = self.climb(best)
         return self.simplify(best)
 
@@ -159,7 +180,8 @@ class Search:
             scores = self.judge.matched([c for c, _ in children])
             kept = None
             for score, (child, edit) in zip(scores, children):
-                if better((score, child), best if kept is None else (kept[0], kept[1])):
+                bar = best if kept is None else (kept[0], kept[1])
+                if score >= bar[0] + self.earn or (score == bar[0] and size(child) < size(bar[1])):
                     kept = (score, child, edit)
             step += 1
             if kept is None:
@@ -172,14 +194,13 @@ class Search:
         return best
 
     def simplify(self, best: tuple[int, Candidate]) -> tuple[int, Candidate]:
-        earn = max(2, len(self.judge.scorer.records) // 500)
         while time.monotonic() < self.deadline + 600:  # simplification may outlast the budget, bounded
             options = simplifications(best[1])
             if not options:
                 break
             scores = self.judge.matched([c for c, _ in options])
             k = max(range(len(options)), key=lambda i: (scores[i], -i))
-            if best[0] - scores[k] >= earn:
+            if best[0] - scores[k] >= self.earn:
                 break
             self.lineage.append(f"simplified: {options[k][1]} ({scores[k]} matched)")
             best = (scores[k], options[k][0])
