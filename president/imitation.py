@@ -268,7 +268,7 @@ def imitated_text(candidate: Candidate, about: dict, lineage: Sequence[str], tra
              ";",
              f"; Records: {', '.join(about['records'])}; {train.total} training decisions "
              f"({rate_text(train.matched, train.total)} matched), {held.total} held out.",
-             "; Search (each step kept only when it matched more training decisions):"]
+             "; Search (a step kept only when it matched more training decisions, or as many with a shorter file):"]
     lines += [f";   {step}" for step in lineage]
     played = parse_personality(candidate.text)  # its line numbers are those `fired` counted
     for rule, counted, origin in zip(candidate.personality.rules, played.rules, candidate.origins):
