@@ -135,7 +135,9 @@ class Search:
         """Which list to begin with, and the least support of an induced rule: the choice that matches most
         decisions it was not induced from (the training rounds split again, a quarter kept aside)."""
         inner = split(self.judge.scorer.records, 0.25, derive_seed(self.seed, "imitate", "inner"))
-        if not inner.held_out or not inner.train:
+        if not inner.held_out or not inner.train:  # too few rounds to keep any aside
+            self.lineage.append(f"began with the induced rules above the start's (too few rounds to choose: "
+                                f"rules supported by {SUPPORTS[0]} decisions or more)")
             return "the induced rules above the start's", SUPPORTS[0]
         features, judge = Features(inner.train), Scorer(inner.held_out, self.seed)
         scores: dict[tuple[str, int], int] = {}

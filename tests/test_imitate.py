@@ -154,6 +154,11 @@ def test_the_table_saves_the_persons_decisions_unless_told_not_to(tmp_path, user
     assert head["player"] == "person" and head["seed"] == 3
     assert decisions and all(d.seat == 0 for d in decisions)
     assert len(decisions) == app.session.decision_log.count
+    # the person's records make a personality that plays
+    mine = tmp_path / "Me.rul"
+    assert main(["imitate", str(saved), "--out", str(mine), "--holdout", "0", "--budget-hours", "0.0002"]) == 0
+    assert "Plays like person" in mine.read_text()
+    assert main(["simulate", "--players", f"{mine},Classic", "--matches", "1", "--rounds", "1"]) == 0
     saved.unlink()
     # `president play --no-save`: the same round, nothing written
     session = Session(MatchOptions(table, 3, delay=0, saving=False))
