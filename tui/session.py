@@ -13,9 +13,9 @@ from typing import Any, Sequence
 from president.bots import make_bot
 from president.cards import JOKER, Card, Give, Play, play_of
 from president.observation import NO_RANK, RANK_TITLES, rank_of_place, round_points
+from president.recording import DecisionLog, decisions_folder, record_of
 from president.simulate import match_seed
 from president.state import Phase, PresidentState
-from president.recording import DecisionLog, decisions_folder, record_of
 from recycle.kernel.protocol import ActionParseError, IllegalAction
 
 from .botjob import DecisionJob, DecisionRecord
