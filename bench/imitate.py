@@ -35,14 +35,53 @@ def _recorded_expert(rounds: int) -> str:
     return str(path)
 
 
+def agreement(spec: str, decisions: int, seed: int) -> tuple[int, int]:
+    """How often `spec` makes the same decision twice (two draws of its own randomness) on the positions
+    of its seat 0 games: the ceiling of any imitation's match rate on its records."""
+    import random
+
+    from president.bots import make_bots
+    from president.settings import preset
+    from president.simulate import match_seed
+    from president.state import PresidentState
+    from recycle.kernel.protocol import play_game
+
+    same = asked = match = 0
+    while asked < decisions:
+        agents, _ = make_bots([spec, "Classic", "Cautious", "Aggressive", "Gambler"], 5)
+        inner = agents[0]
+
+        class Twice:
+            name = "twice"
+
+            def choose(self, obs, legal, rng):
+                nonlocal same, asked
+                first = inner.choose(obs, legal, random.Random(rng.random()))
+                if len(legal) > 1 and asked < decisions:
+                    same += first == inner.choose(obs, legal, random.Random(rng.random()))
+                    asked += 1
+                return first
+        agents[0] = Twice()
+        state = PresidentState.new_match(preset("classic").with_overrides({"rounds": "2"}), match_seed(seed, match))
+        play_game(state, agents, random.Random(match))
+        match += 1
+    return same, asked
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("records", nargs="*", help="records files (with --smoke: two rounds of Expert, recorded)")
     parser.add_argument("--holdout", type=float, default=0.2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--learned", nargs="*", default=[], help=".rul files written by president imitate")
+    parser.add_argument("--agreement", metavar="BOT", help="instead: how often BOT decides alike twice")
+    parser.add_argument("--decisions", type=int, default=100, help="decisions asked twice (--agreement)")
     add_smoke_option(parser)
     args = parser.parse_args()
+    if args.agreement:
+        same, asked = agreement(args.agreement, 5 if args.smoke else args.decisions, args.seed)
+        print(f"{args.agreement} made the same decision twice in {rate_text(same, asked)} of {asked} positions")
+        return
     if args.smoke and not args.records:
         args.records = [_recorded_expert(2)]
     if not args.records:
