@@ -99,18 +99,18 @@ def record_lines(head: dict, decisions: Iterable[RecordedDecision]) -> Iterator[
 
 
 # ---- reading --------------------------------------------------------------------------------
-_COUNTS = ListOf(Int(0, 64), VALUES, VALUES)
-_PLAY = ListOf(Int(0, 64), 2, 2)
-_ORDER = ListOf(Int(3, 15), 1, 13)
+_COUNTS = ListOf(Int(0, 8), VALUES, VALUES)  # at most two packs: 8 cards of a value
+_PLAY = ListOf(Int(1, 16), 2, 2)  # [value, count]: a value indexes the 17 counts
+_ORDER = ListOf(Int(3, 15), 13, 13)
 HEADER = Obj({"format": Str(64, (FORMAT,)), "version": Int(1, 1), "player": Str(500)})
 COMMON = Obj({"situation": Str(16, tuple(s.value for s in Situation)), "round": Int(0, 10**6),
               "seat": Int(0, 15), "hand": _COUNTS, "order": _ORDER})
-EXCHANGE = Obj({"give": Int(1, 64), "gift": ListOf(Int(3, 16), 1, 64)})
+EXCHANGE = Obj({"give": Int(1, 16), "gift": ListOf(Int(3, 16), 1, 16)})
 PLAYING = Obj({"upcards": Maybe(_PLAY), "legal": ListOf(_PLAY, 0, 200), "can_pass": Bool(),
-               "unseen": _COUNTS, "opponents": ListOf(Int(0, 200), 0, 15), "played": Int(0, 10_000),
-               "deck_size": Int(1, 10_000), "rank": Int(1, 6), "higher_players": Int(0, 15),
+               "unseen": _COUNTS, "opponents": ListOf(Int(0, 136), 0, 15), "played": Int(0, 136),
+               "deck_size": Int(1, 136), "rank": Int(1, 6), "higher_players": Int(0, 15),
                "jokers_beat_singles": Bool(), "wild_jokers": Bool(), "play": Maybe(_PLAY),
-               "jokers": Int(0, 64)}, optional=frozenset({"jokers"}))
+               "jokers": Int(0, 8)}, optional=frozenset({"jokers"}))
 
 
 def load_records(path: str | Path) -> tuple[dict, list[RecordedDecision]]:
@@ -141,8 +141,8 @@ def _decision(line: Line, data) -> RecordedDecision:
     situation = Situation(common["situation"])
     hand, order = tuple(common["hand"]), tuple(common["order"])
     where = f"{line.filename}:{line.number}"
-    if sorted(order) != sorted(set(order)):
-        raise line.error("field 'order': a value is listed twice")
+    if sorted(order) != list(range(3, 16)):
+        raise line.error("field 'order': the values 3..15, each once, weakest first")
     if any(hand[:3]):
         raise line.error("field 'hand': values 0..2 do not exist, their counts must be 0")
     if situation is Situation.EXCHANGE:
@@ -159,6 +159,11 @@ def _decision(line: Line, data) -> RecordedDecision:
     legal = frozenset(tuple(x) for x in p["legal"])
     play = None if p["play"] is None else tuple(p["play"])
     jokers = p.get("jokers", 0)
+    if sum(p["opponents"]) != sum(p["unseen"]):
+        raise line.error("field 'opponents': the opponents hold every unseen card (their counts add up to "
+                         "the unseen cards)")
+    if up is not None and not 3 <= up[0] <= JOKER:
+        raise line.error("field 'upcards': a value 3..16")
     if any(c < 1 or hand[v] < c for v, c in legal):
         raise line.error("field 'legal': every legal play is a value held at least 'count' times")
     if play is None and not p["can_pass"]:

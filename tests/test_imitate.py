@@ -170,3 +170,27 @@ def test_the_table_saves_the_persons_decisions_unless_told_not_to(tmp_path, user
             legal = session.state.legal_actions()
             session.apply(0, PASS if PASS in legal else legal[0])
     assert session.saving is False and not list((user_data_folder / "decisions").glob("*.jsonl"))
+
+
+from hypothesis import given, settings as hsettings, strategies as st  # noqa: E402
+
+ODD = st.one_of(st.none(), st.booleans(), st.integers(-5, 10**12), st.floats(allow_nan=True), st.text(max_size=5),
+                st.lists(st.integers(-2, 20), max_size=20), st.lists(st.lists(st.integers(-1, 16), max_size=3),
+                                                                      max_size=4), st.dictionaries(st.text(max_size=3),
+                                                                                                   st.integers(),
+                                                                                                   max_size=2))
+
+
+@hsettings(max_examples=100, deadline=None)
+@given(field=st.sampled_from(sorted(json.loads(GOOD))), value=ODD)
+def test_any_value_in_any_field_is_read_or_refused_with_a_location(tmp_path_factory, field, value):
+    data = json.loads(GOOD)
+    data[field] = value
+    path = tmp_path_factory.mktemp("odd") / "odd.jsonl"
+    path.write_text(HEADER + json.dumps(data) + "\n", encoding="utf-8")
+    try:
+        _, [decision] = load_records(path)
+    except DiagnosticError as error:
+        assert "odd.jsonl:2:" in str(error)
+    else:  # what was read is usable: a personality decides on it
+        Scorer([decision]).tally(shipped("Classic"))

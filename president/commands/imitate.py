@@ -23,7 +23,7 @@ from recycle.kernel.output import write_json
 from recycle.kernel.suggest import hint
 
 from ..imitation import firings, imitate, imitated_text, rate_text, tally_json
-from .common import console, print_table, rules_dirs, seed_of
+from .common import console, err_console, print_table, rules_dirs, seed_of
 
 HOURS, HOLDOUT, JOBS = FloatRange(0.0, 1000.0, open_low=True), FloatRange(0.0, 0.9, open_high=False), IntRange(1, 64)
 #: Default search budget: a few minutes (induction alone usually does most of the work).
@@ -39,14 +39,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="the personality the search starts from (a file or a name; default Beginner)")
     p.add_argument("--out", metavar="ME.rul", type=new_output_file, help="the personality written")
     p.add_argument("--evaluate", metavar="RUL", help="only score this personality against the records")
-    p.add_argument("--budget-hours", type=HOURS, default=DEFAULT_HOURS,
+    p.add_argument("--budget-hours", type=HOURS, default=DEFAULT_HOURS, metavar="H",
                    help=f"time for the search (default {DEFAULT_HOURS}: three minutes)")
     p.add_argument("--seed", type=SEED, default=None, help="random seed (printed when omitted)")
-    p.add_argument("--holdout", type=HOLDOUT, default=0.2,
+    p.add_argument("--holdout", type=HOLDOUT, default=0.2, metavar="SHARE",
                    help="share of the rounds held out, to measure on decisions not trained on (default 0.2)")
-    p.add_argument("-j", "--jobs", type=JOBS, default=1, help="processes scoring candidates (default 1)")
+    p.add_argument("-j", "--jobs", type=JOBS, default=1, metavar="J", help="processes scoring candidates (default 1)")
     p.add_argument("--json", metavar="FILE", type=output_file, help="also write the match rates as JSON")
-    p.add_argument("--rules-dir", default=None, help="a folder of .rul files to find personalities in")
+    p.add_argument("--rules-dir", default=None, metavar="DIR", help="a folder of .rul files to find personalities in")
     p.set_defaults(run=run)
 
 
@@ -94,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
     seed = seed_of(args)
     began = time.monotonic()
     found, records, lineage = imitate(paths, start, start.name, seed, args.holdout, args.budget_hours * 3600,
-                                      args.jobs, note=lambda text: console.print(text, highlight=False))
+                                      args.jobs, note=lambda text: err_console.print(text, highlight=False))
     train, held = Scorer(records.train, seed), Scorer(records.held_out, seed)
     personality = found.personality
     t_train, t_held = train.tally(personality), held.tally(personality)
