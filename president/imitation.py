@@ -10,8 +10,9 @@ out, `--holdout` of the rounds held out). On the training decisions:
    induced from the rest: the one matching most decisions it did not learn from.
 2. local search: the evolution's valid mutations (`personalities.mutation`;
    donors: the start's rules, the induced ones and every shipped
-   personality's), a child kept when it matches `earn` more training decisions
-   (or as many, shorter), until `--budget-hours` is spent or `PATIENCE` steps
+   personality's), a child kept when a sign test on the decisions it decides
+   differently says it matches more training decisions than chance would (or
+   as many, shorter), until `--budget-hours` is spent or `PATIENCE` steps
    in a row find nothing.
 3. simplification: a rule or a condition is removed while its removal costs
    fewer than `earn` training decisions (a rule stays only when it earns its place).
@@ -45,6 +46,9 @@ from .evolution import simplifications
 PATIENCE = 60
 #: Children tried per local-search step.
 POPULATION = 8
+#: A mutation is kept when its gain in matched training decisions is this many standard deviations of
+#: chance (about a 2.5% one-sided level per child).
+Z = 2.0
 #: Least supports of an induced rule tried (decisions it must play right), chosen by inner validation.
 SUPPORTS = (3, 6, 12, 24, 48)
 
@@ -74,7 +78,7 @@ def _init_worker(paths: tuple[str, ...], holdout: float, seed: int) -> None:
 
 
 def _score_text(text: str) -> int:
-    return _WORKER.matched(parse_personality(text))
+    return _WORKER.mask(parse_personality(text))
 
 
 class Judge:
@@ -91,10 +95,15 @@ class Judge:
             self._pool.shutdown(cancel_futures=True)
 
     def matched(self, candidates: Sequence[Candidate]) -> list[int]:
+        """Training decisions each candidate matches."""
+        return [m.bit_count() for m in self.masks(candidates)]
+
+    def masks(self, candidates: Sequence[Candidate]) -> list[int]:
+        """Which training decisions each candidate matches (bit i: decision i)."""
         texts = [c.text for c in candidates]
         todo = [t for t in dict.fromkeys(texts) if t not in self._known]
         if self._pool is None or len(todo) < 2:
-            got = [self.scorer.matched(parse_personality(t)) for t in todo]
+            got = [self.scorer.mask(parse_personality(t)) for t in todo]
         else:
             got = list(self._pool.map(_score_text, todo))
         self._known.update(zip(todo, got))
@@ -179,11 +188,12 @@ class Search:
         while idle < PATIENCE and time.monotonic() < self.deadline:
             rng = random.Random(derive_seed(self.seed, "imitate", "step", step))
             children = [mutator.mutate(best[1], rng, f"step {step}") for _ in range(POPULATION)]
-            scores = self.judge.matched([c for c, _ in children])
+            masks = self.judge.masks([c for c, _ in children])
+            parent = self.judge.masks([best[1]])[0]
             kept = None
-            for score, (child, edit) in zip(scores, children):
-                bar = best if kept is None else (kept[0], kept[1])
-                if score >= bar[0] + self.earn or (score == bar[0] and size(child) < size(bar[1])):
+            for mask, (child, edit) in zip(masks, children):
+                score, bar = mask.bit_count(), best if kept is None else (kept[0], kept[1])
+                if (score > bar[0] and self.proven(mask, parent)) or (score == bar[0] and size(child) < size(bar[1])):
                     kept = (score, child, edit)
             step += 1
             if kept is None:
@@ -194,6 +204,13 @@ class Search:
             self.note(self.lineage[-1])
             best = (kept[0], kept[1])
         return best
+
+    def proven(self, child: int, parent: int) -> bool:
+        """Does the child match more decisions than the parent by more than chance would? A sign test on
+        the decisions they decide differently (McNemar's): the net gain must reach `earn` and `Z`
+        standard deviations of a fair coin's over those decisions."""
+        gained, lost = (child & ~parent).bit_count(), (parent & ~child).bit_count()
+        return gained - lost >= max(self.earn, Z * math.sqrt(gained + lost))
 
     def simplify(self, best: tuple[int, Candidate]) -> tuple[int, Candidate]:
         while time.monotonic() < self.deadline + 600:  # simplification may outlast the budget, bounded
