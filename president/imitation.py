@@ -287,7 +287,8 @@ def imitated_text(candidate: Candidate, about: dict, lineage: Sequence[str], tra
              ";",
              f"; Records: {', '.join(about['records'])}; {train.total} training decisions "
              f"({rate_text(train.matched, train.total)} matched), {held.total} held out.",
-             "; Search (a step kept only when it matched more training decisions, or as many with a shorter file):"]
+             "; Search (a step kept only when it matched more training decisions than chance would, or as many "
+             "with a shorter file):"]
     lines += [f";   {step}" for step in lineage]
     played = parse_personality(candidate.text)  # its line numbers are those `fired` counted
     for rule, counted, origin in zip(candidate.personality.rules, played.rules, candidate.origins):
