@@ -31,6 +31,8 @@ COMMANDS = [
     Subcommand("analyze", _C + "analyze", "heuristics, game metrics and climbing figures with 95%% intervals"),
     Subcommand("evolve", _C + "evolve",
                "evolve a personality: mutations kept only when a paired test proves them better"),
+    Subcommand("record", _C + "record", "record a bot's decisions: the position its seat saw, and its play"),
+    Subcommand("imitate", _C + "imitate", "a .rul file that plays like recorded decisions, with match rates"),
 ]
 
 

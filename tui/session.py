@@ -13,6 +13,7 @@ from typing import Any, Sequence
 from president.bots import make_bot
 from president.cards import JOKER, Card, Give, Play, play_of
 from president.observation import NO_RANK, RANK_TITLES, rank_of_place, round_points
+from president.recording import DecisionLog, decisions_folder, record_of
 from president.simulate import match_seed
 from president.state import Phase, PresidentState
 from recycle.kernel.protocol import ActionParseError, IllegalAction
@@ -24,6 +25,13 @@ from .sources import SeatSource, SeatSources, file_mtime, seat_source  # noqa: F
 HUMAN = 0
 SEAT_NAMES = ("You", "Ada", "Bo", "Cleo", "Dan", "Eve", "Finn")
 SUIT_SYMBOLS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
+
+
+def _log_name(seed: int) -> str:
+    """A match's records file: when it started (UTC) and its seed, so files sort by time."""
+    import time
+
+    return time.strftime("%Y%m%d-%H%M%S", time.gmtime()) + f"-seed{seed}.jsonl"
 
 
 def card_label(card: Card) -> str:
@@ -108,6 +116,9 @@ class Session(SeatSources):
         self.open_hands = False  # the debug screen shows the bots' cards during the round
         self.opened_rounds: set[int] = set()  # rounds in which it did (the match record says so)
         self.trick: list[Turn] = []  # the trick being played, in order
+        self.saving = options.saving  # the person's decisions go to a records file (docs/imitate.md)
+        self.decision_log = DecisionLog(decisions_folder(), _log_name(options.seed), seed=options.seed,
+                                        opponents=list(self.specs[1:]))
         self.last_trick: list[Turn] = []  # the one before it, until the next round
 
     def again(self) -> "Session":
@@ -282,7 +293,11 @@ class Session(SeatSources):
         if state.current_player() != player:
             raise IllegalAction(f"it is not {self.names[player]}'s turn", "turn")
         round_before, seen, before = state.round_no, len(state.history), state.masks[player]
+        record = record_of(state.observation(player), state.legal_actions(), action) \
+            if player == HUMAN and self.saving else None
         state.apply(action)
+        if record is not None:
+            self._save(record)
         if player != HUMAN:
             self.decisions.append(DecisionRecord(round_before + 1, len(self.decisions) + 1, player,
                                                  self.names[player], action, trace))
@@ -305,6 +320,12 @@ class Session(SeatSources):
         if isinstance(action, Play) and state.phase is Phase.PLAY and state.upcards is None:
             out.lines.append(f"trick over: {self.says(state.current, 'leads', 'lead')}")
         return out
+
+    def _save(self, record) -> None:
+        try:
+            self.decision_log.add(record)
+        except OSError:  # a full disk or a read-only folder must not stop the match: saving stops
+            self.saving = False
 
     def _follow_trick(self, player: int, action: Any, before: int, round_before: int, seen: int) -> None:
         """Keep `trick` (the turns since the lead, with the very cards) up to date after an action."""
