@@ -29,6 +29,7 @@ from __future__ import annotations
 from recycle.lang import tree as T
 
 from .compat import reference_options, reference_walk
+from .canonical import canonical_texts
 from .undo import all_read_apart, option_texts
 from .errors import LimitError, NoOptionsError
 
@@ -223,15 +224,16 @@ class Machine:
             self._named = (len(table.text), len(set(table.text)) == len(table.text))
         return self._named[1]
 
-    def merged(self, found: list, table, st, player: int) -> tuple[list | None, tuple]:
+    def merged(self, found: list, table, st, player: int, canonical: bool = False) -> tuple[list | None, tuple]:
         """(texts, options): options with identical texts are one decision (identical cards), the
         first kept. Where no text holds a ';' (`self.sized`), options with different numbers of
         effects never read alike: when all differ so, no text is made (None: made if asked for,
-        see `RecycleState.options`)."""
+        see `RecycleState.options`). `canonical`: worded by `canonical` (a choice reading faces;
+        its texts read alike exactly when their full words do, so the same shortcuts hold)."""
         if self.sized and (len({len(effects) for effects in found}) == len(found)
                            or self.named(table) and all_read_apart(found, table, st, player)):
             return None, tuple(found)
-        texts = option_texts(found, table, st, player)
+        texts = (canonical_texts if canonical else option_texts)(found, table, st, player)
         if len(set(texts)) < len(texts):
             kept = {}
             for text, effects in zip(texts, found):
@@ -288,6 +290,6 @@ class Machine:
             # per physical card): the texts are made if asked for (`RecycleState.options`)
             s._options, s.found = None, tuple(found)
         else:
-            s._options, s.found = self.merged(found, table, st, player)
+            s._options, s.found = self.merged(found, table, st, player, s.rules.faces(node))
         s.chooser = player
         st.steps = 0
