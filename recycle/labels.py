@@ -69,6 +69,7 @@ class _Group:
     dst: tuple
     cards: tuple  # card ids, None for a card the viewer may not name
     positions: tuple  # each card's place from the top of `src` (for unnamed cards)
+    ranks: tuple = ()  # each unnamed card's rank in a choice reading faces (`RecycleState.hidden_ranks`)
 
 
 class Labeller:
@@ -78,6 +79,7 @@ class Labeller:
     def __init__(self, table, name_cards: Callable[[Sequence[int]], str] | None = None) -> None:
         self.table = table
         self.name_cards = name_cards or (lambda ids: ", ".join(table.text[c] for c in ids))
+        self.ranks: dict = {}  # of the choice being labelled (`choice`)
 
     # ---- one option -------------------------------------------------------------------------
     def label(self, effects: Sequence, chooser: int, viewer: int, done: bool = False) -> str:
@@ -123,11 +125,11 @@ class Labeller:
                 if not visible(e.src, viewer):
                     unseen.add(e.card)
                 named = e.card not in unseen
-            order.setdefault((e.src, e.dst), []).append((e.card if named else None, e.ft))
-        out = []
-        for (src, dst), items in order.items():
-            out.append(_Group(src, dst, tuple(c for c, _ in items), tuple(f for _, f in items)))
-        return out
+            order.setdefault((e.src, e.dst), []).append((e.card if named else None, e.ft, e.card))
+        ranks = self.ranks
+        return [_Group(src, dst, tuple(c for c, _, _ in items), tuple(f for _, f, _ in items),
+                       tuple(ranks.get(card, (None, None))[1] for _, _, card in items) if ranks else ())
+                for (src, dst), items in order.items()]
 
     # ---- words --------------------------------------------------------------------------------
     def _move(self, g: _Group, chooser: int, viewer: int) -> str:
@@ -155,6 +157,8 @@ class Labeller:
         # A hidden card's place is public where nobody owns the pile or the chooser picks by it.
         by_place = g.src[0] != "p" or viewer == chooser
         src = self._where(g.src, chooser)
+        if n == 1 and g.cards[0] is None and g.ranks and g.ranks[0] is not None:
+            return f"hidden card {g.ranks[0]} of {src}"  # its rank, not its place (`canonical`)
         if n == 1 and g.cards[0] is None and by_place:
             place = g.positions[0]
             return f"the top card of {src}" if place == 0 else f"card {place + 1} from the top of {src}"
@@ -193,10 +197,22 @@ class Labeller:
         return ", ".join(out)
 
     # ---- a whole choice -------------------------------------------------------------------------
-    def choice(self, options: Sequence[Sequence], chooser: int, viewer: int) -> list[str]:
+    def choice(self, options: Sequence[Sequence], chooser: int, viewer: int, ranks: dict | None = None) -> list[str]:
         """Labels for every option of one choice (`options[i]` are option i's effects): moves
         between places not the chooser's (a trick cleared before each play) are left out, and
-        options that would read alike get those moves, their storage changes, then a number."""
+        options that would read alike get those moves, their storage changes, then a number.
+        `ranks` (`RecycleState.hidden_ranks`, a choice reading faces): hidden cards are named by
+        rank, and an option is told up to its first hidden card, as its text
+        (docs/recycle-language.md, "Options and hidden cards")."""
+        if ranks:
+            options = [_up_to_first(o, ranks) for o in options]
+        self.ranks = ranks or {}
+        try:
+            return self._choice(options, chooser, viewer)
+        finally:
+            self.ranks = {}
+
+    def _choice(self, options: Sequence[Sequence], chooser: int, viewer: int) -> list[str]:
         if viewer != chooser:  # the options depend on the chooser's hidden cards: no comparing them
             return [self.label(o, chooser, viewer) for o in options]
         deltas: dict[tuple, set] = {}
@@ -219,6 +235,14 @@ class Labeller:
                 seen[text] = seen.get(text, 0) + 1
                 labels[i] = f"{text} (#{seen[text]})"
         return labels
+
+
+def _up_to_first(effects: Sequence, ranks: dict) -> tuple:
+    """An option's effects up to and including its first move of a card in `ranks` (a hidden card)."""
+    for i, e in enumerate(effects):
+        if isinstance(e, Move) and e.card in ranks:
+            return tuple(effects[:i + 1])
+    return tuple(effects)
 
 
 def _delta(e: SetValue):

@@ -202,3 +202,19 @@ def test_a_choice_reading_no_face_keeps_its_first_deal():
     twin = state.clone()
     redeal(state.table, twin.st, p, state.hidden_cards(p), rng_b)
     assert world.st.locs == twin.st.locs and rng_a.random() == (rng_b.getrandbits(64), rng_b.random())[1]
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 10_000), st.integers(0, 10_000))
+def test_the_tables_labels_name_hidden_cards_by_rank_too(a, b):
+    """`recycle play`'s labels (the person's view of the same options) follow the same rule."""
+    from recycle.labels import Labeller
+
+    def labels(state):
+        options = [state.effects[o.index] for o in state.legal_actions()]
+        return Labeller(state.table).choice(options, 0, 0, state.hidden_ranks())
+
+    (one, reds_a), (two, reds_b) = red_blind(a), red_blind(b)
+    assert labels(one) == [f"play hidden card {k} of HAND" for k in range(len(reds_a), 0, -1)] + ["pass"]
+    if len(reds_a) == len(reds_b):
+        assert labels(one) == labels(two)

@@ -33,7 +33,7 @@ from .compat import cardstock_game, check_mode, is_cardstock
 from .counting import Leaves
 from .flow import SEQ, Machine
 from .rounds import loop_here, play_rounds
-from .canonical import canonical_texts, reads_faces
+from .canonical import canonical_texts, hidden_ranks, reads_faces
 from .undo import OptionEffects, apply_all, option_texts
 from .invariants import check_cards, checking_by_default
 from .knowledge import redeal
@@ -95,6 +95,14 @@ class RecycleState(GameState):
             texts = options if options is not None else self._texts()
             options = self._options = tuple(action(i, text) for i, text in enumerate(texts))
         return options
+
+    def hidden_ranks(self) -> dict[int, tuple[tuple, int]]:
+        """In a choice that reads faces, card -> (place, rank) of the hidden cards its options move,
+        as its words name them (`canonical`); else empty (hidden cards are named by place)."""
+        if self.over or self.pending is None or not self.rules.faces(self.pending[0]):
+            return {}
+        self.options  # (explored, if they were only counted)
+        return hidden_ranks(self.found, self.table, self.st, self.chooser)
 
     def _texts(self) -> list[str]:
         """The options' words for their chooser: canonical where the choice reads faces (`canonical`)."""
