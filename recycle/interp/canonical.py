@@ -22,7 +22,7 @@ from recycle.lang import tree as T
 
 from .effects import Move
 from .state import loc_text
-from .undo import effect
+from .undo import effect, option_texts
 
 #: Syntax nodes that read a card's face (besides any node with a point map, `using`).
 FACE_READERS = (T.Filter, T.CardAtt, T.Partition)
@@ -60,6 +60,8 @@ def _moved(entry) -> int | None:
 def canonical_texts(options, table, st, viewer: int) -> list[str]:
     """The options' texts for `viewer`, worded as the module says."""
     ranks = hidden_ranks(options, table, st, viewer)
+    if not ranks:  # no hidden card moved: the usual words (and their cache)
+        return option_texts(options, table, st, viewer)
     told, full = [], []
     for entries in options:
         words, cut = [], None
