@@ -69,7 +69,7 @@ class _Group:
     dst: tuple
     cards: tuple  # card ids, None for a card the viewer may not name
     positions: tuple  # each card's place from the top of `src` (for unnamed cards)
-    ranks: tuple = ()  # each unnamed card's rank in a choice reading faces (`RecycleState.hidden_ranks`)
+    ranks: tuple = ()  # each unnamed card's (place, rank, rule) in a choice reading faces (`canonical`)
 
 
 class Labeller:
@@ -128,7 +128,7 @@ class Labeller:
             order.setdefault((e.src, e.dst), []).append((e.card if named else None, e.ft, e.card))
         ranks = self.ranks
         return [_Group(src, dst, tuple(c for c, _, _ in items), tuple(f for _, f, _ in items),
-                       tuple(ranks.get(card, (None, None))[1] for _, _, card in items) if ranks else ())
+                       tuple(ranks.get(card) for _, _, card in items) if ranks else ())
                 for (src, dst), items in order.items()]
 
     # ---- words --------------------------------------------------------------------------------
@@ -158,7 +158,8 @@ class Labeller:
         by_place = g.src[0] != "p" or viewer == chooser
         src = self._where(g.src, chooser)
         if n == 1 and g.cards[0] is None and g.ranks and g.ranks[0] is not None:
-            return f"hidden card {g.ranks[0]} of {src}"  # its rank, not its place (`canonical`)
+            _, k, rule = g.ranks[0]  # its rank, not its place (`canonical`)
+            return f"hidden card {k} of {src}" + ("" if rule is None else f" (rule {rule + 1})")
         if n == 1 and g.cards[0] is None and by_place:
             place = g.positions[0]
             return f"the top card of {src}" if place == 0 else f"card {place + 1} from the top of {src}"
@@ -204,15 +205,14 @@ class Labeller:
         `ranks` (`RecycleState.hidden_ranks`, a choice reading faces): hidden cards are named by
         rank, and an option is told up to its first hidden card, as its text
         (docs/recycle-language.md, "Options and hidden cards")."""
-        if ranks:
-            options = [_up_to_first(o, ranks) for o in options]
-        self.ranks = ranks or {}
-        try:
+        if not ranks:
             return self._choice(options, chooser, viewer)
-        finally:
-            self.ranks = {}
+        mine: list[dict] = [{} for _ in options]  # per option: card -> (place, rank, rule)
+        for (i, card), rank in ranks.items():
+            mine[i][card] = rank
+        return self._choice([_up_to_first(o, m) for o, m in zip(options, mine)], chooser, viewer, mine)
 
-    def _choice(self, options: Sequence[Sequence], chooser: int, viewer: int) -> list[str]:
+    def _choice(self, options: Sequence[Sequence], chooser: int, viewer: int, ranks: list | None = None) -> list[str]:
         if viewer != chooser:  # the options depend on the chooser's hidden cards: no comparing them
             return [self.label(o, chooser, viewer) for o in options]
         deltas: dict[tuple, set] = {}
@@ -221,7 +221,11 @@ class Labeller:
                 if isinstance(e, SetValue) and e.kind == "ints":
                     deltas.setdefault(e.key, set()).add(_delta(e))
         varying = frozenset(k for k, d in deltas.items() if len(d) > 1)
-        parts = [self._parts(o, chooser, viewer, brief=True, varying=varying) for o in options]
+        parts = []
+        for i, o in enumerate(options):
+            self.ranks = ranks[i] if ranks else {}
+            parts.append(self._parts(o, chooser, viewer, brief=True, varying=varying))
+        self.ranks = {}
         labels = [text or "do nothing" for text, _, _ in parts]
         for extra in (2, 1):
             alike = {t for t in labels if labels.count(t) > 1}

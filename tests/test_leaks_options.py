@@ -57,6 +57,40 @@ def test_a_determinization_offers_the_chooser_its_own_options(shared_dir, seed):
     assert world.observation(p) == state.observation(p)
 
 
+def test_the_repros_options_tell_how_many_non_spades_only(shared_dir):
+    """Rule 1 plays any non-spade of the unseen hand, rule 2 its top card: the words depend on how
+    many non-spades there are, not where they lie nor whether the top card is one (a card both
+    rules may take is two options, one per rule)."""
+    by_count: dict[int, set] = {}
+    for seed in range(40):
+        state = new_game(REPRO, seed)
+        hand = state.st.locs[("p", state.current_player(), "hloc", "HAND")]
+        count = sum("SPADES" not in state.table.text[c] for c in hand)
+        by_count.setdefault(count, set()).add(tuple(texts(state)))
+    assert len(by_count) > 1 and all(len(words) == 1 for words in by_count.values()), by_count
+    for count, (words,) in by_count.items():
+        top = "move hidden card 1 of p0 HAND to game PILE" + (" (rule 2)" if count else "")  # said when two rules could
+        assert len(words) == count + 1 and words[-1] == top
+
+
+@pytest.mark.parametrize("name", ["Hearts4", "Daifugo4"])
+def test_a_choice_explored_rule_by_rule_offers_the_same_options(name):
+    """`options_by_rule` (a face-reading choice, each option's rule kept) = the choice explored at once."""
+    from recycle.interp.canonical import options_by_rule
+
+    state, rng, checked = new_game(game_path(name), 1), random.Random(1), 0
+    while not state.is_terminal() and checked < 30:
+        node, env = state.pending
+        if state.rules.faces(node):
+            ex = state.rules.ex
+            by_rule = options_by_rule(ex, node, env, state.st)
+            assert list(by_rule) == ex.options(node, env, state.st) and len(by_rule.rules) == len(by_rule)
+            checked += 1
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])
+    assert checked
+
+
 def test_the_options_are_part_of_the_choosers_observation(shared_dir):
     state = new_game(REPRO, 4)
     p = state.current_player()

@@ -5,9 +5,11 @@ A choice whose syntax reads cards' faces (`reads_faces`: a filter, a card attrib
 map...) may offer options that depend on hidden faces. Its options are worded canonically:
 
 - a card the chooser could not see when the choice came is named by its rank among the hidden
-  cards of its place that the choice's options move (`hidden card 2 of p0 HAND`: the second from
-  the top of those), not by its place in the location. Which hidden cards qualify is then not
-  told, only how many;
+  cards of its place that the options of the same rule of the choice (one of its `(choice ...)`
+  items) move (`hidden card 2 of p0 HAND`: the second from the top of those), not by its place
+  in the location; where two rules move hidden cards of one place, each says which it is
+  (`(rule 2)`), so a card two rules may both take is two options. Which hidden cards qualify
+  is then not told, only how many for each rule;
 - an option's words end at its first such card (its first *draw*): what follows may be decided
   by the drawn card's face (a hit that busts does not pass the turn), which the chooser does not
   know when it chooses. Options reading alike that do different things are numbered
@@ -33,21 +35,59 @@ def reads_faces(choice) -> bool:
     return any(isinstance(n, FACE_READERS) or "using" in n.__dataclass_fields__ for n in T.walk(choice))
 
 
-def hidden_ranks(options, table, st, viewer: int) -> dict[int, tuple[tuple, int]]:
-    """card -> (its place, its rank from the top among that place's hidden cards the options move),
-    for every card the options move that `viewer` cannot see where it is (all trials undone)."""
-    where, by_place = st.where, {}
-    for entries in options:
+class ByRule(tuple):
+    """A choice's options (a tuple of effect tuples) with `rules`: the index of the choice's item
+    (its rule) that made each option."""
+
+    def __new__(cls, options, rules):
+        made = super().__new__(cls, options)
+        made.rules = tuple(rules)
+        return made
+
+
+def options_by_rule(ex, choice, env, st) -> ByRule:
+    """`ex.options(choice, ...)`, each rule of the choice explored alone, in order (the very same
+    options: a choice's options are its rules' options one after the other)."""
+    options, rules = [], []
+    for i, rule in enumerate(choice.options):
+        got = ex.options(rule, env, st)
+        options += got
+        rules += [i] * len(got)
+    return ByRule(options, rules)
+
+
+def kept(options, indices) -> tuple:
+    """The options at `indices` (in order), keeping their rules if they have them."""
+    chosen = [options[i] for i in indices]
+    return ByRule(chosen, [options.rules[i] for i in indices]) if type(options) is ByRule else tuple(chosen)
+
+
+def frozen(options) -> tuple:
+    """The options as a tuple (a `ByRule` kept as it is)."""
+    return options if isinstance(options, tuple) else tuple(options)
+
+
+def hidden_ranks(options, table, st, viewer: int) -> dict[tuple[int, int], tuple[tuple, int, int | None]]:
+    """(option index, card) -> (the card's place, its rank from the top among the place's hidden
+    cards the options of its rule move, the rule if another rule also moves hidden cards of that
+    place, else None), for every card the options move that `viewer` cannot see where it is (all
+    trials undone)."""
+    where, moved = st.where, {}  # (rule, place) -> cards
+    rules = options.rules if type(options) is ByRule else (0,) * len(options)
+    for rule, entries in zip(rules, options):
         for e in entries:
             card = _moved(e)
             if card is not None and not table.visible(where[card], viewer):
-                by_place.setdefault(where[card], set()).add(card)
+                moved.setdefault((rule, where[card]), set()).add(card)
+    places = [place for _, place in moved]
     ranks = {}
-    for place, cards in by_place.items():
+    for (rule, place), cards in moved.items():
         pile = st.locs[place]
         top_first = sorted(cards, key=lambda c: len(pile) - 1 - pile.index(c))
-        ranks.update((c, (place, k)) for k, c in enumerate(top_first, 1))
-    return ranks
+        said = rule if places.count(place) > 1 else None
+        ranks.update(((rule, c), (place, k, said)) for k, c in enumerate(top_first, 1))
+    return {(i, card): ranks[(rule, card)] for i, (rule, entries) in enumerate(zip(rules, options))
+            for card in map(_moved, entries) if (rule, card) in ranks}
 
 
 def _moved(entry) -> int | None:
@@ -63,13 +103,14 @@ def canonical_texts(options, table, st, viewer: int) -> list[str]:
     if not ranks:  # no hidden card moved: the usual words (and their cache)
         return option_texts(options, table, st, viewer)
     told, full = [], []
-    for entries in options:
+    for i, entries in enumerate(options):
         words, cut = [], None
         for e in map(effect, entries):
-            if type(e) is Move and e.card in ranks:
-                place, k = ranks[e.card]
+            if type(e) is Move and (i, e.card) in ranks:
+                place, k, rule = ranks[(i, e.card)]
                 came = "" if place == e.src else f" from {loc_text(e.src)}"
-                words.append(f"move hidden card {k} of {loc_text(place)}{came} to {loc_text(e.dst)}")
+                said = "" if rule is None else f" (rule {rule + 1})"
+                words.append(f"move hidden card {k} of {loc_text(place)}{came} to {loc_text(e.dst)}{said}")
                 cut = len(words) if cut is None else cut
             else:
                 words.append(e.text(table, st, viewer))

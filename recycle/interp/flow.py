@@ -29,7 +29,7 @@ from __future__ import annotations
 from recycle.lang import tree as T
 
 from .compat import reference_options, reference_walk
-from .canonical import canonical_texts
+from .canonical import canonical_texts, frozen, kept, options_by_rule
 from .undo import all_read_apart, option_texts
 from .errors import LimitError, NoOptionsError
 
@@ -232,14 +232,14 @@ class Machine:
         its texts read alike exactly when their full words do, so the same shortcuts hold)."""
         if self.sized and (len({len(effects) for effects in found}) == len(found)
                            or self.named(table) and all_read_apart(found, table, st, player)):
-            return None, tuple(found)
+            return None, frozen(found)
         texts = (canonical_texts if canonical else option_texts)(found, table, st, player)
         if len(set(texts)) < len(texts):
-            kept = {}
-            for text, effects in zip(texts, found):
-                kept.setdefault(text, effects)  # the first of each, in order
-            texts, found = list(kept), kept.values()
-        return texts, tuple(found)
+            first: dict[str, int] = {}
+            for i, text in enumerate(texts):
+                first.setdefault(text, i)  # the first of each, in order
+            texts, found = list(first), kept(found, first.values())
+        return texts, frozen(found)
 
     def countable(self, leaves, s) -> bool:
         """Are these counted options exactly what exploring would offer (`counting`)? Errors
@@ -279,6 +279,8 @@ class Machine:
         st, table = s.st, s.table
         if s.rules.cardstock and reference_walk(node):  # several `any` in one option, see `compat`
             found = reference_options(self.ex, node, env, st, MAX_OPTIONS)
+        elif s.rules.faces(node) and type(node) is T.Choice:  # each option's rule kept (`canonical`)
+            found = options_by_rule(self.ex, node, env, st)
         else:
             found = self.ex.options(node, env, st)
         if len(found) > MAX_OPTIONS:
@@ -288,7 +290,7 @@ class Machine:
                                 NoOptionsError, "every option's condition is false or it has nothing to do")
         if len(found) == 1 or s.rules.cardstock:  # nothing to merge (the reference offers one option
             # per physical card): the texts are made if asked for (`RecycleState.options`)
-            s._options, s.found = None, tuple(found)
+            s._options, s.found = None, frozen(found)
         else:
             s._options, s.found = self.merged(found, table, st, player, s.rules.faces(node))
         s.chooser = player

@@ -96,9 +96,9 @@ class RecycleState(GameState):
             options = self._options = tuple(action(i, text) for i, text in enumerate(texts))
         return options
 
-    def hidden_ranks(self) -> dict[int, tuple[tuple, int]]:
-        """In a choice that reads faces, card -> (place, rank) of the hidden cards its options move,
-        as its words name them (`canonical`); else empty (hidden cards are named by place)."""
+    def hidden_ranks(self) -> dict:
+        """In a choice that reads faces, (option index, card) -> (place, rank, rule) of the hidden
+        cards its options move, as its words name them (`canonical`); else empty (named by place)."""
         if self.over or self.pending is None or not self.rules.faces(self.pending[0]):
             return {}
         self.options  # (explored, if they were only counted)
