@@ -24,7 +24,7 @@ from recycle.lang import tree as T
 
 from .effects import Move
 from .state import loc_text
-from .undo import effect, option_texts
+from .undo import MOVE, effect, option_texts
 
 #: Syntax nodes that read a card's face (besides any node with a point map, `using`).
 FACE_READERS = (T.Filter, T.CardAtt, T.Partition)
@@ -93,7 +93,7 @@ def hidden_ranks(options, table, st, viewer: int) -> dict[tuple[int, int], tuple
 def _moved(entry) -> int | None:
     """The card a move entry (tuple or `Move`) moves, else None."""
     if type(entry) is tuple:
-        return entry[1] if entry[0] == 0 else None  # undo.MOVE
+        return entry[1] if entry[0] == MOVE else None
     return entry.card if type(entry) is Move else None
 
 
