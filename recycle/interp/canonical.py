@@ -72,12 +72,12 @@ def hidden_ranks(options, table, st, viewer: int) -> dict[tuple[int, int], tuple
     cards the options of its rule move, the rule if another rule also moves hidden cards of that
     place, else None), for every card the options move that `viewer` cannot see where it is (all
     trials undone)."""
-    where, moved = st.where, {}  # (rule, place) -> cards
+    where, sights, moved = st.where, table.sights, {}  # moved: (rule, place) -> cards
     rules = options.rules if type(options) is ByRule else (0,) * len(options)
     for rule, entries in zip(rules, options):
         for e in entries:
             card = _moved(e)
-            if card is not None and not table.visible(where[card], viewer):
+            if card is not None and not (sights.get(where[card]) or table.sight(where[card]))[viewer]:
                 moved.setdefault((rule, where[card]), set()).add(card)
     places = [place for _, place in moved]
     ranks = {}
@@ -102,8 +102,15 @@ def canonical_texts(options, table, st, viewer: int) -> list[str]:
     ranks = hidden_ranks(options, table, st, viewer)
     if not ranks:  # no hidden card moved: the usual words (and their cache)
         return option_texts(options, table, st, viewer)
+    ranked = {i for i, _ in ranks}
+    plain = iter(option_texts([o for i, o in enumerate(options) if i not in ranked], table, st, viewer))
     told, full = [], []
     for i, entries in enumerate(options):
+        if i not in ranked:  # no hidden card: the usual words (made at once, with their cache)
+            words = next(plain)
+            told.append(words)
+            full.append(words)
+            continue
         words, cut = [], None
         for e in map(effect, entries):
             if type(e) is Move and (i, e.card) in ranks:
