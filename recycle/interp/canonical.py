@@ -56,6 +56,24 @@ def options_by_rule(ex, choice, env, st) -> ByRule:
     return ByRule(options, rules)
 
 
+def rules_matter(options, table, st, viewer: int) -> bool:
+    """Could two rules move hidden cards of one place (so each option's rule must be known)? Only
+    if two options do: most choices (one draw, or no hidden card) are explored once."""
+    where, sights, by_place = st.where, table.sights, {}
+    for i, entries in enumerate(options):
+        for card in _cards(entries):
+            if not (sights.get(where[card]) or table.sight(where[card]))[viewer]:
+                if by_place.setdefault(where[card], i) != i:
+                    return True
+    return False
+
+
+def _cards(entries) -> list[int]:
+    """The cards an option's entries (tuples or effect objects) move, in order."""
+    return [e[1] if type(e) is tuple else e.card for e in entries
+            if (e[0] == MOVE if type(e) is tuple else type(e) is Move)]
+
+
 def kept(options, indices) -> tuple:
     """The options at `indices` (in order), keeping their rules if they have them."""
     chosen = [options[i] for i in indices]
@@ -75,10 +93,11 @@ def hidden_ranks(options, table, st, viewer: int) -> dict[tuple[int, int], tuple
     where, sights, moved = st.where, table.sights, {}  # moved: (rule, place) -> cards
     rules = options.rules if type(options) is ByRule else (0,) * len(options)
     for rule, entries in zip(rules, options):
-        for e in entries:
-            card = _moved(e)
-            if card is not None and not (sights.get(where[card]) or table.sight(where[card]))[viewer]:
+        for card in _cards(entries):
+            if not (sights.get(where[card]) or table.sight(where[card]))[viewer]:
                 moved.setdefault((rule, where[card]), set()).add(card)
+    if not moved:
+        return {}
     places = [place for _, place in moved]
     ranks = {}
     for (rule, place), cards in moved.items():
@@ -87,14 +106,7 @@ def hidden_ranks(options, table, st, viewer: int) -> dict[tuple[int, int], tuple
         said = rule if places.count(place) > 1 else None
         ranks.update(((rule, c), (place, k, said)) for k, c in enumerate(top_first, 1))
     return {(i, card): ranks[(rule, card)] for i, (rule, entries) in enumerate(zip(rules, options))
-            for card in map(_moved, entries) if (rule, card) in ranks}
-
-
-def _moved(entry) -> int | None:
-    """The card a move entry (tuple or `Move`) moves, else None."""
-    if type(entry) is tuple:
-        return entry[1] if entry[0] == MOVE else None
-    return entry.card if type(entry) is Move else None
+            for card in _cards(entries) if (rule, card) in ranks}
 
 
 def canonical_texts(options, table, st, viewer: int) -> list[str]:

@@ -29,7 +29,7 @@ from __future__ import annotations
 from recycle.lang import tree as T
 
 from .compat import reference_options, reference_walk
-from .canonical import canonical_texts, frozen, kept, options_by_rule
+from .canonical import canonical_texts, frozen, kept, options_by_rule, rules_matter
 from .undo import all_read_apart, option_texts
 from .errors import LimitError, NoOptionsError
 
@@ -279,10 +279,13 @@ class Machine:
         st, table = s.st, s.table
         if s.rules.cardstock and reference_walk(node):  # several `any` in one option, see `compat`
             found = reference_options(self.ex, node, env, st, MAX_OPTIONS)
-        elif s.rules.faces(node) and type(node) is T.Choice:  # each option's rule kept (`canonical`)
+        elif id(node) in s.rules.by_rule:  # each option's rule kept (`canonical`)
             found = options_by_rule(self.ex, node, env, st)
         else:
             found = self.ex.options(node, env, st)
+            if s.rules.faces(node) and type(node) is T.Choice and rules_matter(found, table, st, player):
+                s.rules.by_rule.add(id(node))  # from now on at once (the same options either way)
+                found = options_by_rule(self.ex, node, env, st)
         if len(found) > MAX_OPTIONS:
             raise self.ex.error(node, f"a choice with {len(found):,} options (at most {MAX_OPTIONS:,})", LimitError)
         if not found:

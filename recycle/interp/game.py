@@ -62,6 +62,7 @@ class Rules:
         self.strict = strict  # hitting max_choices: raise LimitError instead of calling the game
         self.guarded = guard(self.ex)  # one for all (it keeps nothing between uses)
         self._faces: dict[int, bool] = {}  # id of a choice node -> `faces`
+        self.by_rule: set[int] = set()  # ids of the choices explored rule by rule (`canonical.rules_matter`)
 
     def guard(self):
         return self.guarded
