@@ -69,6 +69,7 @@ class _Group:
     dst: tuple
     cards: tuple  # card ids, None for a card the viewer may not name
     positions: tuple  # each card's place from the top of `src` (for unnamed cards)
+    ranks: tuple = ()  # each unnamed card's (place, rank, rule) in a choice reading faces (`canonical`)
 
 
 class Labeller:
@@ -78,6 +79,7 @@ class Labeller:
     def __init__(self, table, name_cards: Callable[[Sequence[int]], str] | None = None) -> None:
         self.table = table
         self.name_cards = name_cards or (lambda ids: ", ".join(table.text[c] for c in ids))
+        self.ranks: dict = {}  # of the choice being labelled (`choice`)
 
     # ---- one option -------------------------------------------------------------------------
     def label(self, effects: Sequence, chooser: int, viewer: int, done: bool = False) -> str:
@@ -123,11 +125,11 @@ class Labeller:
                 if not visible(e.src, viewer):
                     unseen.add(e.card)
                 named = e.card not in unseen
-            order.setdefault((e.src, e.dst), []).append((e.card if named else None, e.ft))
-        out = []
-        for (src, dst), items in order.items():
-            out.append(_Group(src, dst, tuple(c for c, _ in items), tuple(f for _, f in items)))
-        return out
+            order.setdefault((e.src, e.dst), []).append((e.card if named else None, e.ft, e.card))
+        ranks = self.ranks
+        return [_Group(src, dst, tuple(c for c, _, _ in items), tuple(f for _, f, _ in items),
+                       tuple(ranks.get(card) for _, _, card in items) if ranks else ())
+                for (src, dst), items in order.items()]
 
     # ---- words --------------------------------------------------------------------------------
     def _move(self, g: _Group, chooser: int, viewer: int) -> str:
@@ -155,6 +157,9 @@ class Labeller:
         # A hidden card's place is public where nobody owns the pile or the chooser picks by it.
         by_place = g.src[0] != "p" or viewer == chooser
         src = self._where(g.src, chooser)
+        if n == 1 and g.cards[0] is None and g.ranks and g.ranks[0] is not None:
+            _, k, rule = g.ranks[0]  # its rank, not its place (`canonical`)
+            return f"hidden card {k} of {src}" + ("" if rule is None else f" (rule {rule + 1})")
         if n == 1 and g.cards[0] is None and by_place:
             place = g.positions[0]
             return f"the top card of {src}" if place == 0 else f"card {place + 1} from the top of {src}"
@@ -193,10 +198,21 @@ class Labeller:
         return ", ".join(out)
 
     # ---- a whole choice -------------------------------------------------------------------------
-    def choice(self, options: Sequence[Sequence], chooser: int, viewer: int) -> list[str]:
+    def choice(self, options: Sequence[Sequence], chooser: int, viewer: int, ranks: dict | None = None) -> list[str]:
         """Labels for every option of one choice (`options[i]` are option i's effects): moves
         between places not the chooser's (a trick cleared before each play) are left out, and
-        options that would read alike get those moves, their storage changes, then a number."""
+        options that would read alike get those moves, their storage changes, then a number.
+        `ranks` (`RecycleState.hidden_ranks`, a choice reading faces): hidden cards are named by
+        rank, and an option is told up to its first hidden card, as its text
+        (docs/recycle-language.md, "Options and hidden cards")."""
+        if not ranks:
+            return self._choice(options, chooser, viewer)
+        mine: list[dict] = [{} for _ in options]  # per option: card -> (place, rank, rule)
+        for (i, card), rank in ranks.items():
+            mine[i][card] = rank
+        return self._choice([_up_to_first(o, m) for o, m in zip(options, mine)], chooser, viewer, mine)
+
+    def _choice(self, options: Sequence[Sequence], chooser: int, viewer: int, ranks: list | None = None) -> list[str]:
         if viewer != chooser:  # the options depend on the chooser's hidden cards: no comparing them
             return [self.label(o, chooser, viewer) for o in options]
         deltas: dict[tuple, set] = {}
@@ -205,7 +221,11 @@ class Labeller:
                 if isinstance(e, SetValue) and e.kind == "ints":
                     deltas.setdefault(e.key, set()).add(_delta(e))
         varying = frozenset(k for k, d in deltas.items() if len(d) > 1)
-        parts = [self._parts(o, chooser, viewer, brief=True, varying=varying) for o in options]
+        parts = []
+        for i, o in enumerate(options):
+            self.ranks = ranks[i] if ranks else {}
+            parts.append(self._parts(o, chooser, viewer, brief=True, varying=varying))
+        self.ranks = {}
         labels = [text or "do nothing" for text, _, _ in parts]
         for extra in (2, 1):
             alike = {t for t in labels if labels.count(t) > 1}
@@ -219,6 +239,14 @@ class Labeller:
                 seen[text] = seen.get(text, 0) + 1
                 labels[i] = f"{text} (#{seen[text]})"
         return labels
+
+
+def _up_to_first(effects: Sequence, ranks: dict) -> tuple:
+    """An option's effects up to and including its first move of a card in `ranks` (a hidden card)."""
+    for i, e in enumerate(effects):
+        if isinstance(e, Move) and e.card in ranks:
+            return tuple(effects[:i + 1])
+    return tuple(effects)
 
 
 def _delta(e: SetValue):

@@ -29,6 +29,7 @@ from __future__ import annotations
 from recycle.lang import tree as T
 
 from .compat import reference_options, reference_walk
+from .canonical import canonical_texts, frozen, kept, options_by_rule, rules_matter
 from .undo import all_read_apart, option_texts
 from .errors import LimitError, NoOptionsError
 
@@ -223,21 +224,22 @@ class Machine:
             self._named = (len(table.text), len(set(table.text)) == len(table.text))
         return self._named[1]
 
-    def merged(self, found: list, table, st, player: int) -> tuple[list | None, tuple]:
+    def merged(self, found: list, table, st, player: int, canonical: bool = False) -> tuple[list | None, tuple]:
         """(texts, options): options with identical texts are one decision (identical cards), the
         first kept. Where no text holds a ';' (`self.sized`), options with different numbers of
         effects never read alike: when all differ so, no text is made (None: made if asked for,
-        see `RecycleState.options`)."""
+        see `RecycleState.options`). `canonical`: worded by `canonical` (a choice reading faces;
+        its texts read alike exactly when their full words do, so the same shortcuts hold)."""
         if self.sized and (len({len(effects) for effects in found}) == len(found)
                            or self.named(table) and all_read_apart(found, table, st, player)):
-            return None, tuple(found)
-        texts = option_texts(found, table, st, player)
+            return None, frozen(found)
+        texts = (canonical_texts if canonical else option_texts)(found, table, st, player)
         if len(set(texts)) < len(texts):
-            kept = {}
-            for text, effects in zip(texts, found):
-                kept.setdefault(text, effects)  # the first of each, in order
-            texts, found = list(kept), kept.values()
-        return texts, tuple(found)
+            first: dict[str, int] = {}
+            for i, text in enumerate(texts):
+                first.setdefault(text, i)  # the first of each, in order
+            texts, found = list(first), kept(found, first.values())
+        return texts, frozen(found)
 
     def countable(self, leaves, s) -> bool:
         """Are these counted options exactly what exploring would offer (`counting`)? Errors
@@ -277,8 +279,13 @@ class Machine:
         st, table = s.st, s.table
         if s.rules.cardstock and reference_walk(node):  # several `any` in one option, see `compat`
             found = reference_options(self.ex, node, env, st, MAX_OPTIONS)
+        elif id(node) in s.rules.by_rule:  # each option's rule kept (`canonical`)
+            found = options_by_rule(self.ex, node, env, st)
         else:
             found = self.ex.options(node, env, st)
+            if s.rules.faces(node) and type(node) is T.Choice and rules_matter(found, table, st, player):
+                s.rules.by_rule.add(id(node))  # from now on at once (the same options either way)
+                found = options_by_rule(self.ex, node, env, st)
         if len(found) > MAX_OPTIONS:
             raise self.ex.error(node, f"a choice with {len(found):,} options (at most {MAX_OPTIONS:,})", LimitError)
         if not found:
@@ -286,8 +293,8 @@ class Machine:
                                 NoOptionsError, "every option's condition is false or it has nothing to do")
         if len(found) == 1 or s.rules.cardstock:  # nothing to merge (the reference offers one option
             # per physical card): the texts are made if asked for (`RecycleState.options`)
-            s._options, s.found = None, tuple(found)
+            s._options, s.found = None, frozen(found)
         else:
-            s._options, s.found = self.merged(found, table, st, player)
+            s._options, s.found = self.merged(found, table, st, player, s.rules.faces(node))
         s.chooser = player
         st.steps = 0

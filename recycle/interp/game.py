@@ -6,9 +6,10 @@
 An action is a `RecycleAction`: the option's index and its text (what it
 moves and sets, e.g. `move SEVEN RED HEARTS from p0 HAND to p0 TRICK`), equal
 by text, so an action from a clone or a determinization applies here too.
-Cards a chooser cannot see are named by position, never by face. (An option
-whose later effects depend on a hidden card — draw, then act on what was
-drawn — can still read differently in another determinization.)
+Cards a chooser cannot see are named by position, never by face; in a choice
+that reads faces, by rank among the hidden cards its options move, and an
+option's words end at its first hidden card (`canonical`), so the texts do not
+depend on what the chooser cannot see.
 
 Observations are visibility-exact (`Table.visible`) and include the hidden
 cards a player saw go where they are (`knowledge`); `determinize` keeps all
@@ -32,6 +33,7 @@ from .compat import cardstock_game, check_mode, is_cardstock
 from .counting import Leaves
 from .flow import SEQ, Machine
 from .rounds import loop_here, play_rounds
+from .canonical import canonical_texts, hidden_ranks, reads_faces
 from .undo import OptionEffects, apply_all, option_texts
 from .invariants import check_cards, checking_by_default
 from .knowledge import redeal
@@ -59,16 +61,18 @@ class Rules:
         self.max_choices = max_choices
         self.strict = strict  # hitting max_choices: raise LimitError instead of calling the game
         self.guarded = guard(self.ex)  # one for all (it keeps nothing between uses)
-        self._filters: dict[int, bool] = {}  # id of a choice node -> `filters`
+        self._faces: dict[int, bool] = {}  # id of a choice node -> `faces`
+        self.by_rule: set[int] = set()  # ids of the choices explored rule by rule (`canonical.rules_matter`)
 
     def guard(self):
         return self.guarded
 
-    def filters(self, choice) -> bool:
-        """Does this choice hold a `(filter ...)` (its options may depend on hidden faces)?"""
-        known = self._filters.get(id(choice))
+    def faces(self, choice) -> bool:
+        """Does this choice read cards' faces (its options may depend on hidden ones: worded by
+        `canonical`)? Never in the reference mode, whose options are worded as it words them."""
+        known = self._faces.get(id(choice))
         if known is None:
-            known = self._filters[id(choice)] = any(type(n) is T.Filter for n in T.walk(choice))
+            known = self._faces[id(choice)] = not self.cardstock and reads_faces(choice)
         return known
 
 
@@ -89,9 +93,22 @@ class RecycleState(GameState):
                 self.rules.machine.offer(self)
             options = self._options
         if type(options) is not tuple:  # a list of the options' texts, or None: no text made yet
-            texts = options if options is not None else option_texts(self.found, self.table, self.st, self.chooser)
+            texts = options if options is not None else self._texts()
             options = self._options = tuple(action(i, text) for i, text in enumerate(texts))
         return options
+
+    def hidden_ranks(self) -> dict:
+        """In a choice that reads faces, (option index, card) -> (place, rank, rule) of the hidden
+        cards its options move, as its words name them (`canonical`); else empty (named by place)."""
+        if self.over or self.pending is None or not self.rules.faces(self.pending[0]):
+            return {}
+        self.options  # (explored, if they were only counted)
+        return hidden_ranks(self.found, self.table, self.st, self.chooser)
+
+    def _texts(self) -> list[str]:
+        """The options' words for their chooser: canonical where the choice reads faces (`canonical`)."""
+        words = canonical_texts if self.rules.faces(self.pending[0]) else option_texts
+        return words(self.found, self.table, self.st, self.chooser)
 
     @options.setter
     def options(self, options: tuple) -> None:
@@ -257,13 +274,14 @@ class RecycleState(GameState):
     def determinize(self, player: int, rng: random.Random) -> "RecycleState":
         """Re-deal the cards `player` cannot see (cards it knows stay in their location, see
         `knowledge`), keeping every location's size and card backs; reseed the game's
-        generator; find the pending options again. The chooser of a choice that filters cards is
-        told options that may depend on cards it cannot see: re-dealt until the world offers the
-        same (at most `MAX_REDEALS` deals; docs/recycle-language.md, "Options and hidden cards")."""
+        generator; find the pending options again. The chooser of a choice that reads faces is told
+        how many hidden cards its options may move (and chance drawn while finding them, e.g. a
+        tie broken at random): re-dealt until the world offers the same option texts (at most
+        `MAX_REDEALS` deals; docs/recycle-language.md, "Options and hidden cards")."""
         slots = self.hidden_cards(player)
         c = self._dealt(player, slots, rng)
         if slots and player == self.chooser and not self.over and self.pending is not None \
-                and not self.rules.cardstock and self.rules.filters(self.pending[0]):
+                and self.rules.faces(self.pending[0]):
             told = self.option_texts()
             for _ in range(MAX_REDEALS - 1):
                 if c.option_texts() == told:

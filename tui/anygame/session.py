@@ -146,7 +146,7 @@ class GameSession:
             hand = {p.title for p in self.board().hand()}
             legal = state.legal_actions()
             effects = [state.effects[o.index] for o in legal]
-            labels = self.labeller.choice(effects, self.me, self.me)
+            labels = self.labeller.choice(effects, self.me, self.me, state.hidden_ranks())
             out = []
             for option, did, label in zip(legal, effects, labels):
                 cards = tuple(sorted(self.card_of[state.table.text[e.card]] for e in did
