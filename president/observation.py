@@ -49,10 +49,10 @@ def ordinal(place: int) -> str:
     return f"{place}{suffix}"
 
 
-def round_points(places: tuple[int, ...]) -> tuple[int, ...]:
-    """The points of one round per seat: players minus place (the last scores 0)."""
+def round_points(places: tuple[int, ...], last: int = 0) -> tuple[int, ...]:
+    """The points of one round per seat: players minus place, plus what the last place scores (`last`)."""
     n = len(places)
-    return tuple(n - place for place in places)
+    return tuple(n - place + last for place in places)
 
 
 class PresidentObservation(Observation):
