@@ -177,11 +177,11 @@ class Give:
         return cls(tuple(sorted(parse_value(t) for t in tokens[1:])))
 
 
-def parse_action(text: str) -> Play | Give:
-    """Any President action from its text form."""
+def parse_action(text: str, suited: bool = False) -> Play | Give:
+    """Any President action from its text form (`suited`: at a table where plays name their suits)."""
     if text.strip().lower().startswith("give"):
         return Give.parse(text)
-    return Play.parse(text)
+    return Play.parse(text, suited)
 
 
 def cards_text(cards: Iterable[Card]) -> str:

@@ -218,7 +218,7 @@ class PresidentState(GameState):
         return round_heuristic(self, player)
 
     def parse_action(self, text: str) -> Play | Give:
-        return parse_action(text)
+        return parse_action(text, self.settings.suited)
 
     def results(self) -> Results:
         if self.phase is not Phase.OVER:
