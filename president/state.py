@@ -349,7 +349,8 @@ class PresidentState(GameState):
         # Whether the play ends the trick is judged in the order it was played in,
         # before a revolution it starts (four twos still end the trick).
         ends_trick = ((s.twos_end_trick and (value == JOKER or value == (3 if self.reversed else TWO)))
-                      or (s.eight_cut and (value == 8 or (action.run and value < 8 < value + count))))
+                      or (s.eight_cut and (value == 8 or (action.run and value < 8 < value + count)))
+                      or (s.spade_three and up is not None and up.value == JOKER))  # the 3 of spades took it
         if count >= (5 if action.run else 4) and s.revolution and value != JOKER:
             self.reversed = not self.reversed
         if not self.sizes[p] and self._finish_player(

@@ -61,7 +61,9 @@ def suited_cards(lay: "Layout", play: Play, hand: int | None = None) -> int:
 
 def next_lock(lock: int, up: Play | None, play: Play) -> int:
     """The suits the trick is locked to after `play` answers `up` (0: none)."""
-    if lock or up is None or play.value == JOKER or up.value == JOKER:
+    if play.value == JOKER:  # a lone joker binds no suit, and frees a locked trick (UECda's server)
+        return 0
+    if lock or up is None or up.value == JOKER:
         return lock
     return play.suits if play.suits == up.suits else 0
 

@@ -115,6 +115,18 @@ def test_only_the_three_of_spades_beats_a_lone_joker():
     assert info.value.rule == "beat"
 
 
+def test_the_three_of_spades_on_a_lone_joker_ends_the_trick():
+    state = position("3s 3h 2c", up="Jk")
+    state.apply(state.parse_action("3s"))
+    assert state.upcards is None and state.current_player() == 0
+
+
+def test_a_lone_joker_frees_a_locked_trick():
+    state = position("Jk 4c 9d", up="7h", lock="h")
+    state.apply(state.parse_action("Jk"))
+    assert state.lock == 0
+
+
 def test_without_spade_three_nothing_beats_a_lone_joker():
     assert legal(position("3s 2c", up="Jk", settings=replace(UECDA, spade_three=False))) == {"pass"}
 

@@ -123,16 +123,17 @@ class UecdaServer:
     def _rows(self, state: PresidentState, p: int, **extra) -> wire.TableState:
         n = state.num_players
         prev = state.prev_places
-        classes = tuple(range(n)) if prev is None else tuple(place - 1 for place in prev)
+        classes = (0,) * n if prev is None else tuple(place - 1 for place in prev)  # the first game: all 0
         rows = wire.TableState(turn=state.current, field_empty=state.upcards is None,
                                revolution=state.reversed, lock=bool(state.lock), counts=tuple(state.sizes),
                                classes=classes, seats=tuple(range(n)))
         return replace(rows, **extra)
 
     def _deal(self, state: PresidentState) -> None:
-        to_give = {giver: count for giver, _, count in state.pending}
+        # As the competition's server: 2 - class (2, 1, 0, -1, -2 as unsigned) after the first game, else 0.
+        first = state.prev_places is None
         for p in range(state.num_players):
-            rows = self._rows(state, p, exchange=True, to_give=to_give.get(p, 0))
+            rows = self._rows(state, p, exchange=True, turn=6, to_give=0 if first else 3 - state.prev_places[p])
             self._send(p, lambda r: r.send_table(rows.write(wire.hand_table(state.lay, state.masks[p]))))
 
     def _exchange(self, state: PresidentState) -> None:
@@ -173,10 +174,11 @@ class UecdaServer:
                 self._lose(p, str(exc))
         if play is None:
             play = self._ask(state, p)
-        game = state.round_no
+        game, before = state.round_no, state.upcards
         state.apply(play)
-        field = wire.play_table(play) if not play.is_pass else (
-            wire.play_table(state.upcards) if state.upcards is not None and state.round_no == game else wire.empty())
+        # The field shows the play, or after a pass what it passed on (even if that pass ended the trick:
+        # the next hand table says the field is empty), as the competition's server sends it.
+        field = wire.play_table(before if play.is_pass else play)
         rows = self._rows(state, p, turn=p)
         flag = wire.ALL_OVER if state.is_terminal() else wire.GAME_OVER if state.round_no != game else wire.GOES_ON
         for q in range(state.num_players):
