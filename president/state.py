@@ -338,10 +338,11 @@ class PresidentState(GameState):
         value, jokers = action.value, action.jokers
         s, up = self.settings, self.upcards
         if action.suits:  # suits matter: exactly the cards the play names
-            self._remove_mask(p, suited_cards(self.lay, action))
-            self.lock = next_lock(self.lock, up, action) if s.lock else 0
+            self._remove_mask(p, suited_cards(self.lay, action, self.masks[p]))
         else:
             self._remove_cards(p, value, count - jokers, jokers)
+        if s.lock:
+            self.lock = next_lock(self.lock, up, action)
         equal = up is not None and value == up.value
         self.upcards, self.last_player = action, p
         if not s.pass_locks:
