@@ -96,7 +96,7 @@ def _runs(held: list[int], wild: int, need: int | None, lock: int, beats) -> lis
             continue
         for low in range(3, 14):
             missing = 0
-            for length in range(1, 16 - low):
+            for length in range(1, 17 - low):  # up to the 2 (value 15)
                 if not held[low + length - 1] & bit:
                     missing |= 1 << (length - 1)
                 if missing.bit_count() > wild:

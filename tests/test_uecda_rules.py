@@ -70,6 +70,11 @@ def test_a_three_card_run_of_one_suit_is_a_play_two_cards_or_mixed_suits_are_not
     assert "5h 6c 7h" not in got
 
 
+def test_a_run_may_end_on_the_two():
+    assert {"Kh Ah 2h", "Qh Kh Ah 2h"} <= legal(position("Qh Kh Ah 2h 4c"))
+    assert "Kc Ac 2c" in legal(position("Kc Ac 2c", up="9h Th Jh"))
+
+
 def test_runs_are_off_without_the_sequences_setting():
     got = legal(position("5h 6h 7h", settings=replace(UECDA, sequences=False)))
     assert "5h 6h 7h" not in got and "5h" in got
