@@ -212,3 +212,20 @@ def parse_suited(tokens: list[str]) -> Play:
     if wild.bit_count() == len(cells):
         raise ActionParseError("a sequence needs real cards beside its jokers")
     return suited_play(low, len(cells), wild.bit_count(), 1 << suit, True, wild)
+
+
+def play_of_cards(state: "PresidentState", cards: list[Card]) -> Play | None:
+    """The legal play made of exactly these cards (a joker standing wherever the first such play
+    puts it), or None: what a person means by selecting cards at a table where suits matter."""
+    lay = state.lay
+    naturals = sum(lay.bit(c) for c in cards if c.value != JOKER)
+    jokers = sum(1 for c in cards if c.value == JOKER)
+    hand = state.masks[state.current]
+    legal = suited_plays(state)
+    if jokers == len(cards) == 1:
+        return LONE_JOKER if LONE_JOKER in legal else None
+    for play in legal:
+        if not play.is_pass and play.value != JOKER and play.jokers == jokers and \
+                suited_cards(lay, play, hand) & ~lay.take(hand, JOKER, jokers) == naturals:
+            return play
+    return None

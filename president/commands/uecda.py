@@ -57,7 +57,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def _say(line: str) -> None:
-    err_console.print(line, markup=False, highlight=False)
+    err_console.print(line, markup=False, highlight=False, soft_wrap=True)
 
 
 def run_server(args: argparse.Namespace) -> int:

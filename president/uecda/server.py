@@ -20,7 +20,7 @@ import socket
 from dataclasses import dataclass, field, replace
 from typing import Callable, TextIO
 
-from recycle.kernel.protocol import Agent
+from recycle.kernel.protocol import Agent, IllegalAction
 
 from ..cards import PASS, Give, Play
 from ..exchange import legal_gifts
@@ -189,10 +189,19 @@ class UecdaServer:
         remote: Remote = self.seats[p].remote
         play = wire.read_play(remote.read_table())
         if isinstance(play, wire.Malformed) or not state.is_legal(play):
-            reason = play.reason if isinstance(play, wire.Malformed) else f"{play} is not legal now"
+            reason = play.reason if isinstance(play, wire.Malformed) else _why_not(state, play)
             play = PASS if state.upcards is not None else state.legal_actions()[0]
             self.log(f"player {p} ({remote.name}): refused, {reason}; it plays {play}")
             remote.send_int(wire.REJECTED)
             return play
         remote.send_int(wire.ACCEPTED)
         return play
+
+
+def _why_not(state: PresidentState, play: Play) -> str:
+    """The rule an illegal play breaks, in the engine's words."""
+    try:
+        state.check_play(play)
+    except IllegalAction as exc:
+        return f"{play}: {exc}"
+    return f"{play} is not legal now"
