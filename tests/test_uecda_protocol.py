@@ -223,3 +223,28 @@ def test_a_table_of_the_wrong_size_is_refused():
     with pytest.raises(wire.ProtocolError, match="480"):
         wire.unpack(b"\0" * 479)
     assert wire.read_play(wire.empty()) == PASS
+
+
+# ---------------------------------------------------------------- the commands
+def _run(*argv):
+    from president.cli import main
+    from president.commands import fuzzing
+
+    code, out, err = fuzzing.call(main, list(argv), seconds=30)
+    assert fuzzing.output_problem(code, out, err) is None
+    return code, out + err
+
+
+def test_the_server_refuses_an_unknown_bot_before_listening():
+    code, text = _run("uecda-server", "--port", "0", "--seats", "remote,Nobody")
+    assert code != 0 and "Nobody" in text and "listening" not in text
+
+
+def test_the_server_ends_with_one_line_when_nobody_joins():
+    code, text = _run("uecda-server", "--port", "0", "--games", "1", "--join-timeout", "0.3", "--seed", "1")
+    assert code == 1 and "only 0 of 5 client(s) joined" in text
+
+
+def test_the_client_says_when_no_server_answers():
+    code, text = _run("uecda-client", "Classic", "--port", "1", "--seed", "1")
+    assert code == 1 and "uecda-client:" in text and "0 game(s)" in text
