@@ -54,6 +54,15 @@ class PresidentView(ClimbingView):
             deck_size=deck_size, order=_REVERSED if obs.reversed else _NORMAL, jokers_beat_singles=True,
             wild_jokers=wild, actions=actions, pass_action=pass_action, _obs=obs, _facts=entry)
 
+    @property
+    def locked(self) -> bool:
+        return bool(self._obs.lock)
+
+    @property
+    def sequence_up(self) -> bool:
+        up = self._obs.upcards
+        return up is not None and up.run
+
     @cached_property
     def unseen(self) -> tuple[int, ...]:
         return _unseen(self._facts[1], self.hand, self._obs.played_counts)

@@ -91,7 +91,8 @@ def test_remote_clients_and_our_bots_share_a_table():
     for _, t in clients:
         t.join(60)
     thread.join(60)
-    assert [s.name for s in box["result"].stats] == ["Expert", "c0", "random", "c1", "Classic"]
+    names = [s.name for s in box["result"].stats]  # remote seats go to clients in connection order
+    assert names[0::2] == ["Expert", "random", "Classic"] and sorted(names[1::2]) == ["c0", "c1"]
     assert all(c.games == 2 for c, _ in clients)
 
 
