@@ -32,6 +32,7 @@ def main() -> int:
     parser.add_argument("--bot", default=SEARCH, help="seat 0 (default: the master level's search player)")
     parser.add_argument("--simple", default="Beginner", help="our simple client's personality")
     parser.add_argument("--client", help="an outside UECda client program to run in seats 1-4 instead")
+    parser.add_argument("--label", default="master", help="seat 0's name in the table")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--timeout", type=float, default=30.0)
     args = parser.parse_args()
@@ -53,6 +54,7 @@ def main() -> int:
     listener.close()
     for c in clients:
         c.wait(60) if isinstance(c, subprocess.Popen) else c.join(60)
+    result.stats[0].name = args.label
     print_table(standings_table(result))
     print(f"{args.games} games in {time.perf_counter() - started:.0f} s; seat 0: {args.bot}")
     return 0

@@ -286,3 +286,14 @@ def test_spade_bit_is_the_spades_suit():
     assert SPADES == 1 << "cdhs".index("s")
     assert FirstLeader("three-of-diamonds") is FirstLeader.THREE_OF_DIAMONDS
     assert PASS in position("4c", up="3c").legal_actions()
+
+
+def test_rule_bots_and_a_search_player_play_a_round_of_the_preset():
+    from president.bots import make_bot
+    from recycle.kernel.protocol import play_game
+
+    state = PresidentState.new_match(replace(UECDA, rounds=1), 11)
+    agents = [make_bot("ismcts:iterations=8"), make_bot("Classic"), make_bot("Expert"), make_bot("random"),
+              make_bot("Beginner")]
+    results = play_game(state, agents, random.Random(11))
+    assert sorted(results.ranks) == [1, 2, 3, 4, 5] and sum(state.scores) == 15
