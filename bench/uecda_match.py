@@ -24,6 +24,7 @@ from president.settings import preset
 from president.uecda.client import UecdaClient
 from president.uecda.server import UecdaServer
 from recycle.kernel.cli_support import print_table
+from timing import add_smoke_option, smoke
 
 
 def main() -> int:
@@ -35,7 +36,8 @@ def main() -> int:
     parser.add_argument("--label", default="master", help="seat 0's name in the table")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--timeout", type=float, default=30.0)
-    args = parser.parse_args()
+    add_smoke_option(parser)
+    args = smoke(parser.parse_args(), games=2, bot="Classic", label="Classic")
     listener = socket.create_server(("127.0.0.1", 0))
     port = listener.getsockname()[1]
     server = UecdaServer(preset("uecda"), [args.bot] + ["remote"] * 4, args.games, args.seed, make_bot,
