@@ -117,6 +117,8 @@ VIEW_VARIABLES: dict[Variable, Callable[[ClimbingView], int]] = {
     Variable.HAND_VALUE: _hand_value,
     Variable.MY_LOWEST_CARD: lambda w: min(_non_twos(w), default=0),
     Variable.MY_HIGHEST_CARD: lambda w: max(_non_twos(w), default=0),
+    Variable.LOCKED: lambda w: int(w.locked),
+    Variable.SEQUENCE_UP: lambda w: int(w.sequence_up),
 }
 PLAY_VARIABLES: dict[Variable, Callable[[ClimbingView, Play], int]] = {
     Variable.CARD_VAL: lambda w, p: p[0],

@@ -1,4 +1,4 @@
-"""The 18 game variables that `.rul` conditions compare (docs/rul-language.md, "Game variables").
+"""The 20 game variables that `.rul` conditions compare (docs/rul-language.md, "Game variables").
 
 A variable is named in a rule by its full name (`TotMyTwos`), its short name
 (`G`) or any unambiguous prefix of its full name (`TotMyT`), ignoring case;
@@ -87,6 +87,11 @@ class Variable(enum.Enum):
     )
     MY_HIGHEST_CARD = (
         "E", "MyHighestCard", "My highest value, not counting twos (0 if none)", 0, 14, "card", "zero",
+    )
+    # Tables where suits matter (docs/president-rules.md: the `uecda` preset); always 0 elsewhere.
+    LOCKED = ("B", "Locked", "Is the trick locked to the upcards' suits (shibari)? 0 no, 1 yes", 0, 1)
+    SEQUENCE_UP = (
+        "X", "SequenceUp", "Are the upcards a sequence (consecutive values of one suit)? 0 no, 1 yes", 0, 1,
     )
 
     def __new__(cls, short: str, full: str, meaning: str, low: int, high: int, *flags: str):

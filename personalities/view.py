@@ -72,6 +72,11 @@ class ClimbingView:
             higher_players=higher_players, jokers_beat_singles=jokers_beat_singles, wild_jokers=wild_jokers,
             actions={} if actions is None else actions, pass_action=pass_action)
 
+    #: Where suits matter (a game overrides them): is the trick locked to the upcards' suits, and are
+    #: the upcards a sequence? Class attributes, not fields: most games never have either.
+    locked = False
+    sequence_up = False
+
     def action(self, play: Play | None) -> Any:
         """The game's action for a resolved play, or for a pass (None)."""
         return self.pass_action if play is None else self.actions[play]

@@ -67,11 +67,21 @@ class Play:
 
     `jokers` of them are wild jokers standing for that value; a lone joker
     played for itself has value 16. A pass is `Play.PASS` (count 0).
+
+    At a table where suits matter (sequences or locks, `president.suited`) a
+    play names its cards: `suits` is the mask of its suits (bit i: `SUITS[i]`),
+    counting the suit a joker stands for, and `wild` says which cards are
+    jokers (in a group, a mask of suits; in a sequence, of positions from the
+    lowest). A sequence (`run`) is `count` consecutive values of one suit from
+    `value` up. Plays where suits do not matter keep `suits` 0.
     """
 
     value: int
     count: int
     jokers: int = 0
+    suits: int = 0
+    run: bool = False
+    wild: int = 0
 
     PASS: "Play" = None  # type: ignore[assignment]  # set below
 
@@ -87,19 +97,34 @@ class Play:
     def __str__(self) -> str:
         if self.count == 0:
             return "pass"
+        if self.suits:
+            return " ".join(("Jk:" if wild else "") + value_text(v) + suit for v, suit, wild in self.cells())
         return " ".join([value_text(self.value)] * self.naturals + ["Jk"] * self.jokers)
+
+    def cells(self) -> list[tuple[int, str, bool]]:
+        """A suited play's cards as (value, suit, is a joker standing for it), lowest first."""
+        if self.run:
+            suit = SUITS[self.suits.bit_length() - 1]
+            return [(self.value + i, suit, bool(self.wild >> i & 1)) for i in range(self.count)]
+        return [(self.value, suit, bool(self.wild >> i & 1)) for i, suit in enumerate(SUITS) if self.suits >> i & 1]
 
     def __repr__(self) -> str:
         return f"Play({str(self)!r})"
 
     @classmethod
-    def parse(cls, text: str) -> "Play":
-        """`"7 7"`, `"7h 7c"`, `"pass"`, `"Jk"`, `"9 9 Jk"` (a joker as a wild nine)."""
+    def parse(cls, text: str, suited: bool = False) -> "Play":
+        """`"7 7"`, `"7h 7c"`, `"pass"`, `"Jk"`, `"9 9 Jk"` (a joker as a wild nine); a sequence
+        `"5h 6h 7h"` or `"5h Jk:6h 7h"`; with `suited` (a table where suits matter) `"7h 7c"` is
+        those two sevens and `"7h Jk:7s"` a joker standing for the seven of spades."""
         tokens = text.replace(",", " ").split()
         if not tokens:
             raise ActionParseError("empty play: name the cards (e.g. '7 7') or 'pass'")
         if len(tokens) == 1 and tokens[0].lower() in ("pass", "p", "-"):
             return PASS
+        if suited or (len(tokens) > 1 and (any(":" in t for t in tokens) or _distinct_suited(tokens))):
+            from .suited import parse_suited
+
+            return parse_suited(tokens)
         values = [parse_value(t) for t in tokens]
         naturals = [v for v in values if v != JOKER]
         jokers = len(values) - len(naturals)
@@ -110,6 +135,15 @@ class Play:
         if len(set(naturals)) != 1:
             raise ActionParseError(f"{text!r} mixes values: a play is cards of one value")
         return play_of(naturals[0], len(values), jokers)
+
+
+def _distinct_suited(tokens: list[str]) -> bool:
+    """Cards of several values, every one with a suit: a sequence (never a valid set of one value)."""
+    try:
+        cards = [Card.parse(t) for t in tokens]
+    except ActionParseError:
+        return False
+    return len({c.value for c in cards}) > 1
 
 
 PASS = Play(0, 0)
@@ -143,11 +177,11 @@ class Give:
         return cls(tuple(sorted(parse_value(t) for t in tokens[1:])))
 
 
-def parse_action(text: str) -> Play | Give:
-    """Any President action from its text form."""
+def parse_action(text: str, suited: bool = False) -> Play | Give:
+    """Any President action from its text form (`suited`: at a table where plays name their suits)."""
     if text.strip().lower().startswith("give"):
         return Give.parse(text)
-    return Play.parse(text)
+    return Play.parse(text, suited)
 
 
 def cards_text(cards: Iterable[Card]) -> str:

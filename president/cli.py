@@ -29,6 +29,8 @@ COMMANDS = [
     Subcommand("crosscheck", _C + "crosscheck",
                "native President and RECYCLE President5 on the same deals: same plays?"),
     Subcommand("analyze", _C + "analyze", "heuristics, game metrics and climbing figures with 95%% intervals"),
+    Subcommand("uecda-server", _C + "uecda", "host a UECda match: remote clients and our bots at one table"),
+    Subcommand("uecda-client", _C + "uecda", "one of our bots plays on a UECda server"),
     Subcommand("evolve", _C + "evolve",
                "evolve a personality: mutations kept only when a paired test proves them better"),
     Subcommand("record", _C + "record", "record a bot's decisions: the position its seat saw, and its play"),

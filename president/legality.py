@@ -15,6 +15,7 @@ from recycle.kernel.protocol import IllegalAction
 
 from .cards import JOKER, PASS, TWO, Play, play_of
 from .settings import EqualValue, JokerMode
+from .suited import check_suited, suited_plays
 
 if TYPE_CHECKING:
     from .state import PresidentState
@@ -32,8 +33,10 @@ def legal_plays(state: "PresidentState") -> list:
     The order is part of the engine's behaviour (random players pick by
     index): lower values first, for each value fewer cards first.
     """
-    counts = state.counts[state.current]
     s = state.settings
+    if s.suited:
+        return suited_plays(state)
+    counts = state.counts[state.current]
     wild = counts[JOKER] if s.joker_mode is JokerMode.WILD else 0
     up = state.upcards
     out = []
@@ -92,6 +95,8 @@ def forbidden_finish(state: "PresidentState", play: Play) -> bool:
 def is_legal(state: "PresidentState", play: Play) -> bool:
     """Is `play` legal now, in the play phase? (The same answer as membership in `legal_actions`.)"""
     up, s = state.upcards, state.settings
+    if s.suited or play.suits:
+        return s.suited and play in suited_plays(state)
     v, k, j = play.value, play.count, play.jokers
     if k == 0:
         return up is not None and v == 0 and j == 0
@@ -116,8 +121,13 @@ def is_legal(state: "PresidentState", play: Play) -> bool:
 
 def check_play(state: "PresidentState", play: Play) -> None:
     """Raise `IllegalAction` naming the rule if `play` is not legal now, in the play phase."""
+    if state.settings.suited:
+        check_suited(state, play)
+        return
     if is_legal(state, play):
         return
+    if play.suits:
+        raise IllegalAction(f"{play} names suits: suits do not matter at this table (e.g. 7 7)", "suits")
     p, up, counts = state.current, state.upcards, state.counts[state.current]
     if play.count == 0 and (play.value or play.jokers):
         raise IllegalAction(f"{play!r} is not a play: a pass is Play.PASS", "play")

@@ -49,10 +49,10 @@ def ordinal(place: int) -> str:
     return f"{place}{suffix}"
 
 
-def round_points(places: tuple[int, ...]) -> tuple[int, ...]:
-    """The points of one round per seat: players minus place (the last scores 0)."""
+def round_points(places: tuple[int, ...], last: int = 0) -> tuple[int, ...]:
+    """The points of one round per seat: players minus place, plus what the last place scores (`last`)."""
     n = len(places)
-    return tuple(n - place for place in places)
+    return tuple(n - place + last for place in places)
 
 
 class PresidentObservation(Observation):
@@ -61,7 +61,7 @@ class PresidentObservation(Observation):
 
     __slots__ = ("player", "settings", "phase", "round_no", "current_player", "hand_mask",
                  "counts", "upcards", "last_player", "sizes", "played_mask", "played_counts", "places",
-                 "prev_places", "scores", "reversed", "_history", "pending", "_lay", "_facts", "_source", "__dict__")
+                 "prev_places", "scores", "reversed", "lock", "_history", "pending", "_lay", "_facts", "_source", "__dict__")
 
     def __init__(self, state: "PresidentState", player: int) -> None:
         self.player = player
@@ -80,6 +80,7 @@ class PresidentObservation(Observation):
         self.prev_places = state.prev_places
         self.scores = tuple(state.scores)
         self.reversed = state.reversed
+        self.lock = state.lock  # the suits the trick is locked to (0: none), public
         # The round's history list only grows (a new round gets a new list), so a
         # reference and a length are an immutable snapshot, copied only if read.
         self._history = (state.history, len(state.history))

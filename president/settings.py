@@ -45,6 +45,8 @@ class FirstLeader(enum.Enum):
 
     THREE_OF_CLUBS = "three-of-clubs"
     """The holder of the 3 of clubs (classic)."""
+    THREE_OF_DIAMONDS = "three-of-diamonds"
+    """The holder of the 3 of diamonds (UECda)."""
     LEFT_OF_DEALER = "left-of-dealer"
     """The player to the dealer's left."""
 
@@ -78,6 +80,11 @@ class Settings:
     no_going_out_on_two: bool = False
     rounds: int = 10
     target_score: int = 0  # 0: no target; the match lasts `rounds` rounds
+    # Suits matter from here on (president/suited.py); all off at the tables above.
+    sequences: bool = False  # three or more consecutive values of one suit are a play (kaidan)
+    lock: bool = False  # a play of the same suits as the one it beats locks the trick to them (shibari)
+    spade_three: bool = False  # a lone joker is beaten by the 3 of spades alone
+    last_place_points: int = 0  # points of the last place a round (UECda: 1, so 5..1 with 5 players)
 
     def __post_init__(self) -> None:
         if not 3 <= self.players <= 7:
@@ -92,9 +99,18 @@ class Settings:
             raise SettingsError("a match needs rounds >= 1 or a target_score")
         if self.rounds < 0 or self.target_score < 0:
             raise SettingsError("rounds and target_score cannot be negative")
+        if (self.sequences or self.lock or self.spade_three) and self.decks != 1:
+            raise SettingsError("sequences, lock and spade_three need one deck (a card is named by its suit)")
+        if not 0 <= self.last_place_points <= 100:
+            raise SettingsError(f"last_place_points must be 0 to 100, not {self.last_place_points}")
         if self.rounds > MAX_ROUNDS or self.target_score > MAX_TARGET:
             # a match of 10**20 rounds is a typo that would never end
             raise SettingsError(f"rounds must be at most {MAX_ROUNDS:,} and target_score at most {MAX_TARGET:,}")
+
+    @property
+    def suited(self) -> bool:
+        """Do suits matter at this table (which cards a play names)?"""
+        return self.sequences or self.lock or self.spade_three
 
     @property
     def deck_size(self) -> int:
@@ -152,6 +168,11 @@ PRESETS: dict[str, Settings] = {
     "pagat": Settings(equal_value=EqualValue.NO, exchange_big=1, exchange_small=0,
                       later_leader=LaterLeader.PRESIDENT, first_leader=FirstLeader.LEFT_OF_DEALER),
     "daifugo": Settings(revolution=True, eight_cut=True, jokers=2, joker_mode=JokerMode.WILD),
+    # The computer Daifugo competition's standard rules (docs/uecda.md): strictly higher plays, a pass
+    # sits out the trick, twos do not end it, 8-cut, revolution, sequences, lock, one wild joker.
+    "uecda": Settings(jokers=1, joker_mode=JokerMode.WILD, pass_locks=True, equal_value=EqualValue.NO,
+                      twos_end_trick=False, first_leader=FirstLeader.THREE_OF_DIAMONDS, revolution=True,
+                      eight_cut=True, sequences=True, lock=True, spade_three=True, last_place_points=1),
 }
 
 

@@ -26,6 +26,10 @@ from .legality import check_play, is_legal, legal_plays
 from .observation import PresidentObservation, round_points
 from .playout import greedy_playout
 from .settings import EqualValue, FirstLeader, LaterLeader, Settings
+from .suited import next_lock, suited_cards
+
+#: The card whose holder leads the first round, by `Settings.first_leader`.
+_OPENING_CARD = {FirstLeader.THREE_OF_CLUBS: Card(3, "c"), FirstLeader.THREE_OF_DIAMONDS: Card(3, "d")}
 
 
 def _bits_of(draw: Callable[[int], int] | None) -> Callable[[int], int] | None:
@@ -55,7 +59,7 @@ class PresidentState(GameState):
         "current", "upcards", "last_player", "declined", "out", "places", "best_free",
         "worst_free", "reversed", "round_no", "prev_places", "scores", "round_log",
         "history", "pending", "gifts", "bounds", "known_public", "deal_seed", "first_leader",
-        "round_only",
+        "round_only", "lock",
     )
 
     # ---- construction -------------------------------------------------
@@ -118,6 +122,7 @@ class PresidentState(GameState):
         self.places = [0] * n
         self.best_free, self.worst_free = 1, n
         self.reversed = False
+        self.lock = 0  # the suits the trick is locked to (a mask, president/suited.py); 0: none
         self.history = []
         self.gifts = []  # (giver, receiver, mask) of this round's exchange
         self.bounds = []  # (knower, target, highest value target may hold)
@@ -134,11 +139,11 @@ class PresidentState(GameState):
     def _round_leader(self) -> int:
         s, n = self.settings, self.num_players
         if self.prev_places is None:
-            if s.first_leader is FirstLeader.THREE_OF_CLUBS:
-                three_clubs = self.lay.bit(Card(3, "c"))
+            if s.first_leader in _OPENING_CARD:
+                opening = self.lay.bit(_OPENING_CARD[s.first_leader])
                 for p in range(n):
-                    if self.masks[p] & three_clubs:
-                        self.known_public.append((p, three_clubs))
+                    if self.masks[p] & opening:
+                        self.known_public.append((p, opening))
                         return p
             return (self.dealer() + 1) % n
         wanted = n if s.later_leader is LaterLeader.LOSER else 1
@@ -161,7 +166,7 @@ class PresidentState(GameState):
         c.played_counts = self.played_counts[:]
         c.upcards, c.last_player, c.declined, c.out = self.upcards, self.last_player, self.declined, self.out
         c.places = self.places[:]
-        c.best_free, c.worst_free, c.reversed = self.best_free, self.worst_free, self.reversed
+        c.best_free, c.worst_free, c.reversed, c.lock = self.best_free, self.worst_free, self.reversed, self.lock
         c.round_no, c.prev_places = self.round_no, self.prev_places
         c.scores = self.scores[:]
         c.round_log = self.round_log[:]
@@ -196,7 +201,7 @@ class PresidentState(GameState):
         if not self.round_only:
             return None
         return (self.phase, tuple(self.masks), self.current, self.upcards, self.last_player, self.declined,
-                self.reversed, self.best_free, self.worst_free)
+                self.reversed, self.best_free, self.worst_free, self.lock)
 
     def value_range(self, player: int) -> tuple[float, float]:
         """Bounds on `player`'s utility: in a round, between those of the places still free."""
@@ -213,7 +218,7 @@ class PresidentState(GameState):
         return round_heuristic(self, player)
 
     def parse_action(self, text: str) -> Play | Give:
-        return parse_action(text)
+        return parse_action(text, self.settings.suited)
 
     def results(self) -> Results:
         if self.phase is not Phase.OVER:
@@ -331,8 +336,13 @@ class PresidentState(GameState):
             self._advance(p)
             return
         value, jokers = action.value, action.jokers
-        self._remove_cards(p, value, count - jokers, jokers)
         s, up = self.settings, self.upcards
+        if action.suits:  # suits matter: exactly the cards the play names
+            self._remove_mask(p, suited_cards(self.lay, action, self.masks[p]))
+        else:
+            self._remove_cards(p, value, count - jokers, jokers)
+        if s.lock:
+            self.lock = next_lock(self.lock, up, action)
         equal = up is not None and value == up.value
         self.upcards, self.last_player = action, p
         if not s.pass_locks:
@@ -340,8 +350,9 @@ class PresidentState(GameState):
         # Whether the play ends the trick is judged in the order it was played in,
         # before a revolution it starts (four twos still end the trick).
         ends_trick = ((s.twos_end_trick and (value == JOKER or value == (3 if self.reversed else TWO)))
-                      or (s.eight_cut and value == 8))
-        if count >= 4 and s.revolution and value != JOKER:
+                      or (s.eight_cut and (value == 8 or (action.run and value < 8 < value + count)))
+                      or (s.spade_three and up is not None and up.value == JOKER))  # the 3 of spades took it
+        if count >= (5 if action.run else 4) and s.revolution and value != JOKER:
             self.reversed = not self.reversed
         if not self.sizes[p] and self._finish_player(
                 p, foul=s.no_going_out_on_two and (value == TWO or value == JOKER or jokers > 0)):
@@ -371,6 +382,15 @@ class PresidentState(GameState):
         self.played |= taken
         self.sizes[p] -= naturals + jokers
 
+    def _remove_mask(self, p: int, taken: int) -> None:
+        """Take exactly the cards of `taken` from p's hand (a play that names its suits)."""
+        lay = self.lay
+        self.masks[p] ^= taken
+        self.played |= taken
+        self.counts[p] = lay.counts(self.masks[p])
+        self.played_counts = lay.counts(self.played)
+        self.sizes[p] -= taken.bit_count()
+
     def _next_waiting(self, p: int) -> int:
         """The next player after p who may still answer the upcards, or -1 if none may."""
         n = self.num_players
@@ -385,7 +405,7 @@ class PresidentState(GameState):
             self.current = q
 
     def _new_trick(self, leader: int) -> None:
-        self.upcards, self.last_player, self.declined = None, -1, 0
+        self.upcards, self.last_player, self.declined, self.lock = None, -1, 0, 0
         if self.out >> leader & 1:  # the leader went out: the next player still holding cards leads
             n = self.num_players
             leader = _FIRST_AFTER[n][leader][_ALL_SEATS[n] & ~self.out]
@@ -410,7 +430,7 @@ class PresidentState(GameState):
 
     def _end_round(self) -> None:
         s = self.settings
-        for p, points in enumerate(round_points(self.places)):
+        for p, points in enumerate(round_points(self.places, s.last_place_points)):
             self.scores[p] += points
         self.round_log.append(tuple(self.places))
         self.prev_places = tuple(self.places)

@@ -28,14 +28,16 @@ def president_view(obs: PresidentObservation, legal_actions: Sequence[Play | Giv
                             actions={g.values: g for g in legal_actions})
     actions: dict = {}
     pass_action = None
+    up = obs.upcards
+    answering_run = up is not None and up.run
     for action in legal_actions:
         if action.count == 0:
             pass_action = action
-        elif action.jokers == 0:  # rule players never spend wild jokers...
-            actions[(action.value, action.count)] = action
+        elif action.jokers == 0 and action.run == answering_run:  # rule players never spend wild jokers...
+            # ...and where plays name suits, the first listed (lowest suits) speaks for its value and count
+            actions.setdefault((action.value, action.count), action)
     if not actions and pass_action is None:  # ...unless only such plays are legal
         actions = {(a.value, a.count): a for a in legal_actions}
-    up = obs.upcards
     return PresidentView(obs, None if up is None else (up.value, up.count), actions, pass_action)
 
 
@@ -51,6 +53,15 @@ class PresidentView(ClimbingView):
             hand=obs.counts, upcards=upcards, legal=actions.keys(), can_pass=pass_action is not None,
             deck_size=deck_size, order=_REVERSED if obs.reversed else _NORMAL, jokers_beat_singles=True,
             wild_jokers=wild, actions=actions, pass_action=pass_action, _obs=obs, _facts=entry)
+
+    @property
+    def locked(self) -> bool:
+        return bool(self._obs.lock)
+
+    @property
+    def sequence_up(self) -> bool:
+        up = self._obs.upcards
+        return up is not None and up.run
 
     @cached_property
     def unseen(self) -> tuple[int, ...]:

@@ -153,9 +153,9 @@ def test_cards_are_conserved_and_every_round_ends(table, seed):
     assert len(state.round_log) == state.round_no >= 1
     for places in state.round_log:
         assert sorted(places) == list(range(1, n + 1))
-    assert state.scores == [sum(n - r[p] for r in state.round_log) for p in range(n)]
+    assert state.scores == [sum(n - r[p] + table.last_place_points for r in state.round_log) for p in range(n)]
     if table.target_score:
-        assert all(max(sum(n - r[p] for r in state.round_log[:i]) for p in range(n)) < table.target_score
+        assert all(max(sum(n - r[p] + table.last_place_points for r in state.round_log[:i]) for p in range(n)) < table.target_score
                    for i in range(1, len(state.round_log)))
     if table.rounds:
         assert len(state.round_log) <= table.rounds

@@ -912,7 +912,7 @@ def test_pagat_and_daifugo_presets():
     assert p.later_leader is LaterLeader.PRESIDENT
     d = preset("daifugo")
     assert d.revolution and d.eight_cut and d.jokers == 2 and d.deck_size == 54
-    assert set(PRESETS) == {"classic", "pagat", "daifugo"}
+    assert set(PRESETS) == {"classic", "pagat", "daifugo", "uecda"}
     assert preset("Daifugo") is d
 
 

@@ -70,13 +70,13 @@ PREFIXES = {
     V.RANDOM: "Rand", V.PERCENT_PLAYED: "%Pl", V.HIGHEST_OPP_CARDS: "Highes", V.NUM_THIS_VALUE: "NumT",
     V.FOLLOW_ODDS: "Fo", V.HIGHER_PLAYERS: "Higher", V.PLAYERS_LEFT: "Pl", V.TOT_MY_CARDS: "TotMyC",
     V.TOT_MY_TWOS: "TotMyT", V.HAND_VALUE: "Ha", V.MATCHES_UP_CARD: "Ma", V.MY_LOWEST_CARD: "MyL",
-    V.MY_HIGHEST_CARD: "MyH",
+    V.MY_HIGHEST_CARD: "MyH", V.LOCKED: "Lo", V.SEQUENCE_UP: "Se",
 }
 
 
-def test_the_eighteen_variables():
-    assert len(Variable) == 18 == len(PREFIXES)
-    assert {v.short for v in Variable} == set("LPVTCR%NSOHFIGAMWE")
+def test_the_twenty_variables():
+    assert len(Variable) == 20 == len(PREFIXES)
+    assert {v.short for v in Variable} == set("LPVTCR%NSOHFIGAMWEBX")
     assert [v.full for v in Variable if v.is_card_value] == [
         "CardVal", "HandValue", "MyLowestCard", "MyHighestCard"]
     assert Variable("TotMyTwos") is V.TOT_MY_TWOS and V.TOT_MY_TWOS.short == "G"

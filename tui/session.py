@@ -257,6 +257,8 @@ class Session(SeatSources):
             leading = self.state.upcards is None  # the leader cannot pass: never suggest it
             raise IllegalAction("select the cards to lead first (the leader cannot pass)" if leading
                                 else "select the cards to play first (or press p to pass)", "select")
+        if self.state.settings.suited:  # the cards name the play (a group or a sequence, suits and all)
+            return _suited_play(self.state, cards)
         naturals = {c.value for c in cards if c.value != JOKER}
         jokers = sum(1 for c in cards if c.value == JOKER)
         if len(naturals) > 1:
@@ -357,3 +359,18 @@ class Session(SeatSources):
 
     def _last_gift(self) -> list[Card]:
         return self.state.lay.card_list(self.state.gifts[-1][2])
+
+
+def _suited_play(state, cards: list[Card]) -> Play:
+    """The legal play these cards make where suits matter; raises `IllegalAction` naming the rule."""
+    from president.suited import parse_suited, play_of_cards
+
+    play = play_of_cards(state, cards)
+    if play is not None:
+        return play
+    try:
+        play = parse_suited([("Jk" if c.value == JOKER else str(c)) for c in cards])
+    except ActionParseError as exc:
+        raise IllegalAction(str(exc), "one-value") from None
+    state.check_play(play)  # raises: no legal play is made of these cards
+    raise IllegalAction(f"{play} is not a legal play now", "play")

@@ -28,7 +28,7 @@ def recorded_personalities(journal: str, data) -> "FileSet":
 
 
 def add_table_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--preset", default="classic", help="classic, pagat or daifugo (default classic)")
+    parser.add_argument("--preset", default="classic", help="classic, pagat, daifugo or uecda (default classic)")
     parser.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
                         help="change one setting, e.g. --set players=6 --set revolution=on")
 

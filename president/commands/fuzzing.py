@@ -58,7 +58,9 @@ QUICK = {("president", "tournament"): ["--matches", "1", "--rounds", "1"],
          ("president", "analyze"): ["--games", "2", "--rollouts", "1", "--bootstrap", "20", "--rounds", "1"],
          ("recycle", "analyze"): ["--games", "2", "--rollouts", "1", "--bootstrap", "20"],
          ("president", "evolve"): ["--generations", "1", "--population", "2", "--deals", "2", "--rounds", "1"],
-         ("president", "record"): ["--rounds", "1"], ("president", "imitate"): ["--budget-hours", "0.0003"]}
+         ("president", "record"): ["--rounds", "1"], ("president", "imitate"): ["--budget-hours", "0.0003"],
+         ("president", "uecda-server"): ["--port", "0", "--games", "1", "--join-timeout", "1"],
+         ("president", "uecda-client"): ["--timeout", "2"]}
 #: Left out unless asked for: worker processes take seconds to start.
 SLOW_OPTIONS = {"-j", "--jobs", "--cluster"}
 
