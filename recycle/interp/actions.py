@@ -19,6 +19,7 @@ from recycle.lang import tree as T
 
 from .counting import CountingMixin
 from .deals import DealsMixin
+from .engine import Engine
 from .effects import MISSING, CycleSet, Forget, Move, Pass, Remember, Reorder, SetValue
 from .evaluate import Evaluator
 from .explorers import ExplorersMixin
@@ -32,8 +33,8 @@ from .state import Store, Table, loc_text
 class Executor(CountingMixin, DealsMixin, ExplorersMixin, QuietMixin, RunnersMixin, Evaluator):
     """Runs action nodes against a `Store`; finds the options of a choice."""
 
-    def __init__(self, table: Table, max_steps: int) -> None:
-        super().__init__(table)
+    def __init__(self, table: Table, max_steps: int, engine: Engine = Engine.FAST) -> None:
+        super().__init__(table, engine)
         self.max_steps = max_steps
         self.at = None  # the action or flow node being run
         self._actions = {cls: getattr(self, "_do_" + cls.__name__) for cls in vars(T).values()
@@ -293,7 +294,10 @@ class Executor(CountingMixin, DealsMixin, ExplorersMixin, QuietMixin, RunnersMix
         saved = st.journal, st.log
         st.journal, st.log = [], None
         try:
-            self.explorer(node)(env, st, out, None)
+            if self.compiling:
+                self.explorer(node)(env, st, out, None)
+            else:  # the meaning itself
+                self._explore((node, env, None), st, out)
         finally:
             undo_to(st, st.journal, 0)
             st.journal, st.log = saved

@@ -20,6 +20,7 @@ from .cardsets import _COMPARE, CollectionsMixin
 from .codegen import ExprSource
 from .fast import FastMixin
 from .finding import FindingMixin
+from .engine import Engine
 from .errors import LimitError, RecycleRuntimeError, located
 from .state import GAME, PointMap, Store, Table
 
@@ -57,8 +58,10 @@ def _arith(op: str, a: int, b: int) -> int:
 class Evaluator(ExprSource, FastMixin, FindingMixin, CollectionsMixin):
     """Evaluates expressions of one game (its `Table`) against any `Store`."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Table, engine: Engine = Engine.FAST) -> None:
         self.table = table
+        self.engine = engine
+        self.compiling = engine is Engine.FAST  # the speed layers on (else: the `_Form` methods alone)
         self.attrs = table.attrs
         forms = [cls for cls in vars(T).values() if isinstance(cls, type)]
         self._dispatch = {c: getattr(self, "_" + c.__name__) for c in forms if hasattr(self, "_" + c.__name__)}
@@ -83,12 +86,13 @@ class Evaluator(ExprSource, FastMixin, FindingMixin, CollectionsMixin):
         `codegen`, or a closure)."""
         f = self._fns.get(id(node))
         if f is None:
-            f = self._fns[id(node)] = self.function(node) or self.closure(node)
+            f = self._fns[id(node)] = (self.compiling and self.function(node)) or self.closure(node)
         return f
 
     def closure(self, node):
-        """A closure evaluating `node`: compiled for common forms (`fast`), else its `_Form` method."""
-        maker = self._makers.get(type(node))
+        """A closure evaluating `node`: compiled for common forms (`fast`), else its `_Form` method
+        (always, in the reference engine)."""
+        maker = self._makers.get(type(node)) if self.compiling else None
         if maker is not None:
             return maker(node)
         method = self._dispatch.get(type(node))

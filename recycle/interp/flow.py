@@ -85,6 +85,17 @@ def no_semicolon(game) -> bool:
     return True
 
 
+class _Every:
+    """Every node, as far as `advance` asks: each item of a sequence is started by `enter`
+    (which asks `Machine.flowy`, the real set), a frame written per item."""
+
+    def __contains__(self, key) -> bool:
+        return True
+
+
+_EVERY = _Every()
+
+
 class Machine:
     """Drives one game's flow for any `RecycleState` of it (shared by all clones)."""
 
@@ -100,7 +111,9 @@ class Machine:
         """Run `s` until a choice with options (s.options set) or the end (s.over)."""
         ex, st, stack, flowy = self.ex, s.st, s.stack, self.flowy
         max_steps = ex.max_steps
-        if st.journal is None and st.log is None:  # nothing to record: the quiet runners
+        if not ex.compiling:  # the reference engine: every item started by `enter`, by its runner
+            flowy, runs, made = _EVERY, ex._runs, ex.runner
+        elif st.journal is None and st.log is None:  # nothing to record: the quiet runners
             runs, made = ex._quiets, ex.quiet
         else:
             runs, made = ex._runs, ex.runner

@@ -59,8 +59,8 @@ class RunnersMixin:
         """The function running `node` as `Executor.run` does (made once per node)."""
         f = self._runs.get(id(node))
         if f is None:
-            f = self._runs[id(node)] = (self._generate(node, True) if self._writable(node) else None) \
-                or self._stepped(node)
+            f = self._runs[id(node)] = (self._generate(node, True) if self.compiling and self._writable(node)
+                                        else None) or self._stepped(node)
         return f
 
     def flat(self, node):
@@ -75,7 +75,7 @@ class RunnersMixin:
             f = None
         elif kind in WALKED:
             parts = [self.flat(a) for a in (node.actions if kind is T.Do else (node.action,))]
-            f = None if None in parts else self._generate(node, False) or self._walker(node, parts)
+            f = None if None in parts else (self.compiling and self._generate(node, False)) or self._walker(node, parts)
         else:
             f = self.runner(node)
         self._flats[key] = f
