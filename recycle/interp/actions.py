@@ -45,6 +45,13 @@ class Executor(CountingMixin, DealsMixin, ExplorersMixin, QuietMixin, RunnersMix
         self._explorers: dict[int, object] = {}  # id(node) -> explore(env, st, out, work), see `explorers`
         self._plans: dict[int, object] = {}  # id(choice) -> its `counting.Plan`, or None
 
+    def compile_from_now(self) -> None:
+        """Switch the speed layers on (the fast engine after its warm-up, see `engine`): the plain
+        functions made so far are dropped, the compiled ones made as nodes are used again."""
+        self.compiling = True
+        for made in (self._fns, self._runs, self._quiets, self._flats, self._explorers, self._plans):
+            made.clear()
+
     def run(self, node, env: dict, st: Store) -> None:
         """Run one action: a step counted (bounded), `at` set, its `_do_Form` done (see `runners`)."""
         f = self._runs.get(id(node))

@@ -8,6 +8,13 @@ flow starts every item through `flow.Machine.enter`. The fast engine adds the sp
 top: closures (`fast`, `finding`), generated source (`codegen`, `runners`, `explorers`,
 `quiet`, `deals`), counted options in playouts (`counting`, `proof`) and a stage's rounds in
 one loop (`rounds`).
+
+Compiling costs more than it saves on a game played once (a traced game, a replay): the fast
+engine plays its first `WARM_CHOICES` choices (counted over every game of the same rules, so
+over the many playouts of a search or a `recycle run`) as the reference does, then compiles
+what it runs from then on (`Executor.compile_from_now`). `Engine.COMPILED` compiles from the
+first choice: the same code as `fast` after its warm-up, for the tests and benches that
+compare it with the reference.
 """
 from __future__ import annotations
 
@@ -20,7 +27,9 @@ class Engine(enum.Enum):
     REFERENCE = "reference"
     """The plain meaning of every form: no generated code, no playout shortcuts (slow, the definition)."""
     FAST = "fast"
-    """The speed layers over the same meaning: what users run by default."""
+    """The speed layers over the same meaning, after a warm-up as the reference: what users run by default."""
+    COMPILED = "compiled"
+    """The speed layers from the first choice (no warm-up): what `fast` runs once warm."""
 
     @classmethod
     def of(cls, engine: "Engine | str | None") -> "Engine":
@@ -35,5 +44,7 @@ class Engine(enum.Enum):
             raise ValueError(f"unknown engine {engine!r}: use one of {', '.join(NAMES)}") from None
 
 
-#: The engines' names, as the commands' `--engine` takes them.
+#: The engines' names, as `new_game(engine=...)` takes them (the commands offer reference and fast).
 NAMES = tuple(e.value for e in Engine)
+#: Choices the fast engine plays as the reference before it compiles (about two games of most of ours).
+WARM_CHOICES = 200

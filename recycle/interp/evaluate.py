@@ -61,7 +61,7 @@ class Evaluator(ExprSource, FastMixin, FindingMixin, CollectionsMixin):
     def __init__(self, table: Table, engine: Engine = Engine.FAST) -> None:
         self.table = table
         self.engine = engine
-        self.compiling = engine is Engine.FAST  # the speed layers on (else: the `_Form` methods alone)
+        self.compiling = engine is Engine.COMPILED  # the speed layers on (else: the `_Form` methods alone)
         self.attrs = table.attrs
         forms = [cls for cls in vars(T).values() if isinstance(cls, type)]
         self._dispatch = {c: getattr(self, "_" + c.__name__) for c in forms if hasattr(self, "_" + c.__name__)}

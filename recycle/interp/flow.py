@@ -164,6 +164,11 @@ class Machine:
                 raise ex.too_long(last)
         s.over = True
 
+    def compile_from_now(self) -> None:
+        """The executor's speed layers on (see `engine`); a stage's end test is made again."""
+        self.ex.compile_from_now()
+        self._stages.clear()
+
     def stage_round(self, s, frame) -> None:
         _, node, env, rounds = frame
         ex = self.ex

@@ -25,7 +25,7 @@ from recycle.lang import load_game
 from recycle.lang import tree as T
 
 from .actions import Executor
-from .engine import Engine
+from .engine import WARM_CHOICES, Engine
 from .effects import RecycleAction, action
 from .errors import LimitError, RecycleRuntimeError, guard, located
 from .setup import MAX_CARDS, create_deck, teams_of
@@ -58,6 +58,8 @@ class Rules:
         self.engine = engine  # the plain meaning or the speed layers over it (see `engine`)
         self.ex = Executor(table, max_steps, engine)
         self.machine = Machine(self.ex, table.game)
+        # choices left before the fast engine compiles (0: never, or compiled already; see `engine`)
+        self.warm = WARM_CHOICES if engine is Engine.FAST else 0
         self.max_choices = max_choices
         self.strict = strict  # hitting max_choices: raise LimitError instead of calling the game
         self.guarded = guard(self.ex)  # one for all (it keeps nothing between uses)
@@ -154,6 +156,11 @@ class RecycleState(GameState):
             apply_all(self.st, found[index])
         self.choices += 1
         self._options, self.found, self.pending = (), (), None
+        rules = self.rules
+        if rules.warm:  # the fast engine's warm-up (see `engine`)
+            rules.warm -= 1
+            if not rules.warm:
+                rules.machine.compile_from_now()
 
     def random_playout(self, rng: random.Random, draw=None) -> int:
         """`GameState.random_playout`'s very moves and draws (options are counted by `found`,
