@@ -145,12 +145,13 @@ def test_the_fast_engine_plays_as_the_reference_until_warm_then_compiles(monkeyp
     built = _built(monkeypatch)
     game = load_game(game_path("President5"))  # a Game of its own: rules of its own, not warm yet
     state = _play(new_game(game, 1), 1)  # fewer choices than the warm-up: nothing compiled
-    assert built == [] and 0 < state.rules.warm < WARM_CHOICES
-    while state.rules.warm:
-        state = _play(new_game(game, state.choices), state.choices)
-    assert state.rules.ex.compiling
-    _play(new_game(game, 7), 7)
-    assert built  # the same rules, now compiled
+    assert built == [] and 0 < state.rules.warm < WARM_CHOICES and not state.rules.ex.compiling
+    _play(new_game(game, 7), 7)  # a second game of the same rules
+    assert built and state.rules.ex.compiling
+    searched = new_game(load_game(game_path("Hearts4")), 1)  # one game, searched: its many clones play on
+    while searched.rules.warm:
+        _play(searched.clone(), searched.rules.warm)
+    assert searched.rules.ex.compiling
 
 
 def test_unknown_engine_names_are_refused_with_the_names_to_use():

@@ -10,8 +10,9 @@ top: closures (`fast`, `finding`), generated source (`codegen`, `runners`, `expl
 one loop (`rounds`).
 
 Compiling costs more than it saves on a game played once (a traced game, a replay): the fast
-engine plays its first `WARM_CHOICES` choices (counted over every game of the same rules, so
-over the many playouts of a search or a `recycle run`) as the reference does, then compiles
+engine plays as the reference does until its rules start a second game (`recycle run`, a
+benchmark: `new_game` reuses the rules of a game it set up before) or have played
+`WARM_CHOICES` choices (over all their states: the many playouts of a search), then compiles
 what it runs from then on (`Executor.compile_from_now`). `Engine.COMPILED` compiles from the
 first choice: the same code as `fast` after its warm-up, for the tests and benches that
 compare it with the reference.

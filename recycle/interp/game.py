@@ -347,6 +347,9 @@ def new_game(game: "T.Game | str | Path", seed: int = 0, *, max_choices: int = M
     cached = _SETUPS.get(key)
     if cached is not None and cached[0] is game:  # the same setup again: reuse the rules
         _, rules, env, where, locs, decks = cached
+        if rules.warm:  # a second game of the same rules: compiling pays from now on (see `engine`)
+            rules.warm = 0
+            rules.machine.compile_from_now()
         st = Store(seed=seed)
         st.where, st.locs = where[:], {k: v[:] for k, v in locs.items()}
         if transcript:
