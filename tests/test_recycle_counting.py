@@ -18,7 +18,8 @@ from hypothesis import strategies as st
 from recycle_engines import new_compiled_game
 
 from recycle.games import game_path
-from recycle.interp.actions import Executor
+from recycle.interp import new_game
+from recycle.interp.engine import Engine
 from recycle.interp.counting import Leaves, small_scores
 from recycle.interp.evaluate import MAX_INT
 from recycle.interp.state import PointMap
@@ -58,20 +59,18 @@ def _game(options: list[str], rounds: int = 12, table: int = 0) -> str:
 
 
 def _outcome(game, seed: int, counting: bool, **limits):
-    """How a random playout ends: its moves, draws and state, or the error it raised."""
-    with pytest.MonkeyPatch.context() as m:
-        if not counting:
-            m.setattr(Executor, "count", lambda self, plan, env, st: None)
-        rng = random.Random(seed)
-        try:
-            state = new_compiled_game(game, seed, **limits)
-            steps = state.random_playout(rng, rng._randbelow)  # (draws as many bits as options need)
-        except RecycleRuntimeError as e:
-            return type(e).__name__, str(e), rng.random()
-        s = state.st
-        # (places as they hold cards: trying options leaves the empty ones they moved cards to)
-        places = {key: cards for key, cards in s.locs.items() if cards}
-        return steps, state.results(), places, s.ints, s.where, s.rng.s, rng.random()
+    """How a random playout ends: its moves, draws and state, or the error it raised (not
+    counting: on the reference engine, which tries every option)."""
+    rng = random.Random(seed)
+    try:
+        state = new_game(game, seed, engine=Engine.COMPILED if counting else Engine.REFERENCE, **limits)
+        steps = state.random_playout(rng, rng._randbelow)  # (draws as many bits as options need)
+    except RecycleRuntimeError as e:
+        return type(e).__name__, str(e), rng.random()
+    s = state.st
+    # (places as they hold cards: trying options leaves the empty ones they moved cards to)
+    places = {key: cards for key, cards in s.locs.items() if cards}
+    return steps, state.results(), places, s.ints, s.where, s.rng.s, rng.random()
 
 
 # --- a family of choices -----------------------------------------------------------------------
@@ -220,14 +219,14 @@ def test_a_point_map_whose_scores_could_pass_the_bound_is_not_counted_on():
     state = new_compiled_game(load_game(game_path("President5")), 1)
     node, env = state.pending
     ex, points = state.rules.ex, state.st.points
-    assert ex.leaves(node, env, state.st) is not None
+    assert ex.compiler.leaves(node, env, state.st) is not None
     key = next(k for k in points if k[-1] == "VALUE")
     red, two = (("COLOR", "RED"),), (("RANK", "TWO"),)
     big = PointMap(((red, MAX_INT), (two, 1)))  # a red two scores past the bound
     assert small_scores(points[key]) and not small_scores(big)
     assert not small_scores(PointMap(((red, "A"),)))
     points[key] = big
-    assert ex.leaves(node, env, state.st) is None
+    assert ex.compiler.leaves(node, env, state.st) is None
 
 
 def test_a_game_listing_places_by_index_is_explored():
@@ -285,9 +284,7 @@ def test_a_new_game_explores_its_first_options_when_asked_for():
     for seed in range(3):
         state = new_compiled_game(game, seed)
         assert type(state.found) is Leaves
-        with pytest.MonkeyPatch.context() as m:
-            m.setattr(Executor, "count", lambda self, plan, env, st: None)
-            plain = new_compiled_game(game, seed)
+        plain = new_game(game, seed, engine=Engine.REFERENCE)
         assert type(plain.found) is not Leaves
         assert state.legal_actions() == plain.legal_actions() and len(state.found) == len(plain.found)
         records = [[[e.record(s.table) for e in option] for option in s.effects] for s in (state, plain)]
@@ -319,9 +316,9 @@ def test_tuples_kept_between_asks_are_the_tuples_made_afresh(asks, kept):
     maps = {True: next(iter(state.st.points.values())), False: PointMap(((((("SUIT", "HEARTS"),), 1),)))}
     with pytest.MonkeyPatch.context() as m:
         m.setattr(fast, "MAX_KEPT", kept)
-        ex._sets.clear()
-        keeping = ex.tuple_sets(node)
+        ex.compiler._sets.clear()
+        keeping = ex.compiler.tuple_sets(node)
         for cards, size, by_value in asks:
-            ex._sets.clear()
-            afresh = ex.tuple_sets(node)(maps[by_value], size, list(cards))
+            ex.compiler._sets.clear()
+            afresh = ex.compiler.tuple_sets(node)(maps[by_value], size, list(cards))
             assert keeping(maps[by_value], size, list(cards)) == afresh

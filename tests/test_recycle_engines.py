@@ -137,8 +137,7 @@ def test_the_reference_engine_generates_no_code_and_takes_no_shortcut(monkeypatc
     state = _play(new_game(game, 1, engine="reference"), 1)
     new_game(game, 2, engine="reference").random_playout(random.Random(2))
     ex = state.rules.ex
-    assert built == [] and not ex.compiling
-    assert not ex._quiets and not ex._explorers and not any(ex._plans.values())
+    assert built == [] and not ex.compiling and ex.compiler is None  # the meaning alone
 
 
 def test_the_fast_engine_plays_as_the_reference_until_warm_then_compiles(monkeypatch):
@@ -183,3 +182,16 @@ def test_a_transcript_replays_on_either_engine(tmp_path, capsys):
     for engine in ("reference", "fast"):
         assert main(["replay", str(transcript), "--engine", engine]) == 0
         assert "reproduced" in capsys.readouterr().out
+
+
+def test_the_interpreter_is_made_of_parts_not_of_many_mixins():
+    """No class of the interpreter has more than two base classes (the executor holds its compiler)."""
+    import ast
+    from pathlib import Path
+
+    import recycle.interp
+
+    crowded = [(path.name, node.name) for path in Path(recycle.interp.__file__).parent.glob("*.py")
+               for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+               if isinstance(node, ast.ClassDef) and len(node.bases) > 2]
+    assert crowded == []

@@ -131,7 +131,7 @@ class CountingMixin:
         """How to count the options of choice `node`, or None: they are explored."""
         plan = self._plans.get(id(node), False)
         if plan is False:
-            plan = self._plans[id(node)] = self._plan(node) if self.compiling else None
+            plan = self._plans[id(node)] = self._plan(node)
         return plan
 
     def count(self, plan: Plan, env: dict, st) -> Leaves | None:

@@ -114,7 +114,7 @@ class Machine:
         if not ex.compiling:  # the reference engine: every item started by `enter`, by its runner
             flowy, runs, made = _EVERY, ex._runs, ex.runner
         elif st.journal is None and st.log is None:  # nothing to record: the quiet runners
-            runs, made = ex._quiets, ex.quiet
+            runs, made = ex.compiler._quiets, ex.compiler.quiet
         else:
             runs, made = ex._runs, ex.runner
         while stack:
@@ -283,7 +283,7 @@ class Machine:
         st = s.st
         player = st.pcycles[-1][0]
         if plan is not None and not (s.rules.cardstock and reference_walk(node)):  # (counts ordered selections)
-            leaves = self.ex.count(plan, env, st)
+            leaves = self.ex.compiler.count(plan, env, st)  # (a plan is the compiler's)
             if leaves is not None and self.countable(leaves, s):
                 s._options, s.found, s.chooser = None, leaves, player
                 st.steps = 0

@@ -25,6 +25,7 @@ from recycle.lang import load_game
 from recycle.lang import tree as T
 
 from .actions import Executor
+from .compiler import executor
 from .engine import WARM_CHOICES, Engine
 from .effects import RecycleAction, action
 from .errors import LimitError, RecycleRuntimeError, guard, located
@@ -56,7 +57,7 @@ class Rules:
         self.table = table
         self.check = check  # card conservation checked after every step (see `invariants`)
         self.engine = engine  # the plain meaning or the speed layers over it (see `engine`)
-        self.ex = Executor(table, max_steps, engine)
+        self.ex = executor(table, max_steps, engine)
         self.machine = Machine(self.ex, table.game)
         # choices left before the fast engine compiles (0: never, or compiled already; see `engine`)
         self.warm = WARM_CHOICES if engine is Engine.FAST else 0
@@ -357,7 +358,7 @@ def new_game(game: "T.Game | str | Path", seed: int = 0, *, max_choices: int = M
                        **_limits_text(game, max_choices, strict)}] + decks
         return _start(rules, env, st, shuffler)
     # Declarations and the player count come first; evaluating them needs a table.
-    probe = Executor(Table(game, game.filename, 0, (), ()), max_steps, engine)
+    probe = executor(Table(game, game.filename, 0, (), ()), max_steps, engine)
     with guard(probe):
         return _setup(game, seed, probe, key, max_cards, transcript, shuffler)
 
