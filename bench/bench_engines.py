@@ -90,6 +90,7 @@ def main() -> int:
     p.add_argument("--against", type=Path, default=None, help="another copy of the packages (its fast engine)")
     p.add_argument("--seconds", type=float, default=2.0, help="per playout measurement")
     p.add_argument("--smoke", action="store_true", help="one short run of each (checks the script)")
+    p.add_argument("--only", choices=("traced", "playouts", "commands"), default=None, help="measure only this")
     args = p.parse_args()
     runs, seconds, games, matches = (1, 0.3, 30, 200) if args.smoke else (args.runs, args.seconds, 600, 4000)
     variants = [("fast", HERE, "fast"), ("reference", HERE, "reference")]
@@ -100,11 +101,11 @@ def main() -> int:
     commands: dict = {}
     for run in range(runs):
         for label, root, engine in variants:
-            for name in TRACED:
+            for name in TRACED if args.only in (None, "traced") else ():
                 traced.setdefault((name, label), []).append(_python(root, _TRACED, name, engine))
-            for name in PLAYOUTS:
+            for name in PLAYOUTS if args.only in (None, "playouts") else ():
                 playouts.setdefault((name, label), []).append(_python(root, _PLAYOUTS, name, engine, str(seconds)))
-            if label != "reference":
+            if label != "reference" and args.only in (None, "commands"):
                 commands.setdefault(("recycle", label), []).append(_command_cpu(
                     root, "recycle.cli", ["run", "President5", "--games", str(games), "--seed", "1"]))
                 commands.setdefault(("president", label), []).append(_command_cpu(
@@ -114,17 +115,17 @@ def main() -> int:
     labels = [label for label, _, _ in variants]
     med = statistics.median
     print(f"single traced game, CPU ms (median of {runs} fresh processes): " + " / ".join(labels))
-    for name in TRACED:
+    for name in TRACED if traced else ():
         print(f"  {name:14s} " + " / ".join(f"{1000 * med(traced[name, label]):7.1f}" for label in labels)
               + f"   fast/reference {med(traced[name, 'fast']) / med(traced[name, 'reference']):.2f}")
     print(f"random playouts per CPU second (median of {runs}): " + " / ".join(labels))
-    for name in PLAYOUTS:
+    for name in PLAYOUTS if playouts else ():
         print(f"  {name:14s} " + " / ".join(f"{med(playouts[name, label]):8.1f}" for label in labels)
               + (f"   fast/against {med(playouts[name, 'fast']) / med(playouts[name, 'against']):.2f}"
                  if args.against else ""))
     print(f"commands, CPU s (median of {runs}): recycle run President5 --games {games} / "
           f"president simulate --rounds 1 --matches {matches}; a RECYCLE game / a native round")
-    for label in labels:
+    for label in labels if commands else ():
         if label == "reference":
             continue
         r, n = med(commands["recycle", label]), med(commands["president", label])

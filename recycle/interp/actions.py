@@ -41,10 +41,13 @@ class Executor(Evaluator):
                          if isinstance(cls, type) and hasattr(self, "_do_" + cls.__name__)}
         self._runs: dict[int, object] = {}  # id(node) -> run(env, st), see `runner`
         self._flats: dict[int, object] = {}  # id(node) -> the walk `_explore` does, or None
+        self.make_compiler = None  # how the fast engine makes its compiler when it starts compiling
 
     def compile_from_now(self) -> None:
         """Switch the compiler on (the fast engine after its warm-up, see `engine`): the plain
         functions made so far are dropped, the compiled ones made as nodes are used again."""
+        if self.compiler is None:
+            self.compiler = self.make_compiler()
         self.compiling = True
         for made in (self._fns, self._runs, self._flats):
             made.clear()

@@ -94,7 +94,8 @@ def executor(table: Table, max_steps: int, engine: Engine) -> Executor:
     """The executor of `engine`: the meaning alone (reference), with a compiler used from the first
     choice (compiled) or once warm (fast, see `engine`)."""
     ex = Executor(table, max_steps)
-    if engine is not Engine.REFERENCE:
-        ex.compiler = Compiler(ex)
-        ex.compiling = engine is Engine.COMPILED
+    if engine is Engine.COMPILED:
+        ex.compiler, ex.compiling = Compiler(ex), True
+    elif engine is Engine.FAST:  # made when it pays (a game played once never needs it)
+        ex.make_compiler = lambda: Compiler(ex)
     return ex
