@@ -151,6 +151,10 @@ def test_the_fast_engine_plays_as_the_reference_until_warm_then_compiles(monkeyp
     while searched.rules.warm:
         _play(searched.clone(), searched.rules.warm)
     assert searched.rules.ex.compiling
+    rolled = new_game(load_game(game_path("Poker5")), 1)  # one game, rolled out: playouts come by the thousand
+    assert not rolled.rules.ex.compiling
+    rolled.clone().random_playout(random.Random(1))
+    assert rolled.rules.ex.compiling
 
 
 def test_unknown_engine_names_are_refused_with_the_names_to_use():

@@ -11,9 +11,10 @@ one loop (`rounds`).
 
 Compiling costs more than it saves on a game played once (a traced game, a replay): the fast
 engine plays as the reference does until its rules start a second game (`recycle run`, a
-benchmark: `new_game` reuses the rules of a game it set up before) or have played
-`WARM_CHOICES` choices (over all their states: the many playouts of a search), then compiles
-what it runs from then on (`Executor.compile_from_now`). `Engine.COMPILED` compiles from the
+benchmark: `new_game` reuses the rules of a game it set up before), a random playout
+(`RecycleState.random_playout`: they come by the thousand) or have played `WARM_CHOICES`
+choices (over all their states: a search's clones), then compiles what it runs from then on
+(`Executor.compile_from_now`). `Engine.COMPILED` compiles from the
 first choice: the same code as `fast` after its warm-up, for the tests and benches that
 compare it with the reference.
 """

@@ -167,9 +167,13 @@ class RecycleState(GameState):
         """`GameState.random_playout`'s very moves and draws (options are counted by `found`,
         one per option), without making the options' actions or texts."""
         steps, rand = 0, rng.random
+        rules = self.rules
+        if rules.warm:  # playouts come by the thousand (search, analysis): compiling pays now (see `engine`)
+            rules.warm = 0
+            rules.machine.compile_from_now()
         self.counting = True  # options are only counted where that is proven (`counting`)
         try:
-            rules, st = self.rules, self.st
+            st = self.st
             while not self.over:
                 n = len(self.found)
                 if not n:
