@@ -20,9 +20,10 @@ import tokenize
 from pathlib import Path
 
 import pytest
+from recycle_engines import new_compiled_game
 
 from recycle.kernel.protocol import RandomAgent, play_game
-from recycle.interp import codegen, new_game
+from recycle.interp import codegen
 from recycle.interp.source import Source
 from recycle.lang import GameSyntaxError, parse_game
 
@@ -56,7 +57,7 @@ def generated_sources(monkeypatch, paths: list[Path], games: int = 1) -> list[st
     for path in paths:
         for seed in range(games):
             try:
-                state = new_game(path, seed=seed)
+                state = new_compiled_game(path, seed=seed)
                 play_game(state, [RandomAgent()] * state.num_players, random.Random(seed))
             except Exception:  # noqa: BLE001 — only the source written matters here
                 continue

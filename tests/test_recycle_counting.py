@@ -15,10 +15,11 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from recycle_engines import new_compiled_game
 
 from recycle.games import game_path
 from recycle.interp import new_game
-from recycle.interp.actions import Executor
+from recycle.interp.engine import Engine
 from recycle.interp.counting import Leaves, small_scores
 from recycle.interp.evaluate import MAX_INT
 from recycle.interp.state import PointMap
@@ -58,20 +59,18 @@ def _game(options: list[str], rounds: int = 12, table: int = 0) -> str:
 
 
 def _outcome(game, seed: int, counting: bool, **limits):
-    """How a random playout ends: its moves, draws and state, or the error it raised."""
-    with pytest.MonkeyPatch.context() as m:
-        if not counting:
-            m.setattr(Executor, "count", lambda self, plan, env, st: None)
-        rng = random.Random(seed)
-        try:
-            state = new_game(game, seed, **limits)
-            steps = state.random_playout(rng, rng._randbelow)  # (draws as many bits as options need)
-        except RecycleRuntimeError as e:
-            return type(e).__name__, str(e), rng.random()
-        s = state.st
-        # (places as they hold cards: trying options leaves the empty ones they moved cards to)
-        places = {key: cards for key, cards in s.locs.items() if cards}
-        return steps, state.results(), places, s.ints, s.where, s.rng.s, rng.random()
+    """How a random playout ends: its moves, draws and state, or the error it raised (not
+    counting: on the reference engine, which tries every option)."""
+    rng = random.Random(seed)
+    try:
+        state = new_game(game, seed, engine=Engine.COMPILED if counting else Engine.REFERENCE, **limits)
+        steps = state.random_playout(rng, rng._randbelow)  # (draws as many bits as options need)
+    except RecycleRuntimeError as e:
+        return type(e).__name__, str(e), rng.random()
+    s = state.st
+    # (places as they hold cards: trying options leaves the empty ones they moved cards to)
+    places = {key: cards for key, cards in s.locs.items() if cards}
+    return steps, state.results(), places, s.ints, s.where, s.rng.s, rng.random()
 
 
 # --- a family of choices -----------------------------------------------------------------------
@@ -133,7 +132,7 @@ def test_counted_playouts_are_explored_playouts(options, twice, seed):
 
 def _counted(game, seed: int) -> tuple[int, int]:
     """(choices of two options or more that were counted, such choices) in one random playout."""
-    state, seen, rng = new_game(game, seed), [0, 0], random.Random(seed)
+    state, seen, rng = new_compiled_game(game, seed), [0, 0], random.Random(seed)
 
     def draw(n: int) -> int:  # (asked at every choice, its options found)
         if n > 1:
@@ -205,7 +204,7 @@ def test_an_option_that_may_do_nothing_or_fail_does_so_when_explored(options, ta
 def test_counting_stops_where_trying_the_options_would_pass_the_step_bound():
     """Trying a lead of President counts a step per effect: with fewer steps left than that,
     offering the options raises the step limit, counting or not."""
-    state = new_game(load_game(game_path("President5")), 1, max_steps=20_000)
+    state = new_compiled_game(load_game(game_path("President5")), 1, max_steps=20_000)
     state.counting = True
     state.rules.machine.offer(state)
     assert type(state.found) is Leaves  # room enough: counted
@@ -217,17 +216,17 @@ def test_counting_stops_where_trying_the_options_would_pass_the_step_bound():
 def test_a_point_map_whose_scores_could_pass_the_bound_is_not_counted_on():
     """A lead writes the score of the card it plays: with a map whose awards could add up
     past 128 bits, writing could fail, so the options are tried."""
-    state = new_game(load_game(game_path("President5")), 1)
+    state = new_compiled_game(load_game(game_path("President5")), 1)
     node, env = state.pending
     ex, points = state.rules.ex, state.st.points
-    assert ex.leaves(node, env, state.st) is not None
+    assert ex.compiler.leaves(node, env, state.st) is not None
     key = next(k for k in points if k[-1] == "VALUE")
     red, two = (("COLOR", "RED"),), (("RANK", "TWO"),)
     big = PointMap(((red, MAX_INT), (two, 1)))  # a red two scores past the bound
     assert small_scores(points[key]) and not small_scores(big)
     assert not small_scores(PointMap(((red, "A"),)))
     points[key] = big
-    assert ex.leaves(node, env, state.st) is None
+    assert ex.compiler.leaves(node, env, state.st) is None
 
 
 def test_a_game_listing_places_by_index_is_explored():
@@ -271,7 +270,7 @@ def test_an_error_in_a_later_option_comes_after_what_trying_the_earlier_ones_rai
 def test_clones_share_the_options_explored_once():
     """Search clones a position many times: its options are explored once, before the first
     clone, and every clone shares them."""
-    state = new_game(load_game(game_path("President5")), 2)
+    state = new_compiled_game(load_game(game_path("President5")), 2)
     assert type(state.found) is Leaves
     clones = [state.clone() for _ in range(3)]
     assert type(state.found) is not Leaves
@@ -283,16 +282,14 @@ def test_a_new_game_explores_its_first_options_when_asked_for():
     one) explores them: the same options as a game that never counted."""
     game = load_game(game_path("President5"))
     for seed in range(3):
-        state = new_game(game, seed)
+        state = new_compiled_game(game, seed)
         assert type(state.found) is Leaves
-        with pytest.MonkeyPatch.context() as m:
-            m.setattr(Executor, "count", lambda self, plan, env, st: None)
-            plain = new_game(game, seed)
+        plain = new_game(game, seed, engine=Engine.REFERENCE)
         assert type(plain.found) is not Leaves
         assert state.legal_actions() == plain.legal_actions() and len(state.found) == len(plain.found)
         records = [[[e.record(s.table) for e in option] for option in s.effects] for s in (state, plain)]
         assert records[0] == records[1]
-        played = new_game(game, seed)
+        played = new_compiled_game(game, seed)
         played.apply(plain.legal_actions()[-1])
         plain.apply(plain.legal_actions()[-1])
         assert played.st.locs == plain.st.locs and played.legal_actions() == plain.legal_actions()
@@ -313,15 +310,15 @@ def test_tuples_kept_between_asks_are_the_tuples_made_afresh(asks, kept):
     from recycle.interp import fast
     from recycle.lang import tree as T
 
-    state = new_game(load_game(game_path("President5")), 0)
+    state = new_compiled_game(load_game(game_path("President5")), 0)
     ex = state.rules.ex
     node = next(x for x in T.walk(state.table.game) if type(x) is T.Tuples)
     maps = {True: next(iter(state.st.points.values())), False: PointMap(((((("SUIT", "HEARTS"),), 1),)))}
     with pytest.MonkeyPatch.context() as m:
         m.setattr(fast, "MAX_KEPT", kept)
-        ex._sets.clear()
-        keeping = ex.tuple_sets(node)
+        ex.compiler._sets.clear()
+        keeping = ex.compiler.tuple_sets(node)
         for cards, size, by_value in asks:
-            ex._sets.clear()
-            afresh = ex.tuple_sets(node)(maps[by_value], size, list(cards))
+            ex.compiler._sets.clear()
+            afresh = ex.compiler.tuple_sets(node)(maps[by_value], size, list(cards))
             assert keeping(maps[by_value], size, list(cards)) == afresh

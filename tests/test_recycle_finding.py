@@ -1,16 +1,15 @@
 """Finding a card among the players' cards (`recycle/interp/finding.py`) gives what the
 `_Form` methods give: `(union ...)`, `(all ...)` of collections, `(owner ...)` and
 `(top (filter ...))` read from the top. Values, errors and where they point, and whole
-games, must be the same with those closures as without them.
+games (`test_recycle_deals.assert_plays_alike`), must be the same with those closures as on
+the reference engine.
 """
 from __future__ import annotations
 
 import pytest
-from test_recycle_deals import assert_plays_alike
-from test_recycle_speed_golden import OURS, corpus_names
 
 from recycle.interp import new_game
-from recycle.interp.finding import FindingMixin
+from recycle.interp.engine import Engine
 from recycle.lang import parse_game
 
 #: Two cards to each player, one to the game's PILE, five left in its STOCK; the block's `let` is the expression
@@ -44,20 +43,11 @@ EXPRESSIONS = [
 ]
 
 
-@pytest.fixture
-def without(monkeypatch):
-    """The `_Form` methods alone, as before the closures."""
-    def off():
-        for name in ("_make_Union", "_make_AllCollections", "_make_OwnerOf"):
-            monkeypatch.delattr(FindingMixin, name)
-        monkeypatch.setattr(FindingMixin, "top_of_filter", lambda self, n, general: None)
-    return off
-
-
-def evaluated(expr: str, seed: int) -> tuple:
-    """(the value or the error, was a (top (filter ...)) read from the top) of a fresh game's rules."""
+def evaluated(expr: str, seed: int, engine: Engine = Engine.COMPILED) -> tuple:
+    """(the value or the error, was a (top (filter ...)) read from the top) of a fresh game's rules
+    (on the reference engine: the `_Form` methods alone)."""
     game = parse_game(GAME.replace("EXPR", expr), "find.rcy")
-    state = new_game(game, seed)
+    state = new_game(game, seed, engine=engine)
     node, ex = game.flow[1].actions[0].action.value, state.rules.ex
     try:
         got = ex.ev(node, {}, state.st), state.st.rng.s
@@ -69,12 +59,11 @@ def evaluated(expr: str, seed: int) -> tuple:
 
 
 @pytest.mark.parametrize("expr, from_top", EXPRESSIONS)
-def test_the_closures_give_the_methods_values_and_errors(expr, from_top, without):
+def test_the_closures_give_the_methods_values_and_errors(expr, from_top):
     found = [evaluated(expr, seed) for seed in range(8)]
     assert {made for _, made in found} == {from_top}
-    without()
-    assert [got for got, _ in found] == [evaluated(expr, seed)[0] for seed in range(8)]
-    assert {made for _, made in (evaluated(expr, 0),)} == {False}
+    assert [got for got, _ in found] == [evaluated(expr, seed, Engine.REFERENCE)[0] for seed in range(8)]
+    assert {made for _, made in (evaluated(expr, 0, Engine.REFERENCE),)} == {False}
 
 
 def test_the_expressions_reach_what_they_are_for():
@@ -83,8 +72,3 @@ def test_the_expressions_reach_what_they_are_for():
     for words in ("('p', 0)", "('p', 1)", "('p', 2)", "None", "of no card", "not held by a player",
                   "divides by zero"):
         assert words in seen
-
-
-@pytest.mark.parametrize("key", OURS + corpus_names())
-def test_games_play_as_with_the_methods(key, without):
-    assert_plays_alike(key, without)

@@ -13,8 +13,8 @@ import pytest
 from conftest import game_file
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from recycle_engines import new_compiled_game
 
-from recycle.interp import new_game
 from recycle.interp.transcript import records
 from recycle.interp.undo import effect
 from recycle.kernel.protocol import GameState
@@ -46,7 +46,7 @@ def _end(state, rng) -> tuple:
 @given(st.sampled_from(GAMES), st.integers(0, 2**32), st.integers(0, 2**32), st.booleans())
 def test_the_playout_loop_makes_the_moves_of_the_general_loop(games, name, seed, rng_seed, drawn):
     assume(name in games)
-    fast, slow = new_game(games[name], seed), new_game(games[name], seed)
+    fast, slow = new_compiled_game(games[name], seed), new_compiled_game(games[name], seed)
     fast_rng, slow_rng = random.Random(rng_seed), random.Random(rng_seed)
     steps = fast.random_playout(fast_rng, fast_rng._randbelow if drawn else None)
     assert steps == GameState.random_playout(slow, slow_rng, slow_rng._randbelow if drawn else None)
@@ -57,7 +57,7 @@ def test_the_playout_loop_makes_the_moves_of_the_general_loop(games, name, seed,
 @given(st.sampled_from(GAMES), st.integers(0, 2**32))
 def test_a_transcript_is_the_same_from_either_loop(games, name, seed):
     assume(name in games)
-    fast, slow = new_game(games[name], seed, transcript=True), new_game(games[name], seed, transcript=True)
+    fast, slow = (new_compiled_game(games[name], seed, transcript=True) for _ in range(2))
     fast.random_playout(random.Random(seed))
     GameState.random_playout(slow, random.Random(seed))
     assert records(fast) == records(slow)
@@ -90,7 +90,7 @@ def test_options_made_late_are_those_offering_once_made(games, name, seed, moves
     """Texts are made when asked for (a clone's, after the original moved on), through the
     phrase cache: they are those of the plain way, and so are the options' effects."""
     assume(name in games)
-    state = new_game(games[name], seed, compat="cardstock" if cardstock else None)
+    state = new_compiled_game(games[name], seed, compat="cardstock" if cardstock else None)
     rng = random.Random(seed)
     for _ in range(moves):
         if state.is_terminal():
@@ -146,7 +146,7 @@ def test_options_told_apart_by_their_cards_read_apart(games, name, seed, rng_see
     from recycle.lang import parse_game
 
     game = parse_game(TWICE, "twice.rcy") if name == "twice" else games[name]
-    state, rng = new_game(game, seed), random.Random(rng_seed)
+    state, rng = new_compiled_game(game, seed), random.Random(rng_seed)
     machine = state.rules.machine
     while not state.is_terminal():
         node, env = state.pending

@@ -2,9 +2,9 @@
 
 A random playout of a state that records nothing runs a stage shaped
 `(stage ... (end C) PRE... (choice ...) POST...)` through `play_rounds` instead of
-`Machine.advance`. Everything a caller can see must be the same: the draws, the moves,
-the store, the frames, the step count, the results, the error and where it points, and
-the state an error leaves behind.
+`Machine.advance`. Everything a caller can see must be what the reference engine (no speed
+layer at all) gives: the draws, the moves, the store, the frames, the step count, the
+results, the error and where it points, and the state an error leaves behind.
 """
 from __future__ import annotations
 
@@ -12,8 +12,11 @@ import random
 
 import pytest
 from test_recycle_speed_golden import OURS, corpus_names, game_path
+from recycle_engines import new_compiled_game
 
-from recycle.interp import game as game_module, new_game, rounds
+from recycle.interp import new_game, rounds
+from recycle.interp import game as game_module
+from recycle.interp.engine import Engine
 from recycle.lang import load_game, parse_game
 
 #: A stage with actions before and after its choice; the cards run out after some rounds,
@@ -45,21 +48,15 @@ def _seen(state) -> tuple:
             state.results() if state.over else len(state.found))
 
 
-def playout(game, seed: int, **limits) -> tuple:
+def playout(game, seed: int, engine: Engine = Engine.COMPILED, **limits) -> tuple:
     """What a seeded random playout leaves: its result or error, the state, the draws."""
     rng, state = random.Random(seed), None
     try:
-        state = new_game(game, seed, **limits)
+        state = new_game(game, seed, engine=engine, **limits)
         got = state.random_playout(rng, rng._randbelow if seed % 2 else None)
     except Exception as e:  # noqa: BLE001 — the error is what is compared
         got = (type(e).__name__, str(e), getattr(e, "line", None), getattr(e, "column", None))
     return got, state and _seen(state), rng.getstate()
-
-
-@pytest.fixture
-def machine_only(monkeypatch):
-    """Playouts driven by `Machine.advance` alone, as before `play_rounds`."""
-    return lambda: monkeypatch.setattr(game_module, "loop_here", lambda state: None)
 
 
 @pytest.fixture
@@ -76,23 +73,21 @@ def loops_used(monkeypatch):
 
 
 @pytest.mark.parametrize("key", OURS + corpus_names())
-def test_playouts_of_every_game_are_the_machines(key, machine_only):
+def test_playouts_of_every_game_are_the_reference_engines(key):
     name, seed = key.rsplit("#", 1)
     game = load_game(game_path(name))
     looped = [playout(game, seed) for seed in range(int(seed), int(seed) + 2)]
-    machine_only()
-    assert [playout(game, seed) for seed in range(int(seed), int(seed) + 2)] == looped
+    assert [playout(game, seed, Engine.REFERENCE) for seed in range(int(seed), int(seed) + 2)] == looped
 
 
 @pytest.mark.parametrize("variant", [0, 1, 2, 3])
 @pytest.mark.parametrize("limits", [{}, {"max_choices": 5}, {"max_choices": 12, "strict": True}]
                          + [{"max_steps": m} for m in STEP_BOUNDS])
-def test_errors_limits_and_the_next_stage_are_the_machines(variant, limits, machine_only, loops_used):
+def test_errors_limits_and_the_next_stage_are_the_reference_engines(variant, limits, loops_used):
     game = parse_game(STAGED.replace("VARIANT", str(variant)), "staged.rcy")
     looped = [playout(game, seed, **limits) for seed in range(6)]
     assert loops_used, "the stage was not played by play_rounds"
-    machine_only()
-    assert [playout(game, seed, **limits) for seed in range(6)] == looped
+    assert [playout(game, seed, Engine.REFERENCE, **limits) for seed in range(6)] == looped
 
 
 def test_the_variants_reach_what_they_are_for():
@@ -114,7 +109,7 @@ def test_the_variants_reach_what_they_are_for():
 
 def test_president_and_big_two_are_played_by_the_loop(loops_used):
     for name in ("President5", "BigTwo4"):
-        state = new_game(load_game(game_path(name)), 3)
+        state = new_compiled_game(load_game(game_path(name)), 3)
         state.random_playout(random.Random(3))
         assert state.over
     assert len(loops_used) == 2  # one loop a playout: each game is one stage of rounds
@@ -125,7 +120,7 @@ def test_only_a_stage_with_one_choice_and_an_end_test_is_looped():
       (stage player (end (>= (game sto N) 4)) (choice ((inc (game sto N) 1))) (choice ((inc (game sto N) 2))))
       (stage player (end (>= (game sto M) 4)) (choice ((inc (game sto M) 1))))
       (scoring max ((current player) sto N)))""", "two.rcy")
-    state = new_game(game, 0)
+    state = new_compiled_game(game, 0)
     first, second = game.flow
     assert rounds.round_loop(state.rules.machine, first, state.table) is None
     assert rounds.round_loop(state.rules.machine, second, state.table).at == 0
@@ -147,7 +142,7 @@ def test_games_played_in_turns_play_as_each_alone(name):
         return [(s.results(), s.st.locs, s.st.ints) for s in states]
 
     def fresh() -> list:
-        states = [new_game(game, seed) for seed in (1, 2, 3)]
+        states = [new_compiled_game(game, seed) for seed in (1, 2, 3)]
         return states + [states[0].clone()]
     apart = [play([s], i)[0] for i, s in enumerate(fresh())]
     assert play(fresh()) == apart
@@ -167,7 +162,7 @@ def test_an_interpreter_failure_in_a_call_of_a_quiet_block_is_placed_at_its_acti
     (do ((inc (game sto E) 1) ((> (game sto N) 3) (set (game sto T) (tri 3))) (inc (game sto F) 1)))
     (choice ((inc (game sto N) 1) (inc (game sto N) 2))))
   (scoring max ((current player) sto N)))""", "t.rcy")
-    state = new_game(game, 0)
+    state = new_compiled_game(game, 0)
     with pytest.raises(InternalError, match=r"t\.rcy:3:51: IndexError"):
         state.random_playout(random.Random(0))
 
@@ -189,7 +184,7 @@ def test_players_counted_by_an_empty_place_are_the_filters_size(op):
     count = next(x for x in T.walk(game) if type(x) is T.Size and type(x.collection) is T.Filter)
     seen = set()
     for seed in range(6):
-        state, rng = new_game(game, seed), random.Random(seed)
+        state, rng = new_compiled_game(game, seed), random.Random(seed)
         ex = state.rules.ex
         while not state.is_terminal():
             got = ex.fn(count)({}, state.st)
@@ -200,7 +195,7 @@ def test_players_counted_by_an_empty_place_are_the_filters_size(op):
     assert len(seen) >= 3 and "_seated" in ex.fn(count).__code__.co_names
 
 
-def test_the_step_bound_reached_at_the_stage_leaves_the_machines_frames(machine_only):
+def test_the_step_bound_reached_at_the_stage_leaves_the_machines_frames():
     """A round whose step past the bound is the stage's own (after the actions that follow the
     choice): the game stops there, with the stage's frame and the new round's first frame, as
     the machine leaves them."""
@@ -211,5 +206,4 @@ def test_the_step_bound_reached_at_the_stage_leaves_the_machines_frames(machine_
   (scoring max ((current player) sto N)))""", "stage.rcy")
     looped = playout(game, 1, max_steps=7)
     assert looped[0][0] == "LimitError" and looped[0][1].startswith("stage.rcy:2:3:")  # the stage
-    machine_only()
-    assert playout(game, 1, max_steps=7) == looped
+    assert playout(game, 1, Engine.REFERENCE, max_steps=7) == looped

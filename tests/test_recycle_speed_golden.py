@@ -4,9 +4,11 @@ The interpreter is compiled for speed (`recycle/interp/codegen.py`, `runners.py`
 `explorers.py`); none of that may change a game. For seeded random games of our
 shipped games and of every playable corpus file, a trace of everything a user
 or a search player can see — each choice's options, observations, a
-determinization's options, the results and the transcript — must hash to the
-digest recorded in `tests/data/recycle_golden.json` (written by the
-interpreter before it was compiled).
+determinization's options, the results and the transcript (`recycle_engines.trace`,
+on the compiled engine) — must hash to the digest recorded in
+`tests/data/recycle_golden.json` (written by the interpreter before it was compiled).
+A digest that differs is explained by the first line where the compiled engine's trace
+differs from the reference engine's; when both agree, the meaning itself changed.
 
 If a change to the interpreter is *meant* to change how games play, look at
 the first differing game, then rewrite the digests:
@@ -18,16 +20,17 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import random
 import sys
 from pathlib import Path
 
 import pytest
 from conftest import SHARED
+from recycle_engines import first_difference, new_compiled_game
+from recycle_engines import trace as trace_lines
 from test_recycle_interp_corpus import KNOWN_DEFECTS
 
-from recycle.interp import RecycleRuntimeError, new_game
-from recycle.interp.transcript import records
+from recycle.interp import RecycleRuntimeError
+from recycle.interp.engine import Engine
 from recycle.lang import load_game, parse_game
 
 HERE = Path(__file__).resolve().parent
@@ -51,23 +54,22 @@ def game_path(name: str) -> Path:
 
 
 def trace(path: Path, seed: int) -> tuple[int, list[float], str]:
-    """(choices, scores, sha256 of the trace) of one seeded random game."""
-    state = new_game(load_game(path), seed, transcript=True)
-    rng, other = random.Random(seed), random.Random(seed + 99)
-    lines = []
-    while not state.is_terminal():
-        player, legal = state.current_player(), state.legal_actions()
-        lines.append(json.dumps([player, [a.text for a in legal]]))
-        if state.choices % 3 == 0:
-            lines += [repr(state.observation(q)) for q in range(state.num_players)]
-            sample = state.determinize(player, other)
-            lines.append(json.dumps([a.text for a in sample.legal_actions()]))
-            lines.append(repr(sample.observation(player)))
-        state.apply(legal[rng.randrange(len(legal))])
-    results = state.results()
-    lines.append(repr(results))
-    lines += [json.dumps(r, sort_keys=True) for r in records(state)[1:]]  # the header names the file
-    return state.choices, list(results.scores), hashlib.sha256("\n".join(lines).encode()).hexdigest()
+    """(choices, scores, sha256 of the trace) of one seeded random game, on the compiled engine."""
+    lines = trace_lines(load_game(path), seed)
+    scores = next((list(line.scores) for line in lines if line.what == "results"), [])  # none after an error
+    return lines[-1].step, scores, hashlib.sha256("\n".join(line.value for line in lines).encode()).hexdigest()
+
+
+def explained(key: str) -> str:
+    """Why a digest differs: the first line where the compiled engine leaves the reference."""
+    name, seed = key.rsplit("#", 1)
+    game = load_game(game_path(name))
+    reference, fast = trace_lines(game, int(seed), Engine.REFERENCE), trace_lines(game, int(seed))
+    difference = first_difference(reference, fast, ("reference", "compiled"))
+    if difference is not None:
+        return f"the compiled engine leaves the reference at {difference}"
+    return (f"both engines agree (the meaning itself changed): {len(fast)} lines, the last after "
+            f"{fast[-1].step} choice(s): {fast[-1].what}: {fast[-1].value[:200]}")
 
 
 @functools.cache
@@ -80,8 +82,11 @@ def check(key: str) -> None:
     want = golden().get(key)
     assert want is not None, f"no golden digest for {key}: run python {Path(__file__).name} --write"
     choices, scores, digest = trace(game_path(name), int(seed))
-    assert (choices, scores) == (want["choices"], want["scores"]), f"{key} plays differently"
-    assert digest == want["sha256"], f"{key}: same length and scores, but options or records differ"
+    if (choices, scores) != (want["choices"], want["scores"]):
+        pytest.fail(f"{key} plays differently ({choices} choices, scores {scores}; recorded {want['choices']}, "
+                    f"{want['scores']}): {explained(key)}")
+    if digest != want["sha256"]:
+        pytest.fail(f"{key}: same length and scores, but options or records differ: {explained(key)}")
 
 
 @pytest.mark.parametrize("key", OURS)
@@ -100,7 +105,7 @@ def _nested(action: str) -> int:
     """The final `(game sto N)` of a one-player game running `action` once."""
     text = ("(game (setup (create players 1) (create deck (game iloc STOCK) (deck (RANK (A, B)))))"
             f" (do ({action})) (scoring max (game sto N)))")
-    return new_game(parse_game(text, "deep.rcy")).st.ints[("g", 0, "N")]
+    return new_compiled_game(parse_game(text, "deep.rcy")).st.ints[("g", 0, "N")]
 
 
 def test_deep_blocks_loops_and_conditions_play_as_written():

@@ -1,11 +1,11 @@
 """Steps counted at once (`source.merge_steps`) hit the step bound where counting them one by
-one does: the same located error, at the same node, after the same number of steps."""
+one does (the reference engine): the same located error, at the same node, after the same
+number of steps."""
 from __future__ import annotations
 
 import pytest
-
-from recycle.interp import LimitError, new_game
-from recycle.interp import source
+from recycle.interp import LimitError, new_game, source
+from recycle.interp.engine import Engine
 from recycle.lang import parse_game
 
 #: Nested blocks and repeats: actions whose steps follow one another with nothing between.
@@ -18,24 +18,20 @@ LOOPING = """(game (setup (create players 2) (create deck (game iloc STOCK) (dec
   (scoring max ((current player) sto N)))"""
 
 
-def _failure(max_steps: int, merged: bool, monkeypatch) -> tuple:
-    if not merged:
-        monkeypatch.setattr(source, "merge_steps", lambda lines: lines)
+def _failure(max_steps: int, engine: Engine) -> tuple:
     game = parse_game(LOOPING, "loop.rcy")  # a new Game: rules (and their code) made anew
     try:
-        state = new_game(game, 0, max_steps=max_steps)
+        state = new_game(game, 0, max_steps=max_steps, engine=engine)
         for _ in range(3):
             state.apply(state.legal_actions()[0])
     except LimitError as e:
         return str(e), e.line, e.column
-    finally:
-        monkeypatch.undo()
     return None, state.st.steps, state.st.ints
 
 
 @pytest.mark.parametrize("max_steps", range(1, 40))
-def test_steps_counted_at_once_stop_where_one_by_one_stops(max_steps, monkeypatch):
-    assert _failure(max_steps, True, monkeypatch) == _failure(max_steps, False, monkeypatch)
+def test_steps_counted_at_once_stop_where_one_by_one_stops(max_steps):
+    assert _failure(max_steps, Engine.COMPILED) == _failure(max_steps, Engine.REFERENCE)
 
 
 def test_the_looping_game_has_steps_counted_at_once():

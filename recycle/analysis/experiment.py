@@ -66,6 +66,7 @@ class RecycleSubject:
     max_choices: int = 500
     compat: str | None = None
     text: str | None = None
+    engine: str | None = None  # "reference" or "fast" (None: fast); the numbers do not depend on it
 
     def with_text(self) -> "RecycleSubject":
         """The same subject carrying its file's content, for workers that cannot read the file."""
@@ -96,7 +97,7 @@ class RecycleSubject:
         from recycle.interp import new_game
 
         extra = {"compat": self.compat} if self.compat else {}
-        return new_game(self._game(), seed, max_choices=self.max_choices, **extra)
+        return new_game(self._game(), seed, max_choices=self.max_choices, engine=self.engine, **extra)
 
     def episode(self, state) -> int:
         return 0

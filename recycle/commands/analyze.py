@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from recycle.commands.options import add_compat_option, add_limit_options
+from recycle.commands.options import add_compat_option, add_engine_option, add_limit_options
 from recycle.games import game_path, shipped_name
 from recycle.kernel.arguments import (
     CHOICES,
@@ -66,6 +66,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     add_analysis_options(p)
     add_limit_options(p)
     add_compat_option(p)
+    add_engine_option(p)
     add_wide_option(p)
     p.set_defaults(run=run)
 
@@ -216,7 +217,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--replay plays a game of one game's analysis: name the game file, not its folder")
     if target.is_dir():
         files = game_files_of(target)
-        subjects = [(p.name, lambda p=p: _subject(RecycleSubject(str(p), args.max_choices, args.compat), args))
+        subjects = [(p.name, lambda p=p: _subject(RecycleSubject(str(p), args.max_choices, args.compat, engine=args.engine), args))
                     for p in files]
         settings = {**config.to_json(), "folder": str(target.resolve()), "max_choices": args.max_choices,
                     "compat": args.compat}
@@ -230,8 +231,8 @@ def run(args: argparse.Namespace) -> int:
 
             raise UsageError(f"{args.game}{hint(args.game, [g.name for g in shipped_games()])}: no such game "
                              "file or shipped game (see recycle games)")
-        subjects = [(Path(path).name, lambda: _subject(RecycleSubject(str(path), args.max_choices, args.compat),
-                                                       args))]
+        subjects = [(Path(path).name, lambda: _subject(RecycleSubject(str(path), args.max_choices, args.compat,
+                                                                      engine=args.engine), args))]
         # A shipped game by its name: its installed path changes with the environment (a resume from
         # a source checkout, or another virtual environment, must still match).
         game = shipped_name(path) or str(Path(path).resolve())

@@ -10,7 +10,7 @@ from pathlib import Path
 from rich.markup import escape
 from rich.table import Table
 
-from recycle.commands.options import add_compat_option, add_limit_options, limits_of
+from recycle.commands.options import add_compat_option, add_engine_option, add_limit_options, limits_of
 from recycle.kernel.arguments import SEED, IntRange, UsageError, is_stdout, output_file
 from recycle.kernel.cli_support import EXIT_FAILED, console, print_table
 from recycle.kernel.diagnostics import DiagnosticError
@@ -32,6 +32,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", metavar="FILE", type=output_file,
                    help="also write the outcomes as JSON ('-': standard output, instead of the table)")
     add_limit_options(p)
+    add_engine_option(p)
     add_compat_option(p)
     p.set_defaults(run=run_corpus)
 

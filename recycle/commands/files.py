@@ -5,6 +5,7 @@ import argparse
 
 from rich.markup import escape
 
+from recycle.commands.options import add_engine_option
 from recycle.kernel.cli_support import EXIT_FAILED, check_files, console, err_console
 
 
@@ -15,6 +16,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run_check)
     p = sub.add_parser("replay", help="re-play transcripts and check every record reproduces")
     p.add_argument("files", nargs="+", metavar="FILE")
+    add_engine_option(p)
     p.set_defaults(run=run_replay)
 
 
@@ -30,7 +32,7 @@ def run_replay(args: argparse.Namespace) -> int:
 
     bad = 0
     for path in args.files:
-        report = replay(path, game_path)
+        report = replay(path, game_path, engine=args.engine)
         if report.warning:
             err_console.print(f"[yellow]warning:[/] {escape(report.warning)}")
         if report.ok:

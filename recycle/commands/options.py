@@ -15,6 +15,13 @@ def add_limit_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--strict", action="store_true", help="a game reaching --max-choices is an error instead")
 
 
+def add_engine_option(p: argparse.ArgumentParser) -> None:
+    """`--engine reference|fast`: which engine runs the games (they play identically)."""
+    p.add_argument("--engine", choices=("fast", "reference"), default="fast",
+                   help="fast (default): the interpreter with its speed layers; reference: the plain meaning of "
+                        "every form, no generated code or playout shortcuts (slower; games play identically)")
+
+
 def add_compat_option(p: argparse.ArgumentParser) -> None:
     """`--compat cardstock`: play as the reference engine where its quirks move statistics."""
     from recycle.interp.compat import COMPAT_MODES
@@ -28,7 +35,7 @@ def add_compat_option(p: argparse.ArgumentParser) -> None:
 def limits_of(args: argparse.Namespace, deal: DealSpec | None = None) -> dict:
     """Keyword arguments of `recycle.interp.new_game` from the options above (and `--compat`)."""
     return {"max_choices": args.max_choices, "strict": args.strict, "deal": deal,
-            "compat": getattr(args, "compat", None)}
+            "compat": getattr(args, "compat", None), "engine": getattr(args, "engine", None)}
 
 
 def add_bot_options(p: argparse.ArgumentParser) -> None:

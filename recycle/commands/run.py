@@ -9,8 +9,8 @@ from pathlib import Path
 
 from rich.table import Table
 
-from recycle.commands.options import (add_bot_options, add_compat_option, add_limit_options, bot_options,
-                                      limits_of)
+from recycle.commands.options import (add_bot_options, add_compat_option, add_engine_option, add_limit_options,
+                                      bot_options, limits_of)
 from recycle.games import game_path, shipped_name
 from recycle.kernel.arguments import GAMES, UsageError, check_stdout_once, is_stdout, output_file, output_folder
 from recycle.kernel.cli_support import add_seed_option, console, print_table, seed_of
@@ -39,6 +39,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--deal", metavar="FILE", help="deal every game from this deal file (lines 'p0: 3c 4d ...')")
     add_bot_options(p)
     add_limit_options(p)
+    add_engine_option(p)
     add_compat_option(p)
     p.add_argument("--native", action="store_true",
                    help="play the game's native implementation instead of its RECYCLE file "

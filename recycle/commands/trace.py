@@ -20,7 +20,7 @@ from pathlib import Path
 from rich.markup import escape
 
 from personalities.trace import DecisionTrace
-from recycle.commands.options import add_bot_options, add_limit_options, bot_options, limits_of
+from recycle.commands.options import add_bot_options, add_engine_option, add_limit_options, bot_options, limits_of
 from recycle.games import game_path
 from recycle.kernel.arguments import IntRange, UsageError, is_stdout, output_file
 from recycle.kernel.cli_support import add_seed_option, console, seed_of
@@ -44,6 +44,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="also write the traces as JSON ('-': standard output, instead of the trees)")
     add_bot_options(p)
     add_limit_options(p)
+    add_engine_option(p)
     p.add_argument("--native", action="store_true",
                    help="trace the game's native implementation (TidesOfTime2 only) instead of its RECYCLE file")
     p.set_defaults(run=run_trace)

@@ -17,20 +17,21 @@ from __future__ import annotations
 
 from recycle.lang import tree as T
 
-from .counting import CountingMixin
-from .deals import DealsMixin
 from .effects import MISSING, CycleSet, Forget, Move, Pass, Remember, Reorder, SetValue
+from .errors import LimitError
 from .evaluate import Evaluator
-from .explorers import ExplorersMixin
 from .undo import undo_to
 from .knowledge import move_changes, reorder_changes
-from .quiet import QuietMixin
-from .runners import RunnersMixin
 from .state import Store, Table, loc_text
 
+#: Control forms that `_explore` walks itself (no step counted for them).
+WALKED = (T.Do, T.Conditional, T.Let, T.AllDo)
 
-class Executor(CountingMixin, DealsMixin, ExplorersMixin, QuietMixin, RunnersMixin, Evaluator):
-    """Runs action nodes against a `Store`; finds the options of a choice."""
+
+class Executor(Evaluator):
+    """Runs action nodes against a `Store`; finds the options of a choice: the meaning of every
+    action form. The fast engine's `compiler` (see `compiler.executor`) offers runners, walks,
+    explorers and counted options for the same nodes; they are asked for only while `compiling`."""
 
     def __init__(self, table: Table, max_steps: int) -> None:
         super().__init__(table)
@@ -38,18 +39,113 @@ class Executor(CountingMixin, DealsMixin, ExplorersMixin, QuietMixin, RunnersMix
         self.at = None  # the action or flow node being run
         self._actions = {cls: getattr(self, "_do_" + cls.__name__) for cls in vars(T).values()
                          if isinstance(cls, type) and hasattr(self, "_do_" + cls.__name__)}
-        self._runs: dict[int, object] = {}  # id(node) -> run(env, st), see `runners`
-        self._quiets: dict[int, object] = {}  # id(node) -> the same for a state keeping no record, see `quiet`
+        self._runs: dict[int, object] = {}  # id(node) -> run(env, st), see `runner`
         self._flats: dict[int, object] = {}  # id(node) -> the walk `_explore` does, or None
-        self._explorers: dict[int, object] = {}  # id(node) -> explore(env, st, out, work), see `explorers`
-        self._plans: dict[int, object] = {}  # id(choice) -> its `counting.Plan`, or None
+        self.make_compiler = None  # how the fast engine makes its compiler when it starts compiling
+
+    def compile_from_now(self) -> None:
+        """Switch the compiler on (the fast engine after its warm-up, see `engine`): the plain
+        functions made so far are dropped, the compiled ones made as nodes are used again."""
+        if self.compiler is None:
+            self.compiler = self.make_compiler()
+        self.compiling = True
+        for made in (self._fns, self._runs, self._flats):
+            made.clear()
+        self.compiler.forget()
 
     def run(self, node, env: dict, st: Store) -> None:
-        """Run one action: a step counted (bounded), `at` set, its `_do_Form` done (see `runners`)."""
+        """Run one action: a step counted (bounded), `at` set, its `_do_Form` done (see `runner`)."""
         f = self._runs.get(id(node))
         if f is None:
             f = self.runner(node)
         f(env, st)
+
+    def runner(self, node):
+        """The function running `node` as `run` does (made once per node): the compiler's, else
+        its `_do_Form` method with the step counted."""
+        f = self._runs.get(id(node))
+        if f is None:
+            f = self._runs[id(node)] = (self.compiling and self.compiler.generated_runner(node)) or self._stepped(node)
+        return f
+
+    def flat(self, node):
+        """The function doing what `_explore` does with `node` when no `any` or `choice` is in it
+        (do, conditionals, let and all walked, no step counted for them; other actions run);
+        None when one is: `_explore` forks there itself."""
+        key = id(node)
+        if key in self._flats:
+            return self._flats[key]
+        kind = type(node)
+        if kind is T.AnyDo or kind is T.Choice:
+            f = None
+        elif kind in WALKED:
+            parts = [self.flat(a) for a in (node.actions if kind is T.Do else (node.action,))]
+            f = None if None in parts else (self.compiling and self.compiler.generated_walk(node)) or self._walker(node, parts)
+        else:
+            f = self.runner(node)
+        self._flats[key] = f
+        return f
+
+    def _walker(self, n, parts):
+        """`flat` as closures over the parts' functions."""
+        kind, ev, iterate = type(n), self.ev, self.iterate
+        if kind is T.Do:
+            def walk(env, st):
+                for part in parts:
+                    part(env, st)
+        elif kind is T.Conditional:
+            def walk(env, st):
+                if ev(n.condition, env, st):
+                    parts[0](env, st)
+        elif kind is T.Let:
+            def walk(env, st):
+                parts[0](self.bind(env, n.var, ev(n.value, env, st)), st)
+        else:
+            def walk(env, st):
+                for x in iterate(n.collection, env, st):
+                    parts[0](self.bind(env, n.var, x), st)
+        return walk
+
+    def _stepped(self, node):
+        """A runner calling the node's `_do_Form` method."""
+        ex, max_steps, method = self, self.max_steps, self._actions.get(type(node))
+
+        def run(env, st):
+            st.steps += 1
+            if st.steps > max_steps:
+                raise ex.too_long(node)
+            if method is None:
+                raise ex.error(node, f"{type(node).__name__} is not an action that can run here")
+            ex.at = node
+            method(node, env, st)
+        return run
+
+    def too_long(self, node):
+        return self.error(node, f"more than {self.max_steps:,} steps without a player choice "
+                          "(does the game loop?)", LimitError)
+
+    def over(self, st, k: int, nodes: tuple) -> None:
+        """`k` steps counted at once went past the bound: raise where counting them one by one
+        (setting `at` to each node after its step) would have."""
+        before = st.steps - k
+        j = max(1, self.max_steps - before + 1)  # the first of them past the bound (1-based)
+        st.steps = before + j
+        if j > 1:
+            self.at = nodes[j - 2]
+        raise self.too_long(nodes[j - 1])
+
+    def not_int(self, node, value):
+        return self.error(node, f"expected an integer, found {value!r}")
+
+    def plan_of(self, node):
+        """How to count the options of choice `node` (the compiler's `counting.Plan`), or None:
+        they are explored."""
+        return self.compiler.plan_of(node) if self.compiling else None
+
+    def quiet(self, node):
+        """The function running `node` for a state keeping no record: the compiler's quiet one
+        (see `quiet`), else the runner."""
+        return self.compiler.quiet(node) if self.compiling else self.runner(node)
 
     # --- control ------------------------------------------------------------
 
@@ -293,7 +389,10 @@ class Executor(CountingMixin, DealsMixin, ExplorersMixin, QuietMixin, RunnersMix
         saved = st.journal, st.log
         st.journal, st.log = [], None
         try:
-            self.explorer(node)(env, st, out, None)
+            if self.compiling:
+                self.compiler.explorer(node)(env, st, out, None)
+            else:  # the meaning itself
+                self._explore((node, env, None), st, out)
         finally:
             undo_to(st, st.journal, 0)
             st.journal, st.log = saved

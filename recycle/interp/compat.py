@@ -153,6 +153,14 @@ def reference_options(ex, choice, env: dict, st, limit: int) -> list[tuple]:
     return out
 
 
+def _rebind(names: dict, name: str, value) -> None:
+    """Bind `name` to `value` in the walk's table (`_UNSET`: unbind it)."""
+    if value is _UNSET:
+        names.pop(name, None)
+    else:
+        names[name] = value
+
+
 def _walk(ex, option, env: dict, st, out: list, limit: int) -> None:
     """One option's paths, in the reference's order (the meaning of its `RecurseDo`, in our terms).
 
@@ -171,10 +179,7 @@ def _walk(ex, option, env: dict, st, out: list, limit: int) -> None:
         while work.items:
             item = work.items.pop()
             if item[0] == "var":
-                if item[2] is _UNSET:
-                    names.pop(item[1], None)
-                else:
-                    names[item[1]] = item[2]
+                _rebind(names, item[1], item[2])
                 continue
             node = item[1]
             kind = type(node)

@@ -17,26 +17,35 @@ from __future__ import annotations
 from recycle.lang import tree as T
 
 
+def _dealing_move(n):
+    """The move of `(repeat N (all player 'P (move (top PLACE) (top ('P VIS NAME)))))` (N a
+    positive literal, NAME a plain name of a real location), or None when `n` is not that shape."""
+    if type(n.times) is not T.IntLit or type(n.times.value) is not int or n.times.value < 1:
+        return None
+    each = n.action
+    if type(each) is not T.AllDo or type(each.collection) is not T.Players:
+        return None
+    move = each.action
+    if type(move) is not T.Move or not all(type(x) is T.CardAt and x.position == "top" and type(x.cards) is T.Location
+                                           for x in (move.card, move.to)):
+        return None
+    to = move.to.cards
+    if type(to.owner) is not T.Var or to.owner.name != each.var.name or type(to.name) is not T.Name \
+            or to.index is not None or to.visibility == "mem":
+        return None
+    return move
+
+
 class DealsMixin:
     """`deal(repeat node)` and its source, for `runners` (needs `fixed_key`, `table`)."""
 
     def deal(self, n) -> tuple | None:
         """(the place's key, the players' keys, the move) when repeat node `n` is such a deal
         that can be done at once, else None."""
-        if type(n.times) is not T.IntLit or type(n.times.value) is not int or n.times.value < 1:
+        move = _dealing_move(n)
+        if move is None or not self.table.players:
             return None
-        each, table = n.action, self.table
-        if type(each) is not T.AllDo or type(each.collection) is not T.Players or not table.players:
-            return None
-        move = each.action
-        if type(move) is not T.Move or not all(
-                type(x) is T.CardAt and x.position == "top" and type(x.cards) is T.Location
-                for x in (move.card, move.to)):
-            return None
-        to = move.to.cards
-        if type(to.owner) is not T.Var or to.owner.name != each.var.name or type(to.name) is not T.Name \
-                or to.index is not None or to.visibility == "mem":
-            return None
+        table, to = self.table, move.to.cards
         source = self.fixed_key(move.card.cards, (move.card.cards.visibility,))
         seats = tuple(table.key(p + (to.visibility, to.name.value)) for p in table.players)
         if source is None or source[2] == "mem" or source in seats \

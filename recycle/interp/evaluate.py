@@ -1,8 +1,9 @@
 """Expressions: integers, names, conditions, cards, owners and collections.
 
 `Evaluator.ev(node, env, st)` runs the node's function (made on first use:
-Python source for common forms, see `codegen`, or compiled closures, see
-`fast`, else the `_Form` method) and
+the `_Form` method; in the fast engine, once compiling, Python source for
+common forms or compiled closures, asked of `Evaluator.compiler`, see
+`compiler`) and
 returns a plain value: int, bool, str, a card id (int, or None for "no
 card": the top of an empty pile), an owner tuple (`("p", 2)`), a list (cards,
 players, teams, names, integers, or lists of card lists) or a `PointMap`.
@@ -17,9 +18,6 @@ from __future__ import annotations
 from recycle.lang import tree as T
 
 from .cardsets import _COMPARE, CollectionsMixin
-from .codegen import ExprSource
-from .fast import FastMixin
-from .finding import FindingMixin
 from .errors import LimitError, RecycleRuntimeError, located
 from .state import GAME, PointMap, Store, Table
 
@@ -54,20 +52,20 @@ def _arith(op: str, a: int, b: int) -> int:
     return a ** b
 
 
-class Evaluator(ExprSource, FastMixin, FindingMixin, CollectionsMixin):
-    """Evaluates expressions of one game (its `Table`) against any `Store`."""
+class Evaluator(CollectionsMixin):
+    """Evaluates expressions of one game (its `Table`) against any `Store`: the meaning of
+    every expression form. `compiler` (given by the fast engine, see `compiler.executor`)
+    offers faster functions for the same forms; it is asked only while `compiling`."""
 
     def __init__(self, table: Table) -> None:
         self.table = table
+        self.compiling = False  # the compiler's functions used (else: the `_Form` methods alone)
+        self.compiler = None  # the fast engine's compilers and shortcuts (`compiler.Compiler`)
         self.attrs = table.attrs
         forms = [cls for cls in vars(T).values() if isinstance(cls, type)]
         self._dispatch = {c: getattr(self, "_" + c.__name__) for c in forms if hasattr(self, "_" + c.__name__)}
-        self._makers = {c: getattr(self, "_make_" + c.__name__) for c in forms if hasattr(self, "_make_" + c.__name__)}
         self._fns: dict[int, object] = {}  # id(node) -> f(env, st); the tree outlives this evaluator
-        self._pure: dict[int, bool] = {}  # id(node) -> no random draw or fresh name in it (see `codegen`)
-        self._gvars: frozenset | None = None
         self._point_maps: dict[tuple, PointMap] = {}  # awards -> the one map with them
-        self._sets: dict[int, object] = {}  # id(node) -> the sets of a (tuples ...), see `fast`
 
     def error(self, node, message: str, cls=RecycleRuntimeError, hint: str = "") -> RecycleRuntimeError:
         return located(node, self.table.filename, message, cls, hint)
@@ -83,12 +81,13 @@ class Evaluator(ExprSource, FastMixin, FindingMixin, CollectionsMixin):
         `codegen`, or a closure)."""
         f = self._fns.get(id(node))
         if f is None:
-            f = self._fns[id(node)] = self.function(node) or self.closure(node)
+            f = self._fns[id(node)] = (self.compiling and self.compiler.function(node)) or self.closure(node)
         return f
 
     def closure(self, node):
-        """A closure evaluating `node`: compiled for common forms (`fast`), else its `_Form` method."""
-        maker = self._makers.get(type(node))
+        """A closure evaluating `node`: compiled for common forms (`fast`), else its `_Form` method
+        (always, in the reference engine)."""
+        maker = self.compiler.maker(type(node)) if self.compiling else None
         if maker is not None:
             return maker(node)
         method = self._dispatch.get(type(node))

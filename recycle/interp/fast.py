@@ -21,6 +21,32 @@ from .state import GAME, PointMap
 MAX_KEPT = 256
 
 
+def _in_score_order(pm, cards: list, attrs) -> list:
+    """The cards sorted by their score in `pm` (stable), scored first where not known yet."""
+    score = pm._cache.__getitem__
+    try:
+        return sorted(cards, key=score)
+    except KeyError:  # scores not known yet
+        for c in cards:
+            pm.score(c, attrs)
+        return sorted(cards, key=score)
+
+
+def _same_score_sets(n, found: list, pm, k: int, size: int, check) -> list:
+    """The sets of `k` (2 or more) cards of one score of a hand `found` keeps (see `tuple_sets`);
+    `check(n, groups, k)` raises the located error of too many."""
+    if found[1] is None:  # the cards that share their score, by score
+        score = pm._cache.__getitem__
+        found[1] = [g for g in (list(g) for _, g in groupby(found[0], score)) if len(g) > 1]
+    if size > 16 and tuple_count(found[1], k) > MAX_MADE:  # (16 cards: at most 12,870)
+        check(n, found[1], k)
+    out = []
+    for group in found[1]:
+        if len(group) >= k:
+            out += map(list, combinations(group, k))
+    return out
+
+
 class FastMixin:
     """`_make_Form(node) -> f(env, st)` for hot forms; needs `fn`, `error`, `table`, `attrs`."""
 
@@ -269,14 +295,7 @@ class FastMixin:
             except TypeError:  # not cards: the sets are made (or refused) below, and not kept
                 hand = found = None
             if found is None:
-                score = pm._cache.__getitem__
-                try:
-                    ordered = sorted(cs, key=score)
-                except KeyError:  # scores not known yet
-                    for c in cs:
-                        pm.score(c, attrs)
-                    ordered = sorted(cs, key=score)
-                found = [ordered, None, {}]
+                found = [_in_score_order(pm, cs, attrs), None, {}]
                 if hand is not None:
                     known[hand] = found
                     mapped[1] += 1
@@ -288,18 +307,7 @@ class FastMixin:
                 self.check_tuples(n, (), k)  # raises the located error
             if not k > 0:
                 return []
-            if k == 1:
-                out = [[c] for c in found[0]]
-            else:
-                if found[1] is None:  # the cards that share their score, by score
-                    score = pm._cache.__getitem__
-                    found[1] = [g for g in (list(g) for _, g in groupby(found[0], score)) if len(g) > 1]
-                if len(cs) > 16 and tuple_count(found[1], k) > MAX_MADE:  # (16 cards: at most 12,870)
-                    self.check_tuples(n, found[1], k)
-                out = []
-                for group in found[1]:
-                    if len(group) >= k:
-                        out += map(list, combinations(group, k))
+            out = [[c] for c in found[0]] if k == 1 else _same_score_sets(n, found, pm, k, len(cs), self.check_tuples)
             found[2][k] = out
             mapped[1] += 1
             return out

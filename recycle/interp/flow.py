@@ -86,6 +86,17 @@ def no_semicolon(game) -> bool:
     return True
 
 
+class _Every:
+    """Every node, as far as `advance` asks: each item of a sequence is started by `enter`
+    (which asks `Machine.flowy`, the real set), a frame written per item."""
+
+    def __contains__(self, key) -> bool:
+        return True
+
+
+_EVERY = _Every()
+
+
 class Machine:
     """Drives one game's flow for any `RecycleState` of it (shared by all clones)."""
 
@@ -101,8 +112,10 @@ class Machine:
         """Run `s` until a choice with options (s.options set) or the end (s.over)."""
         ex, st, stack, flowy = self.ex, s.st, s.stack, self.flowy
         max_steps = ex.max_steps
-        if st.journal is None and st.log is None:  # nothing to record: the quiet runners
-            runs, made = ex._quiets, ex.quiet
+        if not ex.compiling:  # the reference engine: every item started by `enter`, by its runner
+            flowy, runs, made = _EVERY, ex._runs, ex.runner
+        elif st.journal is None and st.log is None:  # nothing to record: the quiet runners
+            runs, made = ex.compiler._quiets, ex.compiler.quiet
         else:
             runs, made = ex._runs, ex.runner
         while stack:
@@ -151,6 +164,11 @@ class Machine:
             if st.steps > max_steps:
                 raise ex.too_long(last)
         s.over = True
+
+    def compile_from_now(self) -> None:
+        """The executor's speed layers on (see `engine`); a stage's end test is made again."""
+        self.ex.compile_from_now()
+        self._stages.clear()
 
     def stage_round(self, s, frame) -> None:
         _, node, env, rounds = frame
@@ -267,7 +285,7 @@ class Machine:
         st = s.st
         player = st.pcycles[-1][0]
         if plan is not None and not (s.rules.cardstock and reference_walk(node)):  # (counts ordered selections)
-            leaves = self.ex.count(plan, env, st)
+            leaves = self.ex.compiler.count(plan, env, st)  # (a plan is the compiler's)
             if leaves is not None and self.countable(leaves, s):
                 s._options, s.found, s.chooser = None, leaves, player
                 st.steps = 0

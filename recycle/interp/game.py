@@ -26,6 +26,8 @@ from recycle.lang import load_game
 from recycle.lang import tree as T
 
 from .actions import Executor
+from .compiler import executor
+from .engine import WARM_CHOICES, Engine
 from .effects import RecycleAction, action
 from .errors import LimitError, RecycleRuntimeError, guard, located
 from .setup import MAX_CARDS, create_deck, teams_of
@@ -53,11 +55,14 @@ class Rules:
     cardstock = False  # options of identical cards kept apart, as the reference engine (see `compat`)
 
     def __init__(self, table: Table, max_choices: int, max_steps: int, strict: bool = False,
-                 check: bool = False) -> None:
+                 check: bool = False, engine: Engine = Engine.FAST) -> None:
         self.table = table
         self.check = check  # card conservation checked after every step (see `invariants`)
-        self.ex = Executor(table, max_steps)
+        self.engine = engine  # the plain meaning or the speed layers over it (see `engine`)
+        self.ex = executor(table, max_steps, engine)
         self.machine = Machine(self.ex, table.game)
+        # choices left before the fast engine compiles (0: never, or compiled already; see `engine`)
+        self.warm = WARM_CHOICES if engine is Engine.FAST else 0
         self.max_choices = max_choices
         self.strict = strict  # hitting max_choices: raise LimitError instead of calling the game
         self.guarded = guard(self.ex)  # one for all (it keeps nothing between uses)
@@ -169,20 +174,30 @@ class RecycleState(GameState):
             apply_all(self.st, found[index])
         self.choices += 1
         self._options, self.found, self.pending = (), (), None
+        rules = self.rules
+        if rules.warm:  # the fast engine's warm-up (see `engine`)
+            rules.warm -= 1
+            if not rules.warm:
+                rules.machine.compile_from_now()
 
     def random_playout(self, rng: random.Random, draw=None) -> int:
         """`GameState.random_playout`'s very moves and draws (options are counted by `found`,
         one per option), without making the options' actions or texts."""
         steps, rand = 0, rng.random
+        rules = self.rules
+        if rules.warm:  # playouts come by the thousand (search, analysis): compiling pays now (see `engine`)
+            rules.warm = 0
+            rules.machine.compile_from_now()
         self.counting = True  # options are only counted where that is proven (`counting`)
         try:
-            rules, st = self.rules, self.st
+            st = self.st
             while not self.over:
                 n = len(self.found)
                 if not n:
                     raise GameError("no legal action in a position that is not over")
                 index = int(rand() * n) if draw is None else draw(n)
-                here = loop_here(self) if st.log is None and st.journal is None and not rules.check else None
+                here = loop_here(self) if st.log is None and st.journal is None and not rules.check \
+                    and rules.ex.compiling else None
                 if here is None:
                     self._play(index)
                     steps += 1
@@ -322,7 +337,7 @@ class RecycleState(GameState):
 def new_game(game: "T.Game | str | Path", seed: int = 0, *, max_choices: int = MAX_CHOICES,
              max_steps: int = MAX_STEPS, max_cards: int = MAX_CARDS, strict: bool = False,
              transcript: bool = False, deal=None, shuffler=None, check: bool | None = None,
-             compat: str | None = None) -> RecycleState:
+             compat: str | None = None, engine: "Engine | str | None" = None) -> RecycleState:
     """A RECYCLE game (a `Game` or a file path) set up and run to its first choice.
 
     A game still going after `max_choices` choices is *called* (ended and scored as it
@@ -336,7 +351,9 @@ def new_game(game: "T.Game | str | Path", seed: int = 0, *, max_choices: int = M
     conservation after the setup, every choice and every determinization (`invariants`).
     `compat="cardstock"` plays as the reference engine does where its quirks move statistics
     (ties of max/min, one option per physical card, the choice limit, literal location names;
-    see `compat`)."""
+    see `compat`). `engine` ("fast", the default, or "reference": the plain meaning of every
+    form, no generated code and no playout shortcuts, see `engine`) never changes how a game plays."""
+    engine = Engine.of(engine)
     if check_mode(compat) == "cardstock":  # the reference engine's quirks, see `compat`
         game = cardstock_game(game if isinstance(game, T.Game) else load_game(game))
         max_choices += 1  # it calls a game after its 501st choice, not its 500th
@@ -346,13 +363,16 @@ def new_game(game: "T.Game | str | Path", seed: int = 0, *, max_choices: int = M
         from .arrange import dealt_game
 
         return dealt_game(game, seed, deal, max_choices=max_choices, max_steps=max_steps,
-                          max_cards=max_cards, strict=strict, transcript=transcript, check=check)
+                          max_cards=max_cards, strict=strict, transcript=transcript, check=check, engine=engine)
     if not isinstance(game, T.Game):
         game = load_game(game)
-    key = (id(game), max_choices, max_steps, max_cards, strict, check)
+    key = (id(game), max_choices, max_steps, max_cards, strict, check, engine)
     cached = _SETUPS.get(key)
     if cached is not None and cached[0] is game:  # the same setup again: reuse the rules
         _, rules, env, where, locs, decks = cached
+        if rules.warm:  # a second game of the same rules: compiling pays from now on (see `engine`)
+            rules.warm = 0
+            rules.machine.compile_from_now()
         st = Store(seed=seed)
         st.where, st.locs = where[:], {k: v[:] for k, v in locs.items()}
         if transcript:
@@ -360,7 +380,7 @@ def new_game(game: "T.Game | str | Path", seed: int = 0, *, max_choices: int = M
                        **_limits_text(game, max_choices, strict)}] + decks
         return _start(rules, env, st, shuffler)
     # Declarations and the player count come first; evaluating them needs a table.
-    probe = Executor(Table(game, game.filename, 0, (), ()), max_steps)
+    probe = executor(Table(game, game.filename, 0, (), ()), max_steps, engine)
     with guard(probe):
         return _setup(game, seed, probe, key, max_cards, transcript, shuffler)
 
@@ -372,7 +392,7 @@ _SETUPS_KEPT = 16
 
 def _setup(game: T.Game, seed: int, probe: Executor, key: tuple, max_cards: int, transcript: bool,
            shuffler=None) -> RecycleState:
-    _, max_choices, max_steps, _, strict, check = key
+    _, max_choices, max_steps, _, strict, check, engine = key
     filename = game.filename
     st = Store(seed=seed)
     st.log = [{"t": "game", "file": filename, "seed": seed}]
@@ -391,7 +411,7 @@ def _setup(game: T.Game, seed: int, probe: Executor, key: tuple, max_cards: int,
         for p in members:
             team_of[p] = t
     table = Table(game, filename, n, teams, tuple(team_of))
-    rules = Rules(table, max_choices, max_steps, strict, check)
+    rules = Rules(table, max_choices, max_steps, strict, check, engine)
     rules.base_env = env
     if is_cardstock(game):
         rules.cardstock = rules.ex.cardstock = True

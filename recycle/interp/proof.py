@@ -96,69 +96,83 @@ class Proof:
     # --- what the action does -------------------------------------------------------------
 
     def segments(self, n) -> list | None:
-        kind = type(n)
-        if kind is T.Do:
-            out = []
-            for a in n.actions:
-                more = self.segments(a)
-                if more is None:
-                    return None
-                out += more
-            return out
-        if kind is T.Conditional:
-            if not self.truth(n.condition):
+        """The segments of action `n` (what it does, in order), or None where nothing is proven."""
+        prove = _SEGMENTS.get(type(n))
+        return None if prove is None else prove(self, n)
+
+    def _do(self, n) -> list | None:
+        out = []
+        for a in n.actions:
+            more = self.segments(a)
+            if more is None:
                 return None
-            before = set(self.full)
-            inner = self.segments(n.action)
-            if inner is None:
-                return None
-            self.full &= before  # what the action may fill, it may not have run to fill
-            return [("cond", 0, _span(inner)[1], inner)]
-        if kind in (T.SetInt, T.Inc, T.Dec):
-            if not self.storage(n.storage):
-                return None
-            if kind is T.SetInt:
-                return [("one",)] if self.integer(n.value) else None
-            amount = n.amount  # a literal amount needs no bound check (see runners._storage_write)
-            ok = type(amount) is T.IntLit and type(amount.value) is int and 0 <= amount.value < SMALL
-            return [("one",)] if ok else None
-        if kind is T.AllDo:  # (all 'T 'C (move 'C (top PLACE))): the cards of a variable moved
-            move, coll = n.action, n.collection
-            if type(coll) is not T.Var or self.bound.get(coll.name, (OTHER,))[0] != TUPLES \
-                    or type(move) is not T.Move or type(move.card) is not T.Var or move.card.name != n.var.name:
-                return None
-            return self._moved(coll.name, move)
-        if kind is T.Move:  # (move 'C (top PLACE)): the card of a variable moved
-            if type(n.card) is T.Var and self.bound.get(n.card.name, (OTHER,))[0] == CARD:
-                return self._moved(n.card.name, n)
-            source, to = self._held(n.card), self._destination(n)
-            if source is None or to is None:
-                return None
-            self.full.discard(source)  # (it may hold no card now)
+            out += more
+        return out
+
+    def _conditional(self, n) -> list | None:
+        if not self.truth(n.condition):
+            return None
+        before = set(self.full)
+        inner = self.segments(n.action)
+        if inner is None:
+            return None
+        self.full &= before  # what the action may fill, it may not have run to fill
+        return [("cond", 0, _span(inner)[1], inner)]
+
+    def _set_int(self, n) -> list | None:
+        return [("one",)] if self.storage(n.storage) and self.integer(n.value) else None
+
+    def _add_int(self, n) -> list | None:
+        """(inc ...) and (dec ...): a literal amount needs no bound check (see runners._storage_write)."""
+        if not self.storage(n.storage):
+            return None
+        amount = n.amount
+        ok = type(amount) is T.IntLit and type(amount.value) is int and 0 <= amount.value < SMALL
+        return [("one",)] if ok else None
+
+    def _all(self, n) -> list | None:
+        """(all 'T 'C (move 'C (top PLACE))): the cards of a variable moved."""
+        move, coll = n.action, n.collection
+        if type(coll) is not T.Var or self.bound.get(coll.name, (OTHER,))[0] != TUPLES \
+                or type(move) is not T.Move or type(move.card) is not T.Var or move.card.name != n.var.name:
+            return None
+        return self._moved(coll.name, move)
+
+    def _move(self, n) -> list | None:
+        if type(n.card) is T.Var and self.bound.get(n.card.name, (OTHER,))[0] == CARD:  # (move 'C (top PLACE))
+            return self._moved(n.card.name, n)
+        source, to = self._held(n.card), self._destination(n)
+        if source is None or to is None:
+            return None
+        self.full.discard(source)  # (it may hold no card now)
+        self.full.add(to)
+        return [("one",)]
+
+    def _remember(self, n) -> list | None:
+        """A copy of a card held somewhere, into a mem location."""
+        to = n.to
+        if self._held(n.card) is None or type(to) is not T.CardAt or to.position not in ("top", "bottom") \
+                or self.place(to.cards, mem=True) is None:
+            return None
+        return [("one",)]
+
+    def _pass(self, n) -> list:
+        return [("one",)]
+
+    def _set_str(self, n) -> list | None:
+        return [("one",)] if self.storage(n.storage, T.StrStorage) and self.text(n.value) else None
+
+    def _repeat_all(self, n) -> list | None:
+        move = n.action
+        if type(move) is not T.Move or type(move.card) is not T.CardAt or move.card.position not in ("top", "bottom"):
+            return None
+        source, to = self.place(move.card.cards), self._destination(move)
+        if source is None or to is None:
+            return None
+        if source in self.full:
             self.full.add(to)
-            return [("one",)]
-        if kind is T.Remember:  # a copy of a card held somewhere, into a mem location
-            to = n.to
-            if self._held(n.card) is None or type(to) is not T.CardAt or to.position not in ("top", "bottom") \
-                    or self.place(to.cards, mem=True) is None:
-                return None
-            return [("one",)]
-        if kind is T.TurnPass:
-            return [("one",)]
-        if kind is T.SetStr:
-            return [("one",)] if self.storage(n.storage, T.StrStorage) and self.text(n.value) else None
-        if kind is T.RepeatAll:
-            move = n.action
-            if type(move) is not T.Move or type(move.card) is not T.CardAt or move.card.position not in ("top", "bottom"):
-                return None
-            source, to = self.place(move.card.cards), self._destination(move)
-            if source is None or to is None:
-                return None
-            if source in self.full:
-                self.full.add(to)
-            self.full.discard(source)
-            return [("all", source)]
-        return None
+        self.full.discard(source)
+        return [("all", source)]
 
     def _held(self, card):
         """The place of `(top|bottom PLACE)` when PLACE is known to hold a card here, else None."""
@@ -240,6 +254,10 @@ class Proof:
 
     # --- can two of its options read alike? ---------------------------------------------------
 
+    def _sizes_outside(self, size) -> bool:
+        """Is every outer variable the size of the tuples, over distinct numbers (a range)?"""
+        return all(type(outer[0].collection) is T.Range and outer[0].var.name == size for outer in self.path[:-1])
+
     def apart(self, segments: list) -> bool:
         """Options of this site differ by the cards of the innermost variable, moved from one
         place the chooser sees to one place, at the same index among their effects."""
@@ -249,10 +267,8 @@ class Proof:
         what, source, size = self.bound[names[-1]]
         if what == OTHER or not _seen_by_chooser(source):
             return False
-        # outer variables: each the size of the tuples, over distinct numbers (a range)
-        for outer in self.path[:-1]:
-            if type(outer[0].collection) is not T.Range or outer[0].var.name != size:
-                return False
+        if not self._sizes_outside(size):
+            return False
         at = [i for i, s in enumerate(segments) if s[0] == "cards"]
         if len(at) != 1 or segments[at[0]][1] != names[-1]:
             return False
@@ -263,6 +279,12 @@ class Proof:
         fixed_after = all(s[0] == "one" for s in segments[i + 1:])
         same_count = what == CARD or len(self.path) == 1  # one tuples' size for all options
         return (fixed_before and fixed_after) or (same_count and (fixed_before or fixed_after))
+
+
+#: The actions `Proof.segments` proves, and how (any other: nothing proven).
+_SEGMENTS = {T.Do: Proof._do, T.Conditional: Proof._conditional, T.SetInt: Proof._set_int, T.Inc: Proof._add_int,
+             T.Dec: Proof._add_int, T.AllDo: Proof._all, T.Move: Proof._move, T.Remember: Proof._remember,
+             T.TurnPass: Proof._pass, T.SetStr: Proof._set_str, T.RepeatAll: Proof._repeat_all}
 
 
 def _span(segments: list) -> tuple[int, int | None]:

@@ -41,7 +41,11 @@ class QuietMixin:
         inner = self.steps_bound(n.action, cards)
         if inner is None:
             return None
-        a, b = inner
+        return self._looped_bound(n, inner, cards)
+
+    def _looped_bound(self, n, inner: tuple[int, int], cards: frozenset) -> tuple[int, int] | None:
+        """`steps_bound` of a form holding one action, whose own bound is `inner`."""
+        kind, (a, b) = type(n), inner
         if kind in (T.Conditional, T.Let):
             return (1 + a, b)
         if kind is T.RepeatAll:  # as often as the source holds cards: at most all real ones

@@ -28,15 +28,13 @@ import re
 
 from recycle.lang import tree as T
 
+from .actions import WALKED
 from .source import Piece, Source
 from .effects import MISSING, CycleSet, Move, SetValue
-from .errors import LimitError
 from .evaluate import MAX_INT, MIN_INT
 from .undo import CYCLE, INTS, MOVE, STRS
 from .knowledge import apply_changes, move_changes
 
-#: Control forms that `_explore` walks itself (no step counted for them).
-WALKED = (T.Do, T.Conditional, T.Let, T.AllDo)
 #: Raised, located, when a move takes its card from an empty collection.
 NOTHING_TO_MOVE = "nothing to move: the collection is empty"
 #: Deeper loops and blocks are split into calls (Python's compiler has nesting limits).
@@ -53,90 +51,24 @@ _CALL = re.compile(r"\b_c\d+\(")
 
 
 class RunnersMixin:
-    """`runner(node)` and `flat(node)` for `actions.Executor` (needs `fn`, `expr`, `error`, `_actions`...)."""
+    """Actions written as Python source, for the `compiler.Compiler` (needs `expr`, `items`,
+    `quiet_start`, `deal_source` of its other parts, and the executor's `fn`, `runner`, `flat`...)."""
 
-    def runner(self, node):
-        """The function running `node` as `Executor.run` does (made once per node)."""
-        f = self._runs.get(id(node))
-        if f is None:
-            f = self._runs[id(node)] = (self._generate(node, True) if self._writable(node) else None) \
-                or self._stepped(node)
-        return f
+    def generated_runner(self, node):
+        """`node` run as `Executor.run` runs it, written as Python source (None: a form not written
+        so, or beyond Python's limits: the executor runs its `_do_Form` method)."""
+        return self._generate(node, True) if self._writable(node) else None
 
-    def flat(self, node):
-        """The function doing what `_explore` does with `node` when no `any` or `choice` is in it
-        (do, conditionals, let and all walked, no step counted for them; other actions run);
-        None when one is: `_explore` forks there itself."""
-        key = id(node)
-        if key in self._flats:
-            return self._flats[key]
-        kind = type(node)
-        if kind is T.AnyDo or kind is T.Choice:
-            f = None
-        elif kind in WALKED:
-            parts = [self.flat(a) for a in (node.actions if kind is T.Do else (node.action,))]
-            f = None if None in parts else self._generate(node, False) or self._walker(node, parts)
-        else:
-            f = self.runner(node)
-        self._flats[key] = f
-        return f
-
-    def _walker(self, n, parts):
-        """`flat` as closures over the parts' functions (when Python cannot compile the source)."""
-        kind, ev, iterate = type(n), self.ev, self.iterate
-        if kind is T.Do:
-            def walk(env, st):
-                for part in parts:
-                    part(env, st)
-        elif kind is T.Conditional:
-            def walk(env, st):
-                if ev(n.condition, env, st):
-                    parts[0](env, st)
-        elif kind is T.Let:
-            def walk(env, st):
-                parts[0](self.bind(env, n.var, ev(n.value, env, st)), st)
-        else:
-            def walk(env, st):
-                for x in iterate(n.collection, env, st):
-                    parts[0](self.bind(env, n.var, x), st)
-        return walk
-
-    def _stepped(self, node):
-        """A runner calling the node's `_do_Form` method."""
-        ex, max_steps, method = self, self.max_steps, self._actions.get(type(node))
-
-        def run(env, st):
-            st.steps += 1
-            if st.steps > max_steps:
-                raise ex.too_long(node)
-            if method is None:
-                raise ex.error(node, f"{type(node).__name__} is not an action that can run here")
-            ex.at = node
-            method(node, env, st)
-        return run
-
-    def too_long(self, node):
-        return self.error(node, f"more than {self.max_steps:,} steps without a player choice "
-                          "(does the game loop?)", LimitError)
-
-    def over(self, st, k: int, nodes: tuple) -> None:
-        """`k` steps counted at once went past the bound: raise where counting them one by one
-        (setting `at` to each node after its step) would have."""
-        before = st.steps - k
-        j = max(1, self.max_steps - before + 1)  # the first of them past the bound (1-based)
-        st.steps = before + j
-        if j > 1:
-            self.at = nodes[j - 2]
-        raise self.too_long(nodes[j - 1])
-
-    def not_int(self, node, value):
-        return self.error(node, f"expected an integer, found {value!r}")
+    def generated_walk(self, node):
+        """The walk `Executor.flat` does with `node`, written as Python source (None: beyond
+        Python's limits)."""
+        return self._generate(node, False)
 
     # --- generated source ---------------------------------------------------------
 
     def _statement_base(self) -> dict:
         """The names generated actions use."""
-        return {**self._source_base(), "_ex": self, "_MAX": self.max_steps, "_err": self.error,
+        return {**self._source_base(), "_ex": self.ex, "_MAX": self.max_steps, "_err": self.error,
                 "_too_long": self.too_long, "_over": self.over, "_not_int": self.not_int, "_MISSING": MISSING,
                 "_SetValue": SetValue, "_Move": Move, "_CycleSet": CycleSet, "_mc": move_changes,
                 "_table": self.table, "_real": self._real, "_ac": apply_changes,
@@ -292,6 +224,33 @@ class RunnersMixin:
         if fixed is not None and fixed[2] == "mem":
             fixed = None
         s, d = ("_s" if fixed is None else src.const(fixed)), ("_d" if dst is None else src.const(dst))
+        self._move_from(src, card, fixed, s, env, bound, indent)
+        if dst is None:
+            e(f"_d = {self._key(src, to.cards, (to.cards.visibility,), env, bound, self.loc_key_fn)}")
+            e("if _d[2] == 'mem':")
+            e(f"raise _err({src.const(to)}, 'a card cannot move into memory', hint='use (remember CARD CARD)')", 1)
+        e(f"_dl = {src.place(Piece(d, fixed=None if dst is None else d))}")
+        e("if _dl is None:")
+        e(f"_dl = st.locs[{d}] = []", 1)
+        apart = fixed is not None and dst is not None and fixed != dst  # two lists: no index shifts
+        top_in, top_out = to.position == "top", fixed is not None and card.position == "top"
+        if top_in:
+            e(f"_di = {'len(_dl)' if apart else f'len(_dl) - ({s} == {d})'}")
+        di = "_di" if top_in else "0"
+        self._move_learning(src, fixed, dst, apart, s, d, indent)
+        if top_out:
+            ft = "0"
+        else:
+            e("_ft = len(_p) - 1 - _i")
+            ft = "_ft"
+        put = "_dl.append(_c)" if apart and top_in else f"_dl.insert({di}, _c)"
+        self._record(src, indent, f"({MOVE}, _c, {s}, _i, {d}, {di}, {ft}, _kn)", f"_Move(_c, {s}, _i, {d}, {di}, {ft}, _kn)",
+                     ["_p.pop()" if top_out else "del _p[_i]", put, f"st.where[_c] = {d}", "if _kn:", ">_ac(st, _kn)"])
+
+    def _move_from(self, src, card, fixed, s: str, env, bound, indent) -> None:
+        """Source setting `_p` (the list the moved card is in), `_i` (its index) and `_c` (the card);
+        `s`: the name of `fixed`, the key of the one location it is taken from (or None)."""
+        e = lambda line, more=0: src.emit(indent + more, line)  # noqa: E731
         if fixed is not None:  # from the top or bottom of one location: known at once
             e(f"_p = {src.place(Piece(s, fixed=s))}")
             e("if not _p:")
@@ -321,18 +280,10 @@ class RunnersMixin:
             e(f"raise _err({src.const(card)}, _table.text[_c] + ' is in no location')", 1)
             e("_p = st.locs[_s]")
             e("_i = _p.index(_c)")
-        if dst is None:
-            e(f"_d = {self._key(src, to.cards, (to.cards.visibility,), env, bound, self.loc_key_fn)}")
-            e("if _d[2] == 'mem':")
-            e(f"raise _err({src.const(to)}, 'a card cannot move into memory', hint='use (remember CARD CARD)')", 1)
-        e(f"_dl = {src.place(Piece(d, fixed=None if dst is None else d))}")
-        e("if _dl is None:")
-        e(f"_dl = st.locs[{d}] = []", 1)
-        apart = fixed is not None and dst is not None and fixed != dst  # two lists: no index shifts
-        top_in, top_out = to.position == "top", fixed is not None and card.position == "top"
-        if top_in:
-            e(f"_di = {'len(_dl)' if apart else f'len(_dl) - ({s} == {d})'}")
-        di = "_di" if top_in else "0"
+
+    def _move_learning(self, src, fixed, dst, apart: bool, s: str, d: str, indent: int) -> None:
+        """Source setting `_kn`, what players learn from the move (see `knowledge.move_changes`)."""
+        e = lambda line, more=0: src.emit(indent + more, line)  # noqa: E731
         # nobody knows anything yet, and nobody learns from this move (see knowledge.move_changes):
         # nobody learns from a move into a location all players see, or out of one nobody sees
         sight = self.table.sight
@@ -341,14 +292,6 @@ class RunnersMixin:
             e(f"_kn = _mc(_table, st, _c, {s}, {d}) if st.known else ()")
         else:
             e(f"_kn = _mc(_table, st, _c, {s}, {d}) if st.known or _learners.get(({s}, {d})) != () else ()")
-        if top_out:
-            ft = "0"
-        else:
-            e("_ft = len(_p) - 1 - _i")
-            ft = "_ft"
-        put = "_dl.append(_c)" if apart and top_in else f"_dl.insert({di}, _c)"
-        self._record(src, indent, f"({MOVE}, _c, {s}, _i, {d}, {di}, {ft}, _kn)", f"_Move(_c, {s}, _i, {d}, {di}, {ft}, _kn)",
-                     ["_p.pop()" if top_out else "del _p[_i]", put, f"st.where[_c] = {d}", "if _kn:", ">_ac(st, _kn)"])
 
     def _storage_write(self, src, n, amount, new: str | None, env, bound, indent):
         """An integer write: of `amount` (`new` None), else of `new` written with `_o` (the old

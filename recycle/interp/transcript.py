@@ -154,9 +154,10 @@ def _game_file(header: dict, transcript: Path, find_game: Callable[[str], str] |
     return beside
 
 
-def replay(path: str | Path, find_game: Callable[[str], str] | None = None) -> ReplayReport:
+def replay(path: str | Path, find_game: Callable[[str], str] | None = None,
+           engine: str | None = None) -> ReplayReport:
     """Re-play a transcript and compare every record with the one written (`find_game`: how a
-    shipped game's name in the header becomes a path)."""
+    shipped game's name in the header becomes a path; `engine`: see `new_game`)."""
     path = Path(path)
     recorded = read(path)
     if not recorded:
@@ -169,7 +170,7 @@ def replay(path: str | Path, find_game: Callable[[str], str] | None = None) -> R
     state = new_game(game_file, header["seed"], transcript=True,
                      max_choices=header.get("max_choices", 500), strict=header.get("strict", False),
                      deal=header.get("deal"),  # a game dealt from a deal file is dealt so again
-                     compat=header.get("compat"))
+                     compat=header.get("compat"), engine=engine)
     choices = [r for r in recorded if r.get("t") == "choice"]
     for k, rec in enumerate(choices):
         if state.is_terminal():
