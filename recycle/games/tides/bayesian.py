@@ -176,8 +176,11 @@ class SymmetricGame:
             payoff = self.payoff[rows].astype(float) if exact else self.payoff[rows]
             out[rows] = np.einsum("kiq,kq->ki", payoff, flat)
 
-        with ThreadPoolExecutor(THREADS) as pool:
-            list(pool.map(block, range(0, self.types, BLOCK)))
+        if self.types <= BLOCK:
+            block(0)
+        else:
+            with ThreadPoolExecutor(THREADS) as pool:
+                list(pool.map(block, range(0, self.types, BLOCK)))
         return out / self.opponents.shape[1]
 
 
