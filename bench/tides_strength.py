@@ -13,10 +13,11 @@ machine as much as the player, so it plays with an iteration budget:
 `ISMCTS_ITERATIONS`, about what `ismcts:time=1` ran per decision of one game on
 this machine (5,900 to 27,600 over the eight real decisions, median 11,400;
 `--measure` prints them).
-Also printed: the first-pick time of tides-solver (the batch of 1,287 subgame trees, then the
-Bayesian game's solve), of its previous first pick (`tides-solver:first=mean`) and of tides-seed
-(cold, per hand; wall clock and CPU time, as the machine is shared), and positions solved per second
-(`--speed`: only those; `--no-speed`: the table only).
+Also printed: the first-pick time of tides-solver (a look-up in the round's equilibrium table; its
+`explain` also values the hand: one batch of 1,287 subgame trees), of its previous first pick
+(`tides-solver:first=one-sided`: the batch, then the one-sided Bayesian game's solve), of the one
+before (`first=mean`) and of tides-seed (cold, per hand; wall clock and CPU time, as the machine is
+shared), and positions solved per second (`--speed`: only those; `--no-speed`: the table only).
 """
 from __future__ import annotations
 
@@ -31,7 +32,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from recycle.games.tides.equilibrium import first_pick_report
-from recycle.games.tides.first_pick import seed_first_pick, solver_first_pick, tables, tree
+from recycle.games.tides.first_pick import hand_games, seed_first_pick, solver_first_pick, tables, tree
+from recycle.games.tides.round_equilibrium import first_pick_mix, hand_report, strategy_table
 from recycle.games.tides.state import TidesState, random_hands
 from recycle.kernel.protocol import play_game
 from recycle.players import make_agent
@@ -40,7 +42,8 @@ from timing import add_smoke_option, smoke
 
 ISMCTS_ITERATIONS = 10_000
 #: (bot A, bot B, deals): each deal is two games.
-PREVIOUS = "tides-solver:first=mean"  # the solver with its previous (heuristic) first pick
+PREVIOUS = "tides-solver:first=one-sided"  # the solver with its previous first pick (one-sided game)
+MEAN = "tides-solver:first=mean"  # the one before: the best mean as if both hands were known
 MATCHUPS = [
     ("tides-solver", "random", 200),
     ("tides-solver", "tides-seed", 200),
@@ -48,6 +51,7 @@ MATCHUPS = [
     ("tides-seed", "random", 300),
     (PREVIOUS, "tides-seed", 200),
     ("tides-solver", PREVIOUS, 400),
+    (MEAN, "tides-seed", 200),
 ]
 
 
@@ -72,14 +76,15 @@ def play_matchup(a: str, b: str, deals: int) -> dict:
 
 
 def first_pick_times(hands: int = 20) -> dict:
-    tables(), tree()  # one-time setup, reported apart
+    tables(), tree(), strategy_table()  # one-time setup, reported apart
     out = {}
-    for name, fn in (("tides-solver", first_pick_report),
-                     (PREVIOUS, solver_first_pick), ("tides-seed", seed_first_pick)):
+    for name, fn in (("tides-solver", first_pick_mix), ("tides-solver explain", hand_report),
+                     (PREVIOUS, first_pick_report), (MEAN, solver_first_pick), ("tides-seed", seed_first_pick)):
         times, cpu = [], []
         for i in range(hands):
             hand = TidesState.new(10_000 + i).hands[0]
-            fn.cache_clear()
+            for cached in (hand_report, first_pick_report, hand_games, solver_first_pick, seed_first_pick):
+                cached.cache_clear()
             t, c = time.perf_counter(), time.process_time()
             fn(hand)
             times.append(time.perf_counter() - t)
@@ -95,7 +100,7 @@ def positions_per_second(deals: int = 20) -> dict:
     from recycle.games.tides.solver import Values
 
     hand = TidesState.new(10_000).hands[0]
-    solver_first_pick.cache_clear()
+    solver_first_pick.cache_clear(), hand_games.cache_clear()
     c = time.process_time()
     _, hands = solver_first_pick(hand)
     batch = hands * first_pick_positions() / (time.process_time() - c)
@@ -140,13 +145,13 @@ def main() -> int:
         print(f"ismcts:time=1 iterations per decision: {its} (median {statistics.median(its):.0f})")
         return 0
     t = time.perf_counter()
-    tables(), tree()
+    tables(), tree(), strategy_table()
     setup = time.perf_counter() - t
     picks: dict = {}
     if not (args.smoke or args.no_speed):  # the smoke run checks the table only
         picks = first_pick_times()
         print(f"first pick (cold, 20 hands; setup {setup:.2f} s once per process): "
-              + "; ".join(f"{k} median {v['median_s']:.2f} s (CPU {v['cpu_median_s']:.2f} s), max {v['max_s']:.2f} s"
+              + "; ".join(f"{k} median {v['median_s']:.4f} s (CPU {v['cpu_median_s']:.4f} s), max {v['max_s']:.4f} s"
                           for k, v in picks.items()))
         speed = positions_per_second()
         print(f"positions per CPU second: first-pick batch {speed['first_pick_batch']:,.0f} (position x opponent hand); "

@@ -1,9 +1,9 @@
-"""Tides of Time's first pick as the game it is (simultaneous, the opponent's hand unknown): the Bayesian
-game solver, its exact exploitability (checked against brute force), `recycle tides-solve`, the bot."""
+"""Tides of Time's first pick as a one-sided game (simultaneous, the opponent's hand unknown to me, mine known
+to it): the Bayesian game solver, its exact exploitability (checked against brute force), `first=one-sided`.
+The round's own equilibrium (both hands private) is tests/test_tides_round_equilibrium.py."""
 from __future__ import annotations
 
 import itertools
-import json
 import random
 from fractions import Fraction
 
@@ -12,7 +12,7 @@ import pytest
 
 from recycle.games.tides.bayesian import BayesianGameError, guarantee, reply_values, solve
 from recycle.games.tides.cards import cards_of
-from recycle.games.tides.equilibrium import deal_reports, first_pick_report
+from recycle.games.tides.equilibrium import first_pick_report
 from recycle.games.tides.solver import Values, unseen_hands
 from recycle.games.tides.state import TidesState
 from recycle.search.matrix_game import solve as solve_matrix
@@ -77,56 +77,28 @@ def test_a_malformed_game_is_refused():
 
 
 # ---- the real first pick -------------------------------------------------------------------------
-def test_exploitability_of_the_first_pick_is_within_the_bound_on_sampled_deals():
-    for deal in deal_reports(1, seed=7):
-        for r in deal.seats:
-            assert 0 <= r.exploitability <= BOUND and r.opponents == 1287
-            assert sum(r.mix) == pytest.approx(1.0) and min(r.mix) >= 0
-            assert r.guaranteed <= r.value <= r.best_reply
-            assert max(r.values) == pytest.approx(r.best_reply)
-            assert r.previous_loss >= -r.exploitability  # the previous pick never guarantees more
+def test_exploitability_of_the_one_sided_first_pick_is_within_the_bound():
+    r = first_pick_report(TidesState.new(7).hands[1])
+    assert 0 <= r.exploitability <= BOUND and r.opponents == 1287
+    assert sum(r.mix) == pytest.approx(1.0) and min(r.mix) >= 0
+    assert r.guaranteed <= r.value <= r.best_reply
+    assert max(r.values) == pytest.approx(r.best_reply)
+    assert r.previous_loss >= -r.exploitability  # the previous pick never guarantees more
 
 
-# ---- the command and the bot ---------------------------------------------------------------------
-def test_tides_solve_reports_table_and_json_the_same_for_the_same_seed(tmp_path, capsys):
-    from recycle.cli import main
-
-    runs = []
-    for name in ("a.json", "b.json"):
-        out = tmp_path / name
-        assert main(["tides-solve", "--exploitability", "--deals", "1", "--seed", "3", "--json", str(out)]) == 0
-        runs.append(json.loads(out.read_text()))
-    shown = capsys.readouterr().out
-    assert "exploitability: largest" in shown and "previous pick" in shown
-    first, second = runs
-    first.pop("seconds"), second.pop("seconds")
-    assert first == second
-    assert first["within_bound"] and first["largest_exploitability"] <= BOUND and len(first["per_deal"]) == 1
-    seat = first["per_deal"][0]["seats"][0]
-    assert len(seat["hand"]) == 5 and sum(c["share"] for c in seat["cards"]) == pytest.approx(1.0)
-
-
-def test_tides_solve_fails_beyond_its_bound_and_refuses_bad_options(capsys):
-    from recycle.cli import main
-
-    assert main(["tides-solve", "--exploitability", "--deals", "1", "--seed", "3", "--bound", "0"]) == 1
-    with pytest.raises(SystemExit) as done:
-        main(["tides-solve", "--exploitability", "--deals", "0"])
-    assert done.value.code == 2 and "--deals" in capsys.readouterr().err
-
-
-def test_the_solver_draws_its_first_pick_from_the_equilibrium_and_explains_it():
+# ---- the bot ---------------------------------------------------------------------------------------
+def test_the_one_sided_first_pick_is_drawn_from_its_equilibrium_and_explained():
     from recycle.players import make_agent
 
     s = TidesState.new(12)
-    d = make_agent("tides-solver").explain(s.observation(0), s.legal_actions(), random.Random(5))
+    d = make_agent("tides-solver:first=one-sided").explain(s.observation(0), s.legal_actions(), random.Random(5))
     r = first_pick_report(s.hands[0])
     names = [str(c) for c in cards_of(s.hands[0])]
     assert [c.card for c in d.trace.candidates] == names
     assert [c.share for c in d.trace.candidates] == pytest.approx(list(r.mix))
     assert [c.value for c in d.trace.candidates] == pytest.approx(list(r.values))
     assert d.trace.game_value == pytest.approx(r.value) and r.mix[names.index(str(d.action))] > 0
-    again = make_agent("tides-solver").explain(s.observation(0), s.legal_actions(), random.Random(5))
+    again = make_agent("tides-solver:first=one-sided").explain(s.observation(0), s.legal_actions(), random.Random(5))
     assert again.action == d.action  # same generator, same draw
 
 

@@ -273,7 +273,7 @@ def test_trace_prints_the_solvers_reasoning(tmp_path, capsys):
     assert main(["trace", "TidesOfTime2", "tides-solver", "--opponents", "random", "--seed", "3",
                  "--json", str(out)]) == 0
     shown = capsys.readouterr().out
-    assert "equilibrium of the first pick" in shown and "margin vs their mix" in shown and "played with" in shown
+    assert "the round's equilibrium" in shown and "margin vs their mix" in shown and "played with" in shown
     traces = json.loads(out.read_text())
     assert len(traces) == 5 and all(len(t["trace"]["candidates"]) == 5 - k for k, t in enumerate(traces))
 

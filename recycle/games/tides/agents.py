@@ -11,13 +11,15 @@ tides-solver
     values of the positions after it (`solver.Values`, cached in the agent),
     solved for its equilibrium; it plays its equilibrium mix (drawn with the
     game's rng). A candidate's value is its margin against the opponent's
-    equilibrium mix. First pick: the equilibrium of the pick as it is played,
-    simultaneous and against any of the 1,287 hands the opponent may hold
-    (`equilibrium`), drawn with the game's rng; a candidate's value is its mean
-    margin against those hands' equilibrium mixes.
-    `tides-solver:first=mean` keeps the previous first pick: each card's mean,
-    over the 1,287 opponent hands, of its value as if both hands were known
-    (`first_pick`); the best card is played.
+    equilibrium mix. First pick: the round's equilibrium, both hands private
+    (`round_equilibrium`: a mix per hand, shipped as a table, looked up and
+    drawn with the game's rng); `explain` values each card exactly, its mean
+    margin against the mixes of the 1,287 hands the opponent may hold.
+    `tides-solver:first=one-sided` keeps the previous first pick: the
+    equilibrium of the one-sided game where the opponent's hand is unknown to
+    me but mine is not to it (`equilibrium`); `first=mean` the one before:
+    each card's mean, over the 1,287 opponent hands, of its value as if both
+    hands were known (`first_pick`); the best card is played.
 tides-seed
     The seed's method with defects 2 and 3 (docs/recycle-games.md, Tides of Time) fixed: from the first
     swap on, max-min on its own score with the opponent answering its pick
@@ -148,8 +150,9 @@ class _TidesAgent:
 class FirstPick(str, Enum):
     """How `tides-solver` makes its first pick (the spec's `first=`)."""
 
-    EQUILIBRIUM = "equilibrium"  # the equilibrium of the pick against the unknown opponent hand (default)
-    MEAN = "mean"                # the previous pick: the best mean as if both hands were known
+    EQUILIBRIUM = "equilibrium"  # the round's equilibrium, both hands private: the shipped table (default)
+    ONE_SIDED = "one-sided"      # the equilibrium of the one-sided game: my hand known to the opponent
+    MEAN = "mean"                # the best mean as if both hands were known
 
 
 class TidesSolverAgent(_TidesAgent):
@@ -163,15 +166,31 @@ class TidesSolverAgent(_TidesAgent):
         if self.first_method is not FirstPick.EQUILIBRIUM:
             self.name = f"tides-solver:first={self.first_method.value}"
 
+    def choose(self, observation: Any, legal_actions: Sequence[Any], rng: random.Random) -> Any:
+        obs = tides_observation(observation)
+        if obs.turn == 0 and self.first_method is FirstPick.EQUILIBRIUM:  # a look-up: explain values the cards
+            from .round_equilibrium import first_pick_mix
+
+            return action_for(cards_of(obs.hand)[_draw(first_pick_mix(obs.hand), rng)], legal_actions)
+        return super().choose(observation, legal_actions, rng)
+
     def first(self, obs, rng: random.Random):
         if self.first_method is FirstPick.EQUILIBRIUM:
+            from .round_equilibrium import hand_report
+
+            r = hand_report(obs.hand)
+            return self._first_pick(obs, r.values, r.opponents,
+                                    f"the round's equilibrium (both hands private; table) against {r.opponents:,} "
+                                    f"opponent hands (best-response gain here {r.gain:.1e})",
+                                    "margin vs their mixes", mix=r.mix, rng=rng, game_value=r.value)
+        if self.first_method is FirstPick.ONE_SIDED:
             from .equilibrium import first_pick_report
 
-            r = first_pick_report(obs.hand)
-            return self._first_pick(obs, r.values, r.opponents,
-                                    f"equilibrium of the first pick against {r.opponents:,} unknown opponent hands "
-                                    f"(exploitability {r.exploitability:.1e})", "margin vs their mixes",
-                                    mix=r.mix, rng=rng, game_value=r.value)
+            o = first_pick_report(obs.hand)
+            return self._first_pick(obs, o.values, o.opponents,
+                                    f"equilibrium of the one-sided first pick against {o.opponents:,} unknown "
+                                    f"opponent hands (exploitability {o.exploitability:.1e})", "margin vs their mixes",
+                                    mix=o.mix, rng=rng, game_value=o.value)
         from .first_pick import solver_first_pick
 
         values, hands = solver_first_pick(obs.hand)
@@ -240,10 +259,11 @@ def _draw(mix: Sequence[float], rng: random.Random) -> int:
 def solver_from_spec(params: dict[str, str], resolve) -> TidesSolverAgent:
     first = params.pop("first", FirstPick.EQUILIBRIUM.value)
     if params:
-        raise AgentSpecError(f"tides-solver takes only first=equilibrium|mean, got {', '.join(params)}")
+        raise AgentSpecError(f"tides-solver takes only first=equilibrium|one-sided|mean, got {', '.join(params)}")
     if first not in {f.value for f in FirstPick}:
-        raise AgentSpecError(f"tides-solver: first={first!r}; choose first=equilibrium (the first pick's "
-                             "equilibrium) or first=mean (the previous pick: best mean as if both hands were known)")
+        raise AgentSpecError(f"tides-solver: first={first!r}; choose first=equilibrium (the round's equilibrium), "
+                             "first=one-sided (the one-sided game's) or first=mean (best mean as if both hands "
+                             "were known)")
     return TidesSolverAgent(FirstPick(first))
 
 

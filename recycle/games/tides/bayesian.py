@@ -1,7 +1,12 @@
-"""A simultaneous pick against an opponent of unknown type: a one-sided Bayesian game, solved (numpy).
+"""Simultaneous picks by players of unknown types: Bayesian games of one move, solved (numpy).
 
     solution = solve(games)          # games: (types, m, n), my payoff against each opponent type
     solution.mix, solution.exploitability
+    round = solve_symmetric(SymmetricGame.of(opponents, payoff))   # both types private
+    round.strategy, round.gains, round.exploitability
+
+`solve` is the one-sided game described below; `SymmetricGame` and
+`solve_symmetric` (at the end) the game where both players' types are private.
 
 I pick one of m actions knowing only that the opponent's type is one of
 `types`, all equally likely; the opponent, knowing its type, picks one of n at
@@ -24,11 +29,13 @@ CHECK_EVERY iterations.
 """
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
 
 CHECK_EVERY = 25
+BLOCK, THREADS = 512, 2  # a symmetric game's utilities: types per block, threads summing the blocks
 
 
 class BayesianGameError(ValueError):
@@ -114,3 +121,118 @@ def _measured(games: np.ndarray, mix: np.ndarray, responses: np.ndarray, t: int)
     candidates = [np.eye(len(mix))[int(np.argmax(mix))], _cleaned(mix, 1e-3), mix]  # simplest first
     kept = max(candidates, key=lambda c: guarantee(games, c))  # the first of the best: ties go to simpler
     return Solution(kept, responses, guarantee(games, kept), float(reply_values(games, responses).max()), t)
+
+
+# ---- the round's game: both players' types private ----------------------------------------------------
+@dataclass(frozen=True)
+class SymmetricGame:
+    """A symmetric zero-sum Bayesian game of one simultaneous move, every type meeting `opponents` others.
+
+    Chance deals two types that can meet, every such pair equally likely (so each type meets each of its
+    opponents with the same probability); each player sees only its own type and picks one of `actions`
+    at once. `payoff[k, i, o * actions + j]` is what type k's holder gets playing i when it meets type
+    `opponents[k, o]` playing j: for the other seat the same table read from that type's side, so one
+    strategy (a mix per type) serves both seats and the game's value is 0. (The flat layout makes every
+    type's utilities one matrix-vector product.)
+    """
+
+    opponents: np.ndarray  # (types, O) the types each type can meet
+    payoff: np.ndarray     # (types, actions, O * actions)
+
+    @property
+    def types(self) -> int:
+        return self.opponents.shape[0]
+
+    @property
+    def actions(self) -> int:
+        return self.payoff.shape[1]
+
+    @classmethod
+    def of(cls, opponents, payoff) -> SymmetricGame:
+        """From per-type tables: `payoff[k, o]` is type k's (actions, actions) matrix against
+        `opponents[k, o]`; refused unless zero-sum and symmetric (k against l is -(l against k).T)."""
+        opponents, payoff = np.asarray(opponents, dtype=np.int64), np.asarray(payoff)
+        types, meet = opponents.shape
+        if payoff.shape[:2] != (types, meet) or payoff.ndim != 4 or payoff.shape[2] != payoff.shape[3]:
+            raise BayesianGameError("a symmetric game needs payoffs shaped (types, opponents, actions, actions)")
+        for k in range(types):
+            for o, l in enumerate(opponents[k]):
+                back = np.flatnonzero(opponents[l] == k)
+                if l == k or len(back) != 1 or not np.allclose(payoff[l, back[0]], -payoff[k, o].T):
+                    raise BayesianGameError(f"types {k} and {l} do not meet symmetrically")
+        a = payoff.shape[2]
+        return cls(opponents, np.ascontiguousarray(payoff.transpose(0, 2, 1, 3)).reshape(types, a, meet * a))
+
+    def utilities(self, strategy: np.ndarray, exact: bool = False) -> np.ndarray:
+        """(types, actions): each type's actions' mean payoff against `strategy` (a mix per type), in the
+        payoffs' precision, or summed in float64 (`exact`). Blocks of types go to THREADS threads (numpy
+        releases the GIL in the gather and the sums)."""
+        out = np.empty((self.types, self.actions))
+        mixes = strategy if exact else strategy.astype(self.payoff.dtype)
+
+        def block(start: int) -> None:
+            rows = slice(start, start + BLOCK)
+            flat = mixes[self.opponents[rows]].reshape(len(self.opponents[rows]), -1)
+            payoff = self.payoff[rows].astype(float) if exact else self.payoff[rows]
+            out[rows] = np.einsum("kiq,kq->ki", payoff, flat)
+
+        if self.types <= BLOCK:
+            block(0)
+        else:
+            with ThreadPoolExecutor(THREADS) as pool:
+                list(pool.map(block, range(0, self.types, BLOCK)))
+        return out / self.opponents.shape[1]
+
+
+def type_gains(game: SymmetricGame, strategy: np.ndarray, exact: bool = True) -> np.ndarray:
+    """(types,): what a best response gains at each type over `strategy`'s own mix there, summed in
+    float64 (or in the payoffs' precision: `exact=False`, to follow a solve). Their mean is the
+    exploitability: a best response chooses per type, and the strategy against itself earns the value, 0."""
+    u = game.utilities(strategy, exact=exact)
+    return u.max(axis=1) - (u * strategy).sum(axis=1)
+
+
+@dataclass(frozen=True)
+class RoundSolution:
+    strategy: np.ndarray  # (types, actions): a mix per type
+    gains: np.ndarray     # (types,): type_gains of that strategy
+    iterations: int
+
+    @property
+    def exploitability(self) -> float:
+        """The most a best-responding opponent gains over the game's value (0), a game on average."""
+        return float(self.gains.mean())
+
+
+def solve_symmetric(game: SymmetricGame, tolerance: float = 1e-4, max_iterations: int = 5000,
+                    check_every: int = CHECK_EVERY, progress=lambda t, gains: None,
+                    keep=lambda solution: None) -> RoundSolution:
+    """A strategy whose every type's gain is at most `tolerance` (or the best after `max_iterations`), by
+    predictive CFR+ as `solve`: the two seats updated in turn, their t-squared averages mixed. The gains
+    are followed in the payoffs' precision (`type_gains(exact=False)`); measure the result exactly.
+    `progress` hears of every measure, `keep` of every better solution (a long solve can be stopped)."""
+    shape = (game.types, game.actions)
+    regrets, prediction, total = ([np.zeros(shape), np.zeros(shape)] for _ in range(3))
+    best: RoundSolution | None = None
+    for t in range(1, max_iterations + 1):
+        for seat in (0, 1):  # alternating: seat 1 answers seat 0's new mix
+            other = _regret_matching(regrets[1 - seat] + prediction[1 - seat])
+            mix = _regret_matching(regrets[seat] + prediction[seat])
+            u = game.utilities(other)
+            prediction[seat] = u - (u * mix).sum(axis=1, keepdims=True)
+            regrets[seat] = np.maximum(regrets[seat] + prediction[seat], 0.0)
+            total[seat] += float(t) * t * mix
+        if t % check_every == 0 or t == max_iterations:
+            # The game is symmetric: either seat's average serves both seats, and so does their mean.
+            average = sum(x / x.sum(axis=1, keepdims=True) for x in total) / 2
+            average = np.where(average >= 1e-6, average, 0.0)  # averages never quite reach 0
+            average /= average.sum(axis=1, keepdims=True)
+            found = RoundSolution(average, type_gains(game, average, exact=False), t)
+            progress(t, found.gains)
+            if best is None or found.gains.max() < best.gains.max():
+                best = found
+                keep(best)
+            if best.gains.max() <= tolerance:
+                break
+    assert best is not None
+    return best

@@ -1,4 +1,8 @@
-"""The first pick as the game it is: simultaneous, and the opponent's hand unknown.
+"""The first pick as a one-sided game: simultaneous, the opponent's hand unknown (`first=one-sided`).
+
+(The round's own equilibrium, where neither hand is known to the other player,
+is `round_equilibrium`; this module is the previous first pick, kept for
+comparison.)
 
 At the first pick a player knows its own five cards; the opponent holds one of
 the 1,287 hands of five among the 13 cards it has not seen (all equally
@@ -27,7 +31,7 @@ import numpy as np
 
 from .bayesian import guarantee, reply_values, solve
 from .cards import cards_of
-from .first_pick import mean_margins, root_matrices
+from .first_pick import hand_games, mean_margins
 
 TOLERANCE = 1e-5  # points a game: the solve stops when both best responses together gain less
 
@@ -77,41 +81,9 @@ class FirstPickReport:
 @lru_cache(maxsize=256)
 def first_pick_report(hand: int) -> FirstPickReport:
     """`hand`'s first pick solved: one batch of 1,287 subgame trees, then the Bayesian game."""
-    games = root_matrices(hand)  # (1287, 5, 5): my margin after each pair of first picks
+    games = hand_games(hand)  # (1287, 5, 5): my margin after each pair of first picks
     s = solve(games, tolerance=TOLERANCE)
     previous = int(np.argmax(mean_margins(games)))
     return FirstPickReport(hand, tuple(float(p) for p in s.mix),
                            tuple(float(v) for v in reply_values(games, s.responses)), s.lower, s.upper,
                            len(games), s.iterations, previous, guarantee(games, np.eye(5)[previous]))
-
-
-@dataclass(frozen=True)
-class DealReport:
-    """Both seats' first picks of one dealt round, each solved from what that seat knows (its hand)."""
-
-    index: int
-    seats: tuple[FirstPickReport, FirstPickReport]
-
-    @property
-    def exploitability(self) -> float:
-        """The larger of the two seats' exploitabilities."""
-        return max(s.exploitability for s in self.seats)
-
-    def to_json(self) -> dict:
-        return {"deal": self.index, "exploitability": self.exploitability,
-                "seats": [s.to_json() for s in self.seats]}
-
-
-def deal_reports(deals: int, seed: int, progress=lambda done: None) -> list[DealReport]:
-    """Deals 0..deals-1 drawn from `seed` (as `recycle tides-solve` samples them), both seats solved."""
-    import random
-
-    from .cards import mask_of
-    from .state import random_hands
-
-    out = []
-    for i in range(deals):
-        hands = random_hands(random.Random(f"tides-solve/{seed}/{i}"))
-        out.append(DealReport(i, (first_pick_report(mask_of(hands[0])), first_pick_report(mask_of(hands[1])))))
-        progress(i + 1)
-    return out

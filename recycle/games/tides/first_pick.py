@@ -199,12 +199,21 @@ def _level_values(level: list, below: dict, values: np.ndarray, seed: bool) -> n
     return out.reshape(p, h)
 
 
+@lru_cache(maxsize=8)
+def hand_games(hand: int) -> np.ndarray:
+    """`root_matrices(hand)` kept for the last few hands: the first pick's reports all start from it
+    (its opponent hands come in hand-number order, as `hands.opponents_of`)."""
+    games = root_matrices(hand)
+    games.flags.writeable = False
+    return games
+
+
 # A pick depends on the hand alone: the last few hands' results are kept (8,568 hands exist).
 @lru_cache(maxsize=1024)
 def solver_first_pick(hand: int) -> tuple[tuple[float, ...], int]:
     """Per card of `hand` (by number): the mean over opponent hands of its value against the opponent's
     equilibrium mix; and how many hands."""
-    games = root_matrices(hand)
+    games = hand_games(hand)
     return tuple(float(v) for v in mean_margins(games)), len(games)
 
 
