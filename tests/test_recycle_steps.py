@@ -85,6 +85,8 @@ def test_each_pass_fires_on_a_shipped_game(monkeypatch):
     assert any(s.count > 1 and s.bound is not None and len(s.nodes) == s.count for s in steps)  # merged, checked
     assert any(s.count > 1 and s.bound is None for s in steps)  # merged, quiet
     assert any(s.local for s in steps)  # counted in a local
+    assert any(s.local and s.nodes and s.at is None for s in steps)  # calling nothing: `at` left as it is
+    assert any(s.local and s.at is not None for s in steps)  # calling a function: `at` set for its errors
     assert any(type(e) is source.EnvReset and not e.used for e in entries)  # an env no call needs
     written = [e.strip() for e in entries if type(e) is str and "st.steps +=" in e]
     assert set(written) == {"st.steps += _stepped"}  # every other step is a Step
