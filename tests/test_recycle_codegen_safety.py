@@ -50,7 +50,7 @@ def generated_sources(monkeypatch, paths: list[Path], games: int = 1) -> list[st
     build = Source.build
 
     def recording(self, node):
-        sources.append("\n".join(self.lines))
+        sources.append(self.text())  # the source as it runs, after the passes
         return build(self, node)
 
     monkeypatch.setattr(Source, "build", recording)

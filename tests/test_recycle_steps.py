@@ -1,12 +1,17 @@
-"""Steps counted at once (`source.merge_steps`) hit the step bound where counting them one by
+"""The passes on generated functions' structure fire, and steps counted at once
+(`source.merge_steps`) hit the step bound where counting them one by
 one does (the reference engine): the same located error, at the same node, after the same
 number of steps."""
 from __future__ import annotations
 
+import random
+
 import pytest
+from recycle.games import game_path
 from recycle.interp import LimitError, new_game, source
 from recycle.interp.engine import Engine
-from recycle.lang import parse_game
+from recycle.interp.source import Source
+from recycle.lang import load_game, parse_game
 
 #: Nested blocks and repeats: actions whose steps follow one another with nothing between.
 LOOPING = """(game (setup (create players 2) (create deck (game iloc STOCK) (deck (RANK (ONE, TWO)))))
@@ -34,7 +39,59 @@ def test_steps_counted_at_once_stop_where_one_by_one_stops(max_steps):
     assert _failure(max_steps, Engine.COMPILED) == _failure(max_steps, Engine.REFERENCE)
 
 
-def test_the_looping_game_has_steps_counted_at_once():
-    lines = ["st.steps += 1", "if st.steps > 9:", "    raise _too_long(_c1)", "_ex.at = _c1"] * 2
-    assert source.merge_steps(lines) == ["st.steps += 2", "if st.steps > 9:", "    _over(st, 2, (_c1, _c1))",
-                                          "_ex.at = _c1"]
+def test_steps_in_a_row_become_one_step_of_them_all():
+    one = [source.Step(1, 1, ("_c1",), "_c1", 9), source.Step(1, 1, ("_c2",), "_c2", 9)]
+    (merged,) = source.merge_steps(one)
+    assert merged == source.Step(1, 2, ("_c1", "_c2"), "_c2", 9)
+    assert merged.lines() == ["    st.steps += 2", "    if st.steps > 9:", "        _over(st, 2, (_c1, _c2))",
+                              "    _ex.at = _c2"]
+
+
+def test_steps_of_other_blocks_or_with_anything_between_stay_apart():
+    apart = [source.Step(1, 1, ("_c1",), "_c1", 9), source.Step(2, 1, ("_c2",), "_c2", 9), "        x = 1",
+             source.Step(2, 1, ("_c3",), "_c3", 9), source.Step(2, 1, ("_c4",), "_c4", None)]
+    assert source.merge_steps(apart) == apart
+
+
+def test_a_quiet_function_counts_its_steps_in_a_local():
+    head = ["def f(env, st):", "    if st.steps > 7:", "        return _c1(env, st)"]
+    body = [source.Step(1, 3, at="_c2"), "    if x:", source.Step(2, 1)]
+    src = Source({})
+    src.lines, src.quiet, src.head = head + body, True, 3
+    assert src.text().splitlines()[3:] == [
+        "    _stepped = 0", "    try:", "        _stepped += 3", "        _ex.at = _c2", "        if x:",
+        "            _stepped += 1", "    finally:", "        st.steps += _stepped"]
+
+
+def _built(monkeypatch, game, playouts: int) -> list[list[source.Entry]]:
+    """The entries of every function the compiled engine builds for `game`, as they run."""
+    made, build = [], Source.build
+
+    def recording(self, node):
+        made.append(self.final())
+        return build(self, node)
+
+    monkeypatch.setattr(Source, "build", recording)
+    for seed in range(playouts):
+        new_game(game, seed, engine=Engine.COMPILED).random_playout(random.Random(seed))
+    return made
+
+
+def test_each_pass_fires_on_a_shipped_game(monkeypatch):
+    """The passes find steps and envs by their structure: a change in how a line is written
+    cannot turn one off unnoticed."""
+    entries = [e for f in _built(monkeypatch, load_game(game_path("President5")), 2) for e in f]
+    steps = [e for e in entries if type(e) is source.Step]
+    assert any(s.count > 1 and s.bound is not None and len(s.nodes) == s.count for s in steps)  # merged, checked
+    assert any(s.count > 1 and s.bound is None for s in steps)  # merged, quiet
+    assert any(s.local for s in steps)  # counted in a local
+    assert any(s.local and s.nodes and s.at is None for s in steps)  # calling nothing: `at` left as it is
+    assert any(s.local and s.at is not None for s in steps)  # calling a function: `at` set for its errors
+    assert any(type(e) is source.EnvReset and not e.used for e in entries)  # an env no call needs
+    written = [e.strip() for e in entries if type(e) is str and "st.steps +=" in e]
+    assert set(written) == {"st.steps += _stepped"}  # every other step is a Step
+
+
+def test_the_looping_game_has_steps_counted_at_once(monkeypatch):
+    functions = _built(monkeypatch, parse_game(LOOPING, "loop.rcy"), 1)
+    assert max(e.count for f in functions for e in f if type(e) is source.Step) >= 3

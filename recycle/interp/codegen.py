@@ -25,7 +25,7 @@ from __future__ import annotations
 from recycle.kernel.protocol import GameError
 from recycle.lang import tree as T
 
-from .source import Piece, Source, place, seated
+from .source import Piece, Source, place, seated, shifted
 from .state import GAME, PointMap
 
 #: Forms whose evaluation changes the state (a draw of the generator, a fresh name).
@@ -58,7 +58,7 @@ class ExprSource:
 
     def call(self, src: Source, node, env: str) -> Piece:
         """A call of the node's function (a closure, or generated itself)."""
-        return Piece(f"{src.const(self.fn(node))}({env}, st)", _CALLED_KINDS.get(type(node), "any"), called=True)
+        return Piece(f"{src.call(self.fn(node))}({env}, st)", _CALLED_KINDS.get(type(node), "any"), called=True)
 
     def expr(self, src: Source, node, env: str = "env", bound: dict | None = None, depth: int = 0) -> Piece:
         """Source for `node` (children inlined where this module knows their form). `env`: source
@@ -92,7 +92,7 @@ class ExprSource:
             src.emit(2, f"return {piece.code}")
             safe = piece.safe
         if safe:
-            src.lines[1:] = [line[4:] for line in src.lines[2:]]  # no try needed
+            src.lines[1:] = [shifted(line, -1) for line in src.lines[2:]]  # no try needed
         else:  # errors are the closure's: it runs again and raises the located one
             src.emit(1, "except _GameError:")
             src.emit(2, "raise")
@@ -255,7 +255,7 @@ class ExprSource:
     def _src_Size(self, src, n, env, bound, depth):
         coll = n.collection
         if type(coll) is T.Filter:  # its own function, which counts (see `_loop`)
-            return Piece(f"{src.const(self.fn(n))}({env}, st)", "int", called=True)
+            return Piece(f"{src.call(self.fn(n))}({env}, st)", "int", called=True)
         if type(coll) is T.Location:
             key = self.key(src, coll, (coll.visibility,), env, bound, depth)
             if key is not None:
@@ -332,7 +332,7 @@ class ExprSource:
         if pm.kind != "points":
             return None
         k, cards = self.expr(src, n.size, env, bound, depth), self.expr(src, n.cards, env, bound, depth)
-        return Piece(f"{src.const(self.tuple_sets(n))}({pm.code}, {k.code}, {cards.code})", "list")
+        return Piece(f"{src.call(self.tuple_sets(n))}({pm.code}, {k.code}, {cards.code})", "list")
 
     def _src_Range(self, src, n, env, bound, depth):
         """A range of two literals is a list written out (a new one at every evaluation)."""

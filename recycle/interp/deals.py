@@ -77,6 +77,6 @@ class DealsMixin:
         e("_w[_c] = _d", 3)
         if not src.bare:  # the steps of the `all`s and the moves (which, calling nothing, set no
             # `at` in a quiet block: see `runners.stmt`)
-            e(f"st.steps += {n.times.value * (1 + count)}", 1)
+            src.step(indent + 1, n.times.value * (1 + count))
         e("else:")
         return True

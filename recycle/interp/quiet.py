@@ -64,4 +64,5 @@ class QuietMixin:
         src.quiet = True
         more = f" - {b} * len(_table.attrs)" if b else ""
         src.emit(1, f"if st.steps > {self.max_steps - a}{more}:")
-        src.emit(2, f"return {src.const(self.runner(node))}(env, st)")
+        src.emit(2, f"return {src.call(self.runner(node))}(env, st)")
+        src.head = len(src.lines)

@@ -24,8 +24,6 @@ compiled, for the parts of an option that hold no `any` or `choice`.
 """
 from __future__ import annotations
 
-import re
-
 from recycle.lang import tree as T
 
 from .actions import WALKED
@@ -45,9 +43,6 @@ def _is_location_card(n) -> bool:
     """`(top|bottom LOCATION)`: the card shape moves are written for."""
     return type(n) is T.CardAt and type(n.cards) is T.Location and n.position in ("top", "bottom")
 
-
-#: A call of a closure or runner in generated source (what could fail in a way of its own).
-_CALL = re.compile(r"\b_c\d+\(")
 
 
 class RunnersMixin:
@@ -96,44 +91,39 @@ class RunnersMixin:
         if piece.safe:
             return piece.code, piece.kind
         if piece.called or not self.pure(node):
-            return f"{src.const(self.fn(node))}({env}, st)", piece.kind
+            return f"{src.call(self.fn(node))}({env}, st)", piece.kind
         t = src.temp()
         src.emit(indent, "try:")
         src.emit(indent + 1, f"{t} = {piece.code}")
         src.emit(indent, "except _GameError:")
         src.emit(indent + 1, "raise")
         src.emit(indent, "except Exception:")
-        src.emit(indent + 1, f"{t} = {src.const(self.fn(node))}({env}, st)")
+        src.emit(indent + 1, f"{t} = {src.call(self.fn(node))}({env}, st)")
         return t, piece.kind
 
     def _key(self, src: Source, n, words: tuple, env: str, bound: dict, slow) -> str:
         piece = self.key(src, n, words, env, bound, 0)
-        return piece.code if piece is not None and piece.safe else f"{src.const(slow(n))}({env}, st)"
+        return piece.code if piece is not None and piece.safe else f"{src.call(slow(n))}({env}, st)"
 
     def stmt(self, src: Source, n, env: str, bound: dict, indent: int, counted: bool, loops: int) -> None:
         """Source running action `n` (`counted` False: walked as `_explore` does, see `flat`)."""
         kind = type(n)
         if loops > MAX_LOOPS or indent > MAX_INDENT or not self._writable(n):
             made = self.flat(n) if kind in WALKED and not counted else self.runner(n)
-            src.emit(indent, f"{src.const(made)}({env}, st)")
+            src.emit(indent, f"{src.call(made)}({env}, st)")
             return
-        write, node = getattr(self, "_stmt_" + kind.__name__), None
+        write, step = getattr(self, "_stmt_" + kind.__name__), None
         if (counted or kind not in WALKED) and not src.bare:
-            node = src.const(n)
-            src.emit(indent, "st.steps += 1")
-            if not src.quiet:
-                src.emit(indent, f"if st.steps > {self.max_steps}:")
-                src.emit(indent + 1, f"raise _too_long({node})")
-            src.emit(indent, f"_ex.at = {node}")
-        start = len(src.lines)
+            step = src.step(indent, 1, src.const(n), None if src.quiet else self.max_steps)
+        start, calls = len(src.lines), src.calls
         write(src, n, env, bound, indent, counted or kind not in WALKED, loops)
         if len(src.lines) == start:
             src.emit(indent, "pass")
-        elif node is not None and src.quiet and src.lines[start - 1].endswith(f"_ex.at = {node}") \
-                and not any(_CALL.search(line) for line in src.lines[start:]):
+        elif step is not None and src.quiet and src.lines[start - 1] is step and src.calls == calls:
             # Where an error is placed matters only for what a call could raise (a game error
-            # carries its own place): a quiet action calling nothing leaves `at` at its block
-            del src.lines[start - 1]
+            # carries its own place): a quiet action calling nothing (no `src.call` while it was
+            # written) leaves `at` at its block
+            src.unplace(start - 1)
 
     def _writable(self, n) -> bool:
         """Does this module write `n` as source (else: a call of its method's runner)?"""

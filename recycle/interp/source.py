@@ -1,6 +1,11 @@
-"""The text of one generated function (`Source`), its pieces (`Piece`), and what every
-generated function shares: steps counted at once (`merge_steps`), in a local in quiet
-functions (`local_steps`), and a location's list kept per store (`place`).
+"""One generated function (`Source`), its pieces (`Piece`), and what every generated function
+shares: a location's list kept per store (`place`), and the passes made on its entries before
+it is built (`Source.final`): steps counted at once (`merge_steps`), in a local in quiet
+functions (`local_steps`), envs no call needs not reset (`unused_envs`).
+
+The entries are lines of source and, for what the passes change, statements kept as values
+(`Step`, `EnvReset`): a pass finds them by what they are, never by matching text, so a change
+in how a line is written cannot turn one off (`tests/test_recycle_steps.py` checks each fires).
 
 `codegen` writes expressions into a `Source`, `runners` and `explorers` statements, `counting`
 the walks of choices; `Source.build` makes the function.
@@ -8,9 +13,11 @@ the walks of choices; `Source.build` makes the function.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, replace
+from typing import Union
 
-#: The reset of an env built on demand (see `Source.bind`).
-_ENV_RESET = re.compile(r"\b(_e\d+) = None\b")
+#: The name of an env built on demand (see `Source.bind`).
+_ENV = re.compile(r"\b_e\d+\b")
 
 
 class Piece:
@@ -46,43 +53,80 @@ def seated(cells: list, st, keys: tuple) -> list:
     return got
 
 
-def merge_steps(lines: list[str]) -> list[str]:
+@dataclass(frozen=True, slots=True)
+class Step:
+    """Steps counted in generated source, kept as a statement of their own (not text) so that
+    the passes below find them by what they are, whatever the wording around them:
+
+        st.steps += count
+        if st.steps > bound:                   (`bound` None: no check, a quiet function)
+            raise _too_long(NODE)              (count 1; k steps: `_over(st, k, nodes)`)
+        _ex.at = at                            (`at` None: left as it is)
+
+    `nodes` names the node of each step (one per step where the bound is checked); in a
+    quiet function with its steps kept in a local (`local_steps`), `_stepped += count`."""
+
+    indent: int
+    count: int
+    nodes: tuple[str, ...] = ()
+    at: str | None = None
+    bound: int | None = None
+    local: bool = False
+
+    def lines(self) -> list[str]:
+        pad = "    " * self.indent
+        if self.local:
+            return [f"{pad}_stepped += {self.count}"] + ([f"{pad}_ex.at = {self.at}"] if self.at else [])
+        out = [f"{pad}st.steps += {self.count}"]
+        if self.bound is not None:
+            raise_ = (f"raise _too_long({self.nodes[0]})" if self.count == 1
+                      else f"_over(st, {self.count}, ({', '.join(self.nodes)}))")
+            out += [f"{pad}if st.steps > {self.bound}:", f"{pad}    {raise_}"]
+        return out + ([f"{pad}_ex.at = {self.at}"] if self.at else [])
+
+
+@dataclass(frozen=True, slots=True)
+class EnvReset:
+    """`name = None`: the reset of an env built on demand (see `Source.bind`); `pass` where no
+    call needed the env (`name` appears nowhere else)."""
+
+    indent: int
+    name: str
+    used: bool = True
+
+    def lines(self) -> list[str]:
+        return ["    " * self.indent + (f"{self.name} = None" if self.used else "pass")]
+
+
+#: An entry of a generated function: a line of source, or a statement kept as a structure.
+Entry = Union[str, Step, EnvReset]
+
+
+def shifted(entry: Entry, by: int) -> Entry:
+    """`entry` indented `by` levels more (less, `by` negative)."""
+    if type(entry) is str:
+        return "    " * by + entry if by >= 0 else entry[-4 * by:]
+    return replace(entry, indent=entry.indent + by)
+
+
+def merge_steps(entries: list[Entry]) -> list[Entry]:
     """Steps counted one after another with nothing done between (an action's own step, then
-    its first inner action's) counted at once: k of them
-
-        st.steps += 1                          st.steps += k
-        if st.steps > MAX:                     if st.steps > MAX:
-            raise _too_long(A)        ->           _over(st, k, (A, ..., B))
-        _ex.at = A                             _ex.at = B
-        ... (k times, the last for B)
-
-    where `_over` raises at the very step the lines on the left would (`runners`); in a quiet
-    function (no check, see `quiet`) `st.steps += k` and `_ex.at = B`."""
-    out, i, n = [], 0, len(lines)
-    while i < n:
-        run, j, pad = [], i, lines[i][:len(lines[i]) - len(lines[i].lstrip())]
-        size = 4 if i + 1 < n and lines[i + 1].lstrip().startswith("if st.steps > ") else 2
-        while (j + size - 1 < n and lines[j] == pad + "st.steps += 1"
-               and (size == 2 or lines[j + 1] == lines[i + 1] and lines[j + 2].lstrip().startswith("raise _too_long("))
-               and lines[j + size - 1].startswith(pad + "_ex.at = ")):
-            run.append(lines[j + size - 1].lstrip()[len("_ex.at = "):])
-            j += size
-        if len(run) < 2:
-            out.append(lines[i])
-            i += 1
-            continue
-        out += [f"{pad}st.steps += {len(run)}"] + (
-            [lines[i + 1], f"{pad}    _over(st, {len(run)}, ({', '.join(run)}))"] if size == 4 else []) + [
-            f"{pad}_ex.at = {run[-1]}"]
-        i = j
+    its first inner action's) counted at once: k `Step`s of one block and bound, in a row,
+    become one `Step` of k steps, its nodes theirs, its `at` the last one set; where the bound
+    is checked, `_over` raises at the very step counting one by one would (`actions.over`)."""
+    out: list[Entry] = []
+    for entry in entries:
+        last = out[-1] if out else None
+        if type(entry) is Step and type(last) is Step and (last.indent, last.bound) == (entry.indent, entry.bound):
+            out[-1] = replace(last, count=last.count + entry.count, nodes=last.nodes + entry.nodes,
+                              at=entry.at or last.at)
+        else:
+            out.append(entry)
     return out
 
 
-_STEPS = re.compile(r"(\s*)st\.steps \+= (\d+)")
-
-
-def local_steps(lines: list[str]) -> list[str]:
-    """A quiet function (`quiet`: its first three lines are the def and the bound check) with
+def local_steps(entries: list[Entry], head: int) -> list[Entry]:
+    """A quiet function (`quiet`: its first `head` entries are the def and the bound check) with
     its steps counted in a local and added to `st.steps` when it returns or raises:
 
         st.steps += 2          _stepped += 2
@@ -90,11 +134,15 @@ def local_steps(lines: list[str]) -> list[str]:
 
     A runner it calls meanwhile sees fewer steps than were made, and still cannot pass the
     bound: the check at the start made room for all of them."""
-    out = lines[:3] + ["    _stepped = 0", "    try:"]
-    for line in lines[3:]:
-        steps = _STEPS.fullmatch(line)
-        out.append(f"    {steps[1]}_stepped += {steps[2]}" if steps else "    " + line)
-    return out + ["    finally:", "        st.steps += _stepped"]
+    body = [replace(shifted(e, 1), local=True) if type(e) is Step else shifted(e, 1) for e in entries[head:]]
+    return entries[:head] + ["    _stepped = 0", "    try:"] + body + ["    finally:", "        st.steps += _stepped"]
+
+
+def unused_envs(entries: list[Entry]) -> list[Entry]:
+    """Env resets (`EnvReset`) of envs no call needed written `pass`: their names (`_e<n>`, made
+    by `Source.bind`) appear in no line. (The same name in a string would only keep a reset.)"""
+    used = set(_ENV.findall("\n".join(e for e in entries if type(e) is str)))
+    return [replace(e, used=False) if type(e) is EnvReset and e.name not in used else e for e in entries]
 
 
 class Source:
@@ -102,8 +150,10 @@ class Source:
 
     def __init__(self, base: dict) -> None:
         self.ns = dict(base)
-        self.lines: list[str] = []
+        self.lines: list[Entry] = []
+        self.head: int | None = None  # entries before a quiet function's body (see `local_steps`)
         self.temps = 0
+        self.calls = 0  # functions the source calls (see `call`)
         self.journaled = False  # the function only runs while options are explored (see `explorers`)
         self.quiet = False  # no step checked, nothing recorded (see `quiet`)
         self.bare = False  # quiet, and no step counted nor `Executor.at` set (see `counting`)
@@ -114,12 +164,28 @@ class Source:
         self.ns[name] = value
         return name
 
+    def call(self, fn) -> str:
+        """The name of `fn`, a function the source calls (counted in `calls`: an action that calls
+        nothing needs no `_ex.at`, see `runners.stmt`)."""
+        self.calls += 1
+        return self.const(fn)
+
     def temp(self) -> str:
         self.temps += 1
         return f"_t{self.temps}"
 
     def emit(self, indent: int, line: str) -> None:
         self.lines.append("    " * indent + line)
+
+    def step(self, indent: int, count: int, node: str | None = None, bound: int | None = None) -> Step:
+        """Count `count` steps (of `node`, which `_ex.at` is then set to; `bound`: raise past it)."""
+        made = Step(indent, count, (node,) if node else (), node, bound)
+        self.lines.append(made)
+        return made
+
+    def unplace(self, i: int) -> None:
+        """The `Step` entry `i` no longer sets `_ex.at`."""
+        self.lines[i] = replace(self.lines[i], at=None)
 
     def kept(self, cells: int, slot: str, fill: str) -> tuple[str, str]:
         """(the name of `cells` new cells, source giving what cell `slot` keeps for this store,
@@ -143,16 +209,20 @@ class Source:
         The env dict with the binding is built only where a call needs one, once per binding."""
         self.temps += 1
         e = f"_e{self.temps}"
-        self.emit(indent, f"{e} = None")
+        self.lines.append(EnvReset(indent, e))
         return f"({e} or ({e} := {{**{env}, {name!r}: {local}}}))", {**bound, name: (kind, local)}
+
+    def final(self) -> list[Entry]:
+        """The entries of the function as it is built: steps counted at once, in a local in a
+        quiet function, envs no call needs not reset."""
+        entries = unused_envs(merge_steps(self.lines))
+        return local_steps(entries, self.head) if self.quiet and not self.bare else entries
+
+    def text(self) -> str:
+        return "\n".join(line for e in self.final() for line in ([e] if type(e) is str else e.lines()))
 
     def build(self, node):
         """The function `f` the lines define, for `node` (named after it in tracebacks and profiles)."""
         where = f"<recycle {type(node).__name__} {getattr(node, 'line', 0)}:{getattr(node, 'column', 0)}>"
-        lines = merge_steps(self.lines) if "_over" in self.ns else self.lines
-        text = "\n".join(local_steps(lines) if self.quiet and not self.bare else lines)
-        for e in set(_ENV_RESET.findall(text)):  # envs that no call needed: nothing to reset
-            if len(re.findall(rf"\b{e}\b", text)) == 1:
-                text = re.sub(rf"\b{e} = None\b", "pass", text)
-        exec(compile(text, where, "exec"), self.ns)  # noqa: S102 — our own source
+        exec(compile(self.text(), where, "exec"), self.ns)  # noqa: S102 — our own source
         return self.ns["f"]
