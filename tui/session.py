@@ -276,7 +276,7 @@ class Session(SeatSources):
         return DecisionJob(HUMAN, agent, self.state.observation(HUMAN), self.state.legal_actions(), self.hint_rng)
 
     # ---- changing the state -------------------------------------------------
-    def apply(self, player: int, action: Any, trace: Any = None) -> Outcome:
+    def apply(self, player: int, action: Any, trace: Any = None, belief: Any = None) -> Outcome:
         """Play `action` for `player` (who must be to move); raises `IllegalAction`."""
         state = self.state
         if state.current_player() != player:
@@ -285,7 +285,7 @@ class Session(SeatSources):
         state.apply(action)
         if player != HUMAN:
             self.decisions.append(DecisionRecord(round_before + 1, len(self.decisions) + 1, player,
-                                                 self.names[player], action, trace))
+                                                 self.names[player], action, trace, belief))
             if isinstance(action, Give):
                 self.gift_receivers[len(self.decisions)] = state.gifts[-1][1]
         out = Outcome([self._describe(player, action)])

@@ -209,7 +209,7 @@ class TableScreen(BotTurns, Screen):
         return self.session.bot_job()
 
     def apply_bot_decision(self, player: int, decision: Any) -> None:
-        self.after_action(self.session.apply(player, decision.action, decision.trace))
+        self.after_action(self.session.apply(player, decision.action, decision.trace, decision.belief))
 
     def bot_failed(self, player: int, error: BaseException) -> None:
         name = self.session.names[player]

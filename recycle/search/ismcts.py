@@ -27,6 +27,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from recycle.kernel.beliefs import BeliefTally
 from recycle.kernel.protocol import Decision
 from recycle.kernel.specs import AgentSpecError
 
@@ -59,13 +60,16 @@ class ISMCTSAgent(SearchAgent):
         if solved is not None:
             return solved
         player = root.current_player()
+        tally = BeliefTally(player)
         if self.trees > 1:
             node = parallel.run_trees(root, player, meter, rng, self.budget, self.trees, self.jobs, self.c,
-                                      self.rollout, self.inference, self.model)
+                                      self.rollout, self.inference, self.model, tally)
         else:
-            node = parallel.grow(root, player, meter, rng, self.c, self.rollout, self.inference, self.model)
+            node = parallel.grow(root, player, meter, rng, self.c, self.rollout, self.inference, self.model, tally)
         action, candidates = uct.most_visited(node, legal, player)
-        return Decision(action, self.trace(observation, action, candidates, meter, note=note))
+        how = "searched, weighed by what the opponents did" if self.inference.q else "searched"
+        return Decision(action, self.trace(observation, action, candidates, meter, note=note),
+                        self.believed(tally, how))
 
 
 def from_spec(params: dict[str, str], resolve) -> ISMCTSAgent:
