@@ -32,7 +32,7 @@ from .botjob import DecisionRecord
 
 def render_belief(belief: Any, names: Sequence[str] | None = None) -> RenderableType:
     """A bot's belief, compact: a column per opponent, a row per kind of card, expected counts."""
-    lines = [Text(f"believes ({belief.method}): expected cards", style="italic")]
+    lines = [Text(f"belief, expected cards: {belief.method}", style="italic")]
     lines += [Text(line, style="bold" if i == 0 else "") for i, line in enumerate(belief.grid(names))]
     return Group(*lines)
 
