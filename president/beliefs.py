@@ -29,8 +29,14 @@ def seat_belief(root: PresidentState, seat: int, rng: random.Random, worlds: int
     """What `seat` may believe the others hold: the average of `worlds` worlds of its information set
     drawn by the inference chain. `root` is one world of that set (`observation(seat).sample_state`:
     taken while the table stands still, it is the seat's own copy, so this may run in a thread)."""
-    draw = inference.sampler(root, seat, root.determinizer(seat), AgentModel(make_bot(MODEL)))
+    draw = chain_sampler(root, seat, inference)
     tally = BeliefTally(seat)
     for _ in range(worlds):
         tally.add(draw(rng))
     return tally.belief(f"{worlds} worlds of the inference chain ({MODEL} as the model, q={inference.q:g})")
+
+
+def chain_sampler(root: PresidentState, seat: int, inference: Inference = CHAIN):
+    """A function of an rng drawing worlds of `seat`'s information set (of which `root` is one) by the
+    inference chain, with `MODEL` as the model of the others."""
+    return inference.sampler(root, seat, root.determinizer(seat), AgentModel(make_bot(MODEL)))

@@ -26,6 +26,7 @@ class MatchOptions:
     rules_dir: Path | None = None
     delay: float = DEFAULT_DELAY  # seconds a bot waits before playing, so a person can follow
     deal: tuple | None = None  # the first round's hands (`president play --deal`, a `Deal`'s hands)
+    saving: bool = False  # save the match for review (`president play` does unless --no-save)
 
     @property
     def rules_dirs(self) -> tuple[Path, ...]:

@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
 from typing import Any, Sequence
 
 from president.bots import make_bot
 from president.cards import JOKER, Card, Give, Play, play_of
 from president.observation import NO_RANK, RANK_TITLES, rank_of_place, round_points
+from president.record import MatchRecord, matches_dir, save
 from president.simulate import match_seed
 from president.state import Phase, PresidentState
 from recycle.kernel.protocol import ActionParseError, IllegalAction
@@ -109,6 +112,11 @@ class Session(SeatSources):
         self.opened_rounds: set[int] = set()  # rounds in which it did (the match record says so)
         self.trick: list[Turn] = []  # the trick being played, in order
         self.last_trick: list[Turn] = []  # the one before it, until the next round
+        # The match as saved for review (president/record.py): every action, the bots' beliefs.
+        self.saving = options.saving  # write it to the data folder at the end of every round
+        self.actions: list[tuple[int, str]] = []
+        self.beliefs: dict[int, Any] = {}  # action index -> the bot's belief then
+        self.saved_as: Path | None = None
 
     def again(self) -> "Session":
         """The same table and bots for another match, with the next seed (still reproducible)."""
@@ -283,6 +291,9 @@ class Session(SeatSources):
             raise IllegalAction(f"it is not {self.names[player]}'s turn", "turn")
         round_before, seen, before = state.round_no, len(state.history), state.masks[player]
         state.apply(action)
+        if belief is not None:
+            self.beliefs[len(self.actions)] = belief
+        self.actions.append((player, str(action)))
         if player != HUMAN:
             self.decisions.append(DecisionRecord(round_before + 1, len(self.decisions) + 1, player,
                                                  self.names[player], action, trace, belief))
@@ -294,6 +305,8 @@ class Session(SeatSources):
             self.set_open_hands(self.open_hands)  # still open: the new round is opened too
             out.result = RoundResult(state.round_no, state.round_log[-1], tuple(state.scores), self.over)
             self.results.append(out.result)
+            if self.saving:
+                self.save()
             winner = out.result.places.index(1)
             out.lines.append(f"round {out.result.round} over: {self.says(winner, 'is', 'are')} President")
             return out
@@ -305,6 +318,21 @@ class Session(SeatSources):
         if isinstance(action, Play) and state.phase is Phase.PLAY and state.upcards is None:
             out.lines.append(f"trick over: {self.says(state.current, 'leads', 'lead')}")
         return out
+
+    # ---- the record, for review ----------------------------------------------
+    def record(self) -> MatchRecord:
+        """The match so far, as saved for review."""
+        deal = tuple(tuple(str(c) for c in hand) for hand in self.options.deal) if self.options.deal else None
+        return MatchRecord(self.settings, self.options.seed, deal, tuple(self.specs), tuple(self.names),
+                           tuple(self.actions), dict(self.beliefs), tuple(sorted(self.opened_rounds)))
+
+    def save(self) -> Path:
+        """Write the match to the per-user data folder (one file per match, rewritten each round)."""
+        if self.saved_as is None:
+            stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+            self.saved_as = matches_dir() / f"{stamp}-seed{self.options.seed}.json"
+        save(self.record(), self.saved_as)
+        return self.saved_as
 
     def _follow_trick(self, player: int, action: Any, before: int, round_before: int, seen: int) -> None:
         """Keep `trick` (the turns since the lead, with the very cards) up to date after an action."""

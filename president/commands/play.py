@@ -37,6 +37,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--rules-dir", default=None, metavar="DIR",
                    help="your folder of .rul files (default: a per-user data folder, created if missing)")
     p.add_argument("--deal", metavar="FILE", help="the first round starts from this deal file (you are p0)")
+    p.add_argument("--no-save", action="store_true",
+                   help="do not save the match for review (saved by default in your data folder; "
+                        "president review reads it)")
     p.set_defaults(run=run)
 
 
@@ -60,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     rules_dir = Path(args.rules_dir) if args.rules_dir else default_rules_dir()
     rules_dir.mkdir(parents=True, exist_ok=True)
     deal = read_deal_file(args.deal, settings).hands if args.deal else None
-    options = MatchOptions(settings, seed_of(args), opponents, rules_dir, args.delay, deal)
+    options = MatchOptions(settings, seed_of(args), opponents, rules_dir, args.delay, deal, saving=not args.no_save)
     if not has_terminal():  # Textual would draw into a pipe, or wait for keys that never come
         raise UsageError("president play needs a terminal: stdin and stdout must both be a TTY "
                          "(for games without one, use president simulate or president tournament)")
