@@ -100,8 +100,9 @@ class RoundReview:
                "Hands when the play began (all open):"]
         for name, hand, place in zip(self.names, self.hands, self.places):
             out += textwrap.wrap(f"{name:<5} {_ordinal(place):>4}  {hand}", width, subsequent_indent=" " * 12)
-        out += ["", f"Your plays: expected round points of each choice ({self.worlds} worlds of what you had",
-                f"seen, {PLAYOUT} playing on at every seat); levels' choices beside yours.", ""]
+        out += ["", *textwrap.wrap(f"Your plays: expected round points of each choice ({self.worlds} worlds of "
+                                   f"what you had seen, {PLAYOUT} playing on at every seat); levels' choices "
+                                   "beside yours.", width), ""]
         for d in self.decisions:
             out += textwrap.wrap(f"#{d.number + 1} {d.situation} · hand {d.hand}", width, subsequent_indent="    ")
             best = d.choices[0].points

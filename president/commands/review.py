@@ -15,8 +15,7 @@ WORLDS_RANGE = IntRange(1, 1000)
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("review", help="review a round of a match you played: your plays beside each level's, "
-                                      "with expected points, and the bots' beliefs against the truth",
+    p = sub.add_parser("review", help="review a round of a match you played, with all hands open",
                        description="Review a finished round of a match played with president play (saved in "
                                    "your data folder unless --no-save): all hands open; each of your plays with "
                                    "a choice beside what each level would have played and the expected round "
