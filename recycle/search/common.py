@@ -293,6 +293,9 @@ class SearchAgent:
     cheating = False
 
     def choose(self, observation: Any, legal_actions: Sequence[Any], rng: random.Random) -> Any:
+        if len(legal_actions) == 1:  # as `explain` does (the same draw), without working out a belief
+            rng.getrandbits(64)
+            return legal_actions[0]
         return self.explain(observation, legal_actions, rng).action
 
     def explain(self, observation: Any, legal_actions: Sequence[Any], rng: random.Random) -> Decision:
