@@ -170,6 +170,8 @@ def make_belief(observer: int, method: str, worlds: int, labels: Sequence[str],
 
 #: The belief of a rule personality: the model its FollowOdds computes with.
 UNIFORM = "uniform deal of the unseen cards (the model of FollowOdds)"
+#: A search's belief when it had nothing to search.
+FORCED = "no search (the only legal action): a uniform deal of the unseen cards"
 
 
 def uniform_belief(world: Any, observer: int, method: str = UNIFORM) -> Belief | None:

@@ -28,7 +28,7 @@ from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree
 
-from recycle.kernel.beliefs import Belief, BeliefTally, observation_belief
+from recycle.kernel.beliefs import FORCED, Belief, BeliefTally, observation_belief
 from recycle.kernel.specs import MAX_INT_PARAM, AgentSpecError, float_param, int_param
 from recycle.kernel.protocol import Agent, Decision, GameState, Observation, RandomAgent, play_out, unasked_when_forced
 
@@ -281,9 +281,6 @@ class SearchTrace:
 
 
 # ---- the agent shell ------------------------------------------------------
-#: A search's belief when it had nothing to search.
-FORCED_BELIEF = "no search (the only legal action): a uniform deal of the unseen cards"
-
 
 class SearchAgent:
     """Base of the search players: `choose` is `explain` without the trace."""
@@ -304,7 +301,7 @@ class SearchAgent:
         if len(legal) == 1:
             return Decision(legal[0], self.trace(observation, legal[0], (Candidate(str(legal[0])),),
                                                  Meter(Budget("iterations", 0)), note="the only legal action"),
-                            observation_belief(observation, FORCED_BELIEF))
+                            observation_belief(observation, FORCED))
         return self.search(observation, legal, own)
 
     def search(self, observation: Any, legal: list, rng: random.Random) -> Decision:
