@@ -28,6 +28,7 @@ import time
 from pathlib import Path
 
 from president.beliefs import seat_belief
+from president.opponents import tell_opponents
 from president.bots import make_bot
 from president.levels import SEARCH
 from president.settings import preset
@@ -38,27 +39,36 @@ from timing import add_smoke_option, smoke
 
 #: The master level's search without its wall-clock cap: its iterations, whatever the machine's load.
 MASTER = re.sub(r",cap=[0-9.]+", "", SEARCH)
-#: (row title, agent spec, or None for the inference chain alone)
+#: (row title, agent spec or None for the inference chain alone, whether it is told the opponents' names)
 METHODS = [
-    ("Classic: FollowOdds' uniform deal", "Classic"),
-    ("PIMC, 30 samples (`pimc:iterations=30,rollout=greedy`)", "pimc:iterations=30,rollout=greedy"),
-    ("vote, 20 samples (`vote:samples=20`)", "vote:samples=20"),
-    ("ISMCTS without inference (`ismcts:iterations=300,rollout=greedy`)", "ismcts:iterations=300,rollout=greedy"),
-    ("the inference chain alone, 300 worlds (`president.beliefs.seat_belief`)", None),
-    (f"**master**: the master level's search, uncapped (`{MASTER}`)", MASTER),
+    ("Classic: FollowOdds' uniform deal", "Classic", False),
+    ("PIMC, 30 samples (`pimc:iterations=30,rollout=greedy`)", "pimc:iterations=30,rollout=greedy", False),
+    ("vote, 20 samples (`vote:samples=20`)", "vote:samples=20", False),
+    ("ISMCTS without inference (`ismcts:iterations=300,rollout=greedy`)", "ismcts:iterations=300,rollout=greedy",
+     False),
+    ("the inference chain alone, 300 worlds (`president.beliefs.seat_belief`)", None, False),
+    ("the chain knowing the opponents (their own rules, `names=`)", None, True),
+    (f"**master**: the master level's search, uncapped (`{MASTER}`)", MASTER, False),
+    (f"**master knowing the opponents** (`{MASTER},names=on`)", MASTER + ",names=on", True),
 ]
+#: The tables the positions are taken at: seat 0 (Classic) decides, the others are these bots.
+TABLES = {
+    "classic": ("Classic",) * 5,
+    "normal": ("Classic", "Classic", "Cautious", "Aggressive", "Gambler"),
+    "expert": ("Classic",) + ("Expert",) * 4,
+}
 STAGES = (("early", 0.0, 0.3), ("mid-round", 0.3, 0.6), ("late", 0.6, 1.01))
 BEGIN, END = "<!-- calibration table: bench/beliefs.py -->", "<!-- end of the calibration table -->"
 
 
-def positions(count: int, seed: int = 77) -> list[PresidentState]:
+def positions(count: int, seed: int = 77, table: tuple[str, ...] = TABLES["classic"]) -> list[PresidentState]:
     """Seat 0's decisions with a choice, past the round's first plays, every second one."""
     settings = dataclasses.replace(preset("classic"), rounds=1)
     found: list[PresidentState] = []
     game = 0
     while len(found) < count:
         state, rng = PresidentState.new_match(settings, seed + game), random.Random(game)
-        bots, seen = [make_bot("Classic") for _ in range(5)], 0
+        bots, seen = [make_bot(name) for name in table], 0
         game += 1
         while not state.is_terminal():
             p, legal = state.current_player(), state.legal_actions()
@@ -76,19 +86,21 @@ def stage(state: PresidentState) -> str:
     return next(name for name, low, high in STAGES if low <= share < high)
 
 
-def belief_of(spec: str | None, state: PresidentState, i: int):
+def belief_of(spec: str | None, state: PresidentState, i: int, names: tuple[str, ...] = ()):
     rng = random.Random(1000 + i)
     if spec is None:
-        return seat_belief(state.observation(0).sample_state(rng), 0, rng)
-    return decide(make_bot(spec), state.observation(0), state.legal_actions(), rng, explain=True).belief
+        return seat_belief(state.observation(0).sample_state(rng), 0, rng, names=names)
+    agent = make_bot(spec)
+    tell_opponents(agent, 0, names)
+    return decide(agent, state.observation(0), state.legal_actions(), rng, explain=True).belief
 
 
-def score(found: list[PresidentState], spec: str | None) -> tuple[dict, float]:
+def score(found: list[PresidentState], spec: str | None, names: tuple[str, ...] = ()) -> tuple[dict, float]:
     """Per stage: [cards right, cards, Brier sum, cards scored, positions]; CPU ms per position."""
     out = {name: [0.0, 0, 0.0, 0, 0] for name, _, _ in STAGES}
     start = time.process_time()
     for i, state in enumerate(found):
-        belief = belief_of(spec, state, i)
+        belief = belief_of(spec, state, i, names)
         truth = state.holdings()
         right, total = placed_right(belief, truth)
         b, cards = brier(belief, truth)
@@ -118,18 +130,20 @@ def table(results: list[tuple[str, dict, float]], count: int) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=60)
+    parser.add_argument("--table", choices=TABLES, default="classic", help="the bots at the table")
     parser.add_argument("--only", default=None, help="only the rows whose title contains this text")
     parser.add_argument("--write", type=Path, default=None, help="a page to write the table into, between "
                         "its markers")
     add_smoke_option(parser)
     args = smoke(parser.parse_args(), positions=3)
-    found = positions(args.positions)
-    methods = [(t, s) for t, s in METHODS if args.only is None or args.only in t]
+    table_names = TABLES[args.table]
+    found = positions(args.positions, table=table_names)
+    methods = [m for m in METHODS if args.only is None or args.only in m[0]]
     if args.smoke:
-        methods = [(t, s.replace("iterations=1500", "iterations=30") if s else s) for t, s in methods]
+        methods = [(t, s.replace("iterations=1500", "iterations=30") if s else s, k) for t, s, k in methods]
     results = []
-    for title, spec in methods:
-        stats, ms = score(found, spec)
+    for title, spec, knows in methods:
+        stats, ms = score(found, spec, table_names if knows else ())
         results.append((title, stats, ms))
         mid = stats["mid-round"]
         print(f"{title[:60]:<60} mid-round {mid[0] / max(1, mid[1]):6.1%}  {ms:7.0f} CPU ms", flush=True)

@@ -10,12 +10,15 @@ seat's observation only.
 from __future__ import annotations
 
 import random
+from pathlib import Path
+from typing import Sequence
 
 from recycle.kernel.beliefs import Belief, BeliefTally
 from recycle.search.common import AgentModel
 from recycle.search.inference import Inference
 
 from .bots import make_bot
+from .opponents import known_policies
 from .state import PresidentState
 
 #: The chain of the master level's search (`president.levels.SEARCH`): q=0.05, 300 worlds.
@@ -25,15 +28,20 @@ MODEL = "Classic"
 
 
 def seat_belief(root: PresidentState, seat: int, rng: random.Random, worlds: int = CHAIN.pool,
-                inference: Inference = CHAIN) -> Belief | None:
+                inference: Inference = CHAIN, names: Sequence[str] = (),
+                rules_dirs: tuple[Path, ...] = ()) -> Belief | None:
     """What `seat` may believe the others hold: the average of `worlds` worlds of its information set
     drawn by the inference chain. `root` is one world of that set (`observation(seat).sample_state`:
-    taken while the table stands still, it is the seat's own copy, so this may run in a thread)."""
-    draw = chain_sampler(root, seat, inference)
+    taken while the table stands still, it is the seat's own copy, so this may run in a thread).
+    `names`, the seats' bots as the table shows them, lets the chain weigh each rule personality's
+    decisions by its own rules (`known_policies`)."""
+    known = known_policies(names, seat, rules_dirs)
+    draw = chain_sampler(root, seat, inference.knowing(known) if known else inference)
     tally = BeliefTally(seat)
     for _ in range(worlds):
         tally.add(draw(rng))
-    return tally.belief(f"{worlds} worlds of the inference chain ({MODEL} as the model, q={inference.q:g})")
+    how = f"{MODEL} as the model" + (f", {len(known)} opponents' own rules" if known else "")
+    return tally.belief(f"{worlds} worlds of the inference chain ({how}, q={inference.q:g})")
 
 
 def chain_sampler(root: PresidentState, seat: int, inference: Inference = CHAIN):

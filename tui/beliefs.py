@@ -2,7 +2,8 @@
 
 On request only (`b` at the table). It reads the person's observation only —
 their cards, the plays, their own exchange — and averages the worlds of the
-inference chain (`president.beliefs.seat_belief`), so it tells nothing a
+inference chain (`president.beliefs.seat_belief`, which weighs each rule
+personality's plays by its own rules: the bots' names are on the table), so it tells nothing a
 person at a real table could not work out. The bots' beliefs are another
 matter: the debug screen shows them with open hands or after the round.
 """
@@ -63,7 +64,8 @@ class BeliefScreen(ModalScreen[None]):
 
     def _think(self, token: int, root, rng: random.Random) -> None:
         try:
-            self.post_message(BeliefReady(token, seat_belief(root, HUMAN, rng)))
+            self.post_message(BeliefReady(token, seat_belief(root, HUMAN, rng, names=self.session.specs,
+                                                               rules_dirs=self.session.options.rules_dirs)))
         except Exception as exc:  # a position the chain cannot weigh: said, never a crash
             self.post_message(BeliefReady(token, error=exc))
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from president.bots import make_bot
+from president.opponents import tell_opponents
 from president.cards import JOKER, Card, Give, Play, play_of
 from president.observation import NO_RANK, RANK_TITLES, rank_of_place, round_points
 from president.record import MatchRecord, matches_dir, save
@@ -99,6 +100,8 @@ class Session(SeatSources):
         self.specs = ["human"] + options.seat_specs()
         dirs = options.rules_dirs
         self.agents: list[Any] = [None] + [make_bot(spec, dirs) for spec in self.specs[1:]]
+        for p, agent in enumerate(self.agents[1:], 1):  # the names are on the table: a search may use them
+            tell_opponents(agent, p, self.specs, dirs)
         # One rng per seat derived from the seed: a hint or a slow bot never shifts another's draws.
         self.rngs = [random.Random(f"president-play/{options.seed}/seat/{p}") for p in range(n)]
         self.hint_rng = random.Random(f"president-play/{options.seed}/hints")
