@@ -47,9 +47,9 @@ METHODS = [
     ("ISMCTS without inference (`ismcts:iterations=300,rollout=greedy`)", "ismcts:iterations=300,rollout=greedy",
      False),
     ("the inference chain alone, 300 worlds (`president.beliefs.seat_belief`)", None, False),
-    ("the chain knowing the opponents (their own rules, `names=`)", None, True),
-    (f"**master**: the master level's search, uncapped (`{MASTER}`)", MASTER, False),
-    (f"**master knowing the opponents** (`{MASTER},names=on`)", MASTER + ",names=on", True),
+    ("the chain told the table's names (`seat_belief(..., names=)`)", None, True),
+    (f"the master level's search, uncapped (`{MASTER}`), not told the names", MASTER, False),
+    ("**master**: the same, told the table's names (as at a table)", MASTER, True),
 ]
 #: The tables the positions are taken at: seat 0 (Classic) decides, the others are these bots.
 TABLES = {
@@ -113,7 +113,7 @@ def score(found: list[PresidentState], spec: str | None, names: tuple[str, ...] 
     return out, (time.process_time() - start) / len(found) * 1000
 
 
-def table(results: list[tuple[str, dict, float]], count: int) -> str:
+def table(results: list[tuple[str, dict, float]], count: int, table_name: str = "classic") -> str:
     head = ("| bot | " + " | ".join(f"{name}: placed right | Brier" for name, _, _ in STAGES)
             + " | CPU ms |")
     lines = [head, "| --- |" + " ---: | ---: |" * len(STAGES) + " ---: |"]
@@ -124,7 +124,8 @@ def table(results: list[tuple[str, dict, float]], count: int) -> str:
             cells.append(f"{right / total:.1%} | {b / cards:.3f}" if total else "- | -")
         lines.append(f"| {title} | " + " | ".join(cells) + f" | {ms:.0f} |")
     counts = ", ".join(f"{name} {results[0][1][name][4]}" for name, _, _ in STAGES)
-    return "\n".join(lines) + f"\n\n{count} positions ({counts}); seed 77; `python bench/beliefs.py`."
+    command = f"`python bench/beliefs.py --table {table_name}`"
+    return "\n".join(lines) + f"\n\n{count} positions ({counts}); seed 77; {command}."
 
 
 def main() -> None:
@@ -147,7 +148,7 @@ def main() -> None:
         results.append((title, stats, ms))
         mid = stats["mid-round"]
         print(f"{title[:60]:<60} mid-round {mid[0] / max(1, mid[1]):6.1%}  {ms:7.0f} CPU ms", flush=True)
-    text = table(results, len(found))
+    text = table(results, len(found), args.table)
     print(text)
     if args.write:
         page = args.write.read_text()
