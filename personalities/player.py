@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from typing import Any, Callable, Sequence
 
+from recycle.kernel.beliefs import observation_belief
 from recycle.kernel.protocol import Agent, Decision, GameError, Observation
 from recycle.kernel.protocol import decide as ask_agent
 
@@ -72,9 +73,10 @@ class RulePlayer:
             hand = hand_text(view.hand, view.order)
             trace = DecisionTrace(self.personality.name, player, {"hand": hand, "upcards": None, "give": view.count},
                                   (), f"give {text}", None, EXCHANGE_NOTE, kind="exchange")
-            return Decision(view.actions[gift], trace)
+            return Decision(view.actions[gift], trace, observation_belief(observation))
         play, trace = explain(self.personality, view, rng, player)
-        return Decision(view.action(play), trace)
+        # its belief: the uniform deal FollowOdds assumes (drawn on its own rng: the decision's is untouched)
+        return Decision(view.action(play), trace, observation_belief(observation))
 
     def _fallback(self) -> Agent:
         if self.fallback is None:

@@ -28,6 +28,10 @@ def value_text(value: int) -> str:
     return _VALUE_TEXT.get(value, str(value))
 
 
+#: The labels of a per-value count row (index = value; indices 0-2 unused): beliefs' kinds of card.
+VALUE_LABELS = tuple("" if v < 3 else _VALUE_TEXT.get(v, str(v)) for v in range(17))
+
+
 def parse_value(token: str) -> int:
     """A value from its text (`7`, `T`, `10`, `q`, `2`, `Jk`), ignoring a trailing suit."""
     t = token.strip().lower()

@@ -22,6 +22,7 @@ COMMANDS = [
     Subcommand("check", _C + "rules", "report every error and warning in .rul files (exit 3 on errors)"),
     Subcommand("personalities", _C + "rules",
                "list the personalities (shipped, and your .rul files) with their descriptions"),
+    Subcommand("review", _C + "review", "review a round of a match you played, with all hands open"),
     Subcommand("trace", _C + "explain", "play a seeded match and print every decision of one bot as a trace"),
     Subcommand("decide", _C + "explain", "what would this bot play in a given position, with the trace"),
     Subcommand("stats", _C + "explain", "how often each rule of a bot fired, and which never did"),

@@ -116,14 +116,17 @@ class ModelEvidence:
         """The world's likelihood factor; once it falls below `floor` the rest of the decisions are
         not asked (the value returned is then an upper bound still below `floor`)."""
         w, q, model, rng = 1.0, self.q, self.model, self._rng
+        known = hasattr(model, "factor")  # the opponents' own policies (`recycle.search.inference.Known`)
         for snapshot, p, action, later in self.events:
             saved = snapshot.counts[p]
             snapshot.counts[p] = [a + b for a, b in zip(world.counts[p], later)]
             try:
-                if model(snapshot, snapshot.legal_actions(), rng) != action:
+                if known:
+                    w *= model.factor(snapshot, p, snapshot.legal_actions(), action, q, rng)
+                elif model(snapshot, snapshot.legal_actions(), rng) != action:
                     w *= q
-                    if w < floor:
-                        break
+                if w < floor:
+                    break
             finally:
                 snapshot.counts[p] = saved
         return w

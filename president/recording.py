@@ -16,6 +16,7 @@ from recycle.kernel.protocol import play_game
 
 from .bots import make_bots
 from .cards import Give
+from .saved_matches import data_dir
 from .settings import Settings
 from .simulate import match_seed
 from .state import PresidentState
@@ -92,24 +93,9 @@ def write_records(path: str | Path, who: str, decisions: Iterator[RecordedDecisi
     return count
 
 
-#: Overrides the per-user data folder whose `decisions/` holds the person's records (tests, profiles).
-DATA_ENV = "PRESIDENT_DATA_DIR"
-
-
-def data_folder() -> Path:
-    """The per-user data folder (`PRESIDENT_DATA_DIR`, else the platform's data folder of president-rul)."""
-    import os
-
-    if os.environ.get(DATA_ENV):
-        return Path(os.environ[DATA_ENV])
-    from platformdirs import user_data_dir
-
-    return Path(user_data_dir("president-rul"))
-
-
 def decisions_folder() -> Path:
     """Where the table saves the person's decisions, one records file per match; not created here."""
-    return data_folder() / "decisions"
+    return data_dir() / "decisions"
 
 
 class DecisionLog:

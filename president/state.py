@@ -16,7 +16,7 @@ from typing import Callable, Hashable
 
 from recycle.kernel.protocol import TERMINAL, GameError, GameState, IllegalAction, Results
 
-from .cards import JOKER, TWO, Card, Give, Play, parse_action
+from .cards import JOKER, TWO, VALUE_LABELS, Card, Give, Play, parse_action
 from .exchange import apply_gift, legal_gifts, start_exchange
 from .heuristic import round_heuristic
 from .inference import ModelEvidence, PassEvidence
@@ -446,6 +446,10 @@ class PresidentState(GameState):
 
     def still_in(self) -> list[int]:
         return [p for p in range(self.num_players) if not self.out >> p & 1]
+
+    def holdings(self) -> tuple[tuple[str, ...], list[list[int]]]:
+        """Per player, its cards per value (beliefs: suits never matter in play)."""
+        return VALUE_LABELS, self.counts
 
     def __repr__(self) -> str:
         hands = " | ".join(" ".join(map(str, self.hand(p))) for p in range(self.num_players))

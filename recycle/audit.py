@@ -6,7 +6,8 @@ observation (`A.observation(seat).sample_state(rng)`), so the seat cannot tell t
 or undealt cards, gifts). Every agent is then asked, with the same seed, to decide for the seat
 in A and in B; these must be identical in both:
 
-- the decision (`choose`), and the explanation (`explain`, as text: timings left out);
+- the decision (`choose`), the explanation (`explain`, as text: timings left out) and the belief
+  it reports about the others' hands (`Decision.belief`);
 - the options the seat is offered (their texts);
 - the text written for the seat (its observation as printed; a game may give more, e.g.
   President adds the round's history as the seat reads it). What the seat learns after its
@@ -239,7 +240,7 @@ def compare_game(subject: Subject, pair: Pair) -> list[Difference]:
 
 def compare_agent(subject: Subject, spec: str, pair: Pair, seed: int) -> tuple[list[Difference], int]:
     """(differences, decisions compared) of one agent on one pair: fresh agents, the same seed on both sides."""
-    got: dict[str, list[str]] = {"decision": [], "explanation": []}
+    got: dict[str, list[str]] = {"decision": [], "explanation": [], "belief": []}
     decisions = 0
     for state in (pair.a, pair.b):
         agent = subject.make_agent(spec)
@@ -248,8 +249,11 @@ def compare_agent(subject: Subject, spec: str, pair: Pair, seed: int) -> tuple[l
         decisions += 1
         explainer = subject.make_agent(spec)
         if isinstance(explainer, ExplainingAgent):
-            got["explanation"].append(_asked(lambda: _explained(explainer.explain(
-                state.observation(pair.seat), state.legal_actions(), random.Random(seed)))))
+            answer = _asked(lambda: explainer.explain(state.observation(pair.seat), state.legal_actions(),
+                                                      random.Random(seed)))
+            failed = isinstance(answer, str)
+            got["explanation"].append(answer if failed else _explained(answer))
+            got["belief"].append(answer if failed else belief_text(answer.belief))
             decisions += 1
     out = [Difference(spec, what, pair.index, pair.seat, texts[0], texts[1])
            for what, texts in got.items() if len(texts) == 2 and texts[0] != texts[1]]
@@ -263,12 +267,18 @@ def compare_agent(subject: Subject, spec: str, pair: Pair, seed: int) -> tuple[l
 FAILED = "error: "
 
 
-def _asked(question: Callable[[], str]) -> str:
+def _asked(question: Callable[[], Any]) -> Any:
     """The answer, or the game error the agent ran into (a world whose options are not the real ones)."""
     try:
         return question()
     except GameError as exc:
         return f"{FAILED}{type(exc).__name__}: {exc}"
+
+
+def belief_text(belief: Any) -> str:
+    """An agent's belief about the others (`recycle.kernel.beliefs`) as compared: its JSON, or "" for none.
+    A belief about the others tells what the believer holds; it must tell nothing the seat cannot see."""
+    return "" if belief is None else json.dumps(belief.to_json(), sort_keys=True)
 
 
 def _explained(decision) -> str:

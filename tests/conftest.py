@@ -74,8 +74,8 @@ def run_state_folder(tmp_path_factory, monkeypatch) -> Path:
 
 @pytest.fixture(autouse=True)
 def user_data_folder(tmp_path_factory, monkeypatch) -> Path:
-    """The per-user data folder (the table's saved decisions) of a test: never the user's own."""
-    from president.recording import DATA_ENV
+    """The per-user data folder (the table's saved matches and decisions) of a test: never the user's own."""
+    from president.saved_matches import DATA_ENV
 
     folder = tmp_path_factory.mktemp("user-data")
     monkeypatch.setenv(DATA_ENV, str(folder))

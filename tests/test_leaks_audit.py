@@ -88,10 +88,37 @@ class Peeker(RandomAgent):
         return legal_actions[hidden % len(legal_actions)]
 
 
+class BeliefPeeker(RandomAgent):
+    """Decides honestly (at random) but reports the true hands as its belief: the audit must catch it."""
+
+    name = "belief-peeker"
+
+    def explain(self, observation, legal_actions, rng):
+        from recycle.kernel.beliefs import BeliefTally
+        from recycle.kernel.protocol import Decision
+
+        decision = super().explain(observation, legal_actions, rng)
+        truth = BeliefTally(observation.player)
+        truth.add(observation.true_state())
+        return Decision(decision.action, decision.trace, truth.belief("peeked"))
+
+
+PEEKERS = {"peeker": Peeker, "belief-peeker": BeliefPeeker}
+
+
 def peeking_subject() -> Subject:
     base = president_subject()
-    return Subject("peeking", base.new_state, lambda spec: Peeker() if spec == "peeker" else base.make_agent(spec),
+    return Subject("peeking", base.new_state,
+                   lambda spec: PEEKERS[spec]() if spec in PEEKERS else base.make_agent(spec),
                    base.whole, base.seat_text)
+
+
+def test_a_belief_reading_hidden_cards_is_caught_and_honest_beliefs_pass():
+    """Beliefs are compared like decisions: the true hands reported as a belief differ between states the
+    seat cannot tell apart; the beliefs of Classic and of the inferring search do not."""
+    search = "ismcts:iterations=30,rollout=Classic,model=on,infer=0.05,pool=10"
+    report = audit(peeking_subject(), ["belief-peeker", "Classic", search], pairs=3, seed=0)
+    assert report.leaks and {(d.agent, d.what) for d in report.leaks} == {("belief-peeker", "belief")}
 
 
 def test_an_agent_reading_hidden_cards_is_caught():

@@ -44,7 +44,7 @@ def session_at_my_turn(deal, seed: int = SEED, opponents=None):
     session = Session(MatchOptions(preset("classic"), seed, delay=0, deal=deal, **extra))
     while (job := session.bot_job()) is not None:
         decision = job.run()
-        session.apply(job.player, decision.action, decision.trace)
+        session.apply(job.player, decision.action, decision.trace, decision.belief)
     return session
 
 
@@ -79,7 +79,8 @@ def drawn(session) -> list[str]:
     out = []
     for record in shown_records(session):
         console = Console(width=120, record=True, file=io.StringIO())
-        console.print(record.label, render_trace(record.trace), render_trace(record.trace, as_json=True))
+        console.print(record.label, render_trace(record.trace, belief=record.belief),
+                      render_trace(record.trace, as_json=True, belief=record.belief))
         out.append(console.export_text())
     return out
 
@@ -106,6 +107,28 @@ def test_every_shipped_personality_s_masked_decisions_are_the_same_in_worlds_i_c
         if not untested:
             break
     assert not untested, f"never tested: {sorted(untested)} ({pairs} pairs)"
+
+
+def test_bots_beliefs_show_only_with_open_hands_or_after_the_round():
+    """A bot's belief about the others tells what it holds: masked during the round like its cards."""
+    from tui.debug import shown_records
+
+    session = session_at_my_turn(first_deal())
+    assert session.decisions and all(r.belief is not None for r in session.decisions)
+    assert all(r.belief is None for r in shown_records(session))
+    session.set_open_hands(True)
+    assert all(r.belief is not None for r in shown_records(session))
+    session.set_open_hands(False)
+    while session.round_number == 1:  # I pass or play my lowest until the round is over
+        p = session.state.current_player()
+        if p == HUMAN:
+            session.apply(HUMAN, session.state.legal_actions()[0])
+            continue
+        job = session.bot_job()
+        decision = job.run()
+        session.apply(job.player, decision.action, decision.trace, decision.belief)
+    assert [r.belief is not None for r in shown_records(session) if r.round == 1] == \
+        [True for r in session.decisions if r.round == 1]
 
 
 async def debug_texts(pilot) -> list[str]:
@@ -206,5 +229,38 @@ def test_a_gift_between_two_bots_shows_on_their_seats_as_a_count_only(tmp_path):
             assert gifts and all(isinstance(r.trace, SeatTrace) for r in gifts)
             assert {r.action for r in gifts} <= {"give 1 card", "give 2 cards"} | {
                 str(r.action) for r in app.session.decisions if app.session.gift_receivers.get(r.number) == HUMAN}
+
+    asyncio.run(scenario())
+
+
+def test_my_helper_belief_reads_only_my_seat():
+    """The helper (`b`): in two deals I cannot tell apart it is the same; it sums to the hands' sizes."""
+    import random
+
+    from president.beliefs import seat_belief
+
+    beliefs = []
+    for deal in indistinguishable_pair():
+        state = session_at_my_turn(deal).state
+        root = state.observation(HUMAN).sample_state(random.Random(4))
+        beliefs.append(seat_belief(root, HUMAN, random.Random(4), worlds=40))
+        assert [h.size for h in beliefs[-1].hands] == state.sizes[1:]
+        assert [round(sum(x for _, x in h.expected), 6) for h in beliefs[-1].hands] == state.sizes[1:]
+    assert beliefs[0] == beliefs[1]
+
+
+def test_the_helper_key_shows_the_unseen_cards(tmp_path):
+    async def scenario():
+        app = make_app(tmp_path)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await pilot.press("b")
+            for _ in range(100):
+                await pilot.pause(0.05)
+                if "cards " in screen_text(app):
+                    break
+            text = screen_text(app)
+            assert "What the unseen cards probably are" in text and "Ada" in text and "cards " in text
+            await pilot.press("escape")
 
     asyncio.run(scenario())

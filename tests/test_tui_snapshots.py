@@ -58,6 +58,16 @@ def test_debug_screen(snap_compare):
     assert snap_compare(make_app(), terminal_size=SIZE, run_before=open_debug)
 
 
+def test_debug_screen_beliefs_with_open_hands(snap_compare):
+    """Open hands at 80x24: the latest decision's belief, a column per opponent, fits beside the list."""
+    async def open_hands(pilot):
+        await settle(pilot)
+        await pilot.press("d", "o", "y")
+        await pilot.pause()
+
+    assert snap_compare(make_app(), terminal_size=(80, 24), run_before=open_hands)
+
+
 def test_editor_with_an_error(snap_compare):
     async def edit(pilot):
         await settle(pilot)

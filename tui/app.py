@@ -40,8 +40,10 @@ class PresidentApp(App[None]):
         if isinstance(self.screen, Confirm) and self.screen.purpose == "quit":
             self.exit()
             return
-        self.push_screen(Confirm("Quit President? The match in progress is not saved.", yes="quit",
-                                 no="keep playing", purpose="quit"), lambda yes: self.exit() if yes else None)
+        saved = ("Its finished rounds are saved for president review; the round in progress is not."
+                 if self.session.saving else "The match in progress is not saved.")
+        self.push_screen(Confirm(f"Quit President? {saved}", yes="quit", no="keep playing", purpose="quit"),
+                         lambda yes: self.exit() if yes else None)
 
     @property
     def table(self) -> TableScreen:

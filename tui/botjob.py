@@ -39,6 +39,7 @@ class DecisionRecord:
     name: str  # the seat's name on the table ("Ada")
     action: Any  # shown with str()
     trace: Any  # the agent's explanation (see `traceview.render_trace`), or None
+    belief: Any = None  # what the bot believed the others held (`recycle.kernel.beliefs.Belief`), or None
 
     @property
     def label(self) -> str:

@@ -1,6 +1,7 @@
 """A bot's decision as the person at the table may know it while the round is played.
 
-During a round the person sees the plays, not the bots' cards. So on the AI
+During a round the person sees the plays, not the bots' cards (nor their beliefs
+about the others, which tell what they hold by what is missing). So on the AI
 debug screen a rule personality's decision keeps the action (a gift only when
 the person gave or received it), the rule that fired and its text, and the
 values of the public variables; its hand and every value that follows from
@@ -132,4 +133,4 @@ def seat_view(record: DecisionRecord, person_knows_gift: bool) -> DecisionRecord
         masked = None
     else:
         masked = HiddenTrace(action)
-    return replace(record, action=action, trace=masked)
+    return replace(record, action=action, trace=masked, belief=None)  # a belief tells the bot's cards too

@@ -79,7 +79,7 @@ class HintScreen(ModalScreen[None]):
             view.update(f"the adviser failed: {message.error}")
             return
         view.border_title = f"would play: {message.decision.action}"
-        view.show_trace(message.decision.trace)
+        view.show_trace(message.decision.trace, belief=message.decision.belief, names=self.session.names)
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -26,7 +26,8 @@ class MatchOptions:
     rules_dir: Path | None = None
     delay: float = DEFAULT_DELAY  # seconds a bot waits before playing, so a person can follow
     deal: tuple | None = None  # the first round's hands (`president play --deal`, a `Deal`'s hands)
-    saving: bool = True  # save the person's decisions (`president play --no-save` turns it off)
+    saving: bool = True  # save the match for review and the person's decisions as records
+                        # (`president play --no-save` turns both off)
 
     @property
     def rules_dirs(self) -> tuple[Path, ...]:

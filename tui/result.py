@@ -71,6 +71,7 @@ class RoundResultScreen(ModalScreen[None]):
         Binding("enter", "close", "Continue"),
         Binding("space", "close", "Continue", show=False),
         Binding("escape", "close", "Continue", show=False),
+        Binding("r", "review", "Review the round"),
     ]
 
     def __init__(self, session: Session, result: RoundResult) -> None:
@@ -81,10 +82,16 @@ class RoundResultScreen(ModalScreen[None]):
         with Vertical(id="result-box", classes="dialog"):
             yield Static(result_table(self.session, self.result), id="result-table")
             yield Static(outlook(self.session, self.result), id="result-next")
-            yield Static("enter: final standings" if self.result.match_over else "enter: continue", classes="dim")
+            go_on = "enter: final standings" if self.result.match_over else "enter: continue"
+            yield Static(f"{go_on} · r: review this round (all hands open)", classes="dim")
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+    def action_review(self) -> None:
+        from .review import ReviewScreen
+
+        self.app.push_screen(ReviewScreen(self.session, self.result.round))
 
     def on_click(self) -> None:
         self.dismiss(None)

@@ -8,12 +8,16 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
 from typing import Any, Sequence
 
 from president.bots import make_bot
+from president.opponents import tell_opponents
 from president.cards import JOKER, Card, Give, Play, play_of
 from president.observation import NO_RANK, RANK_TITLES, rank_of_place, round_points
 from president.recording import DecisionLog, decisions_folder, record_of
+from president.saved_matches import MatchRecord, matches_dir, save
 from president.simulate import match_seed
 from president.state import Phase, PresidentState
 from recycle.kernel.protocol import ActionParseError, IllegalAction
@@ -104,6 +108,8 @@ class Session(SeatSources):
         self.specs = ["human"] + options.seat_specs()
         dirs = options.rules_dirs
         self.agents: list[Any] = [None] + [make_bot(spec, dirs) for spec in self.specs[1:]]
+        for p, agent in enumerate(self.agents[1:], 1):  # the names are on the table: a search may use them
+            tell_opponents(agent, p, self.specs, dirs)
         # One rng per seat derived from the seed: a hint or a slow bot never shifts another's draws.
         self.rngs = [random.Random(f"president-play/{options.seed}/seat/{p}") for p in range(n)]
         self.hint_rng = random.Random(f"president-play/{options.seed}/hints")
@@ -116,10 +122,16 @@ class Session(SeatSources):
         self.open_hands = False  # the debug screen shows the bots' cards during the round
         self.opened_rounds: set[int] = set()  # rounds in which it did (the match record says so)
         self.trick: list[Turn] = []  # the trick being played, in order
-        self.saving = options.saving  # the person's decisions go to a records file (docs/imitate.md)
+        # Saved unless --no-save: the person's decisions as records (docs/imitate.md) as they are played,
+        # the match for review (president/saved_matches.py) at the end of every round.
+        self.saving = options.saving
         self.decision_log = DecisionLog(decisions_folder(), _log_name(options.seed), seed=options.seed,
                                         opponents=list(self.specs[1:]))
         self.last_trick: list[Turn] = []  # the one before it, until the next round
+        # The match as saved for review (president/saved_matches.py): every action, the bots' beliefs.
+        self.actions: list[tuple[int, str]] = []
+        self.beliefs: dict[int, Any] = {}  # action index -> the bot's belief then
+        self.saved_as: Path | None = None
 
     def again(self) -> "Session":
         """The same table and bots for another match, with the next seed (still reproducible)."""
@@ -289,7 +301,7 @@ class Session(SeatSources):
         return DecisionJob(HUMAN, agent, self.state.observation(HUMAN), self.state.legal_actions(), self.hint_rng)
 
     # ---- changing the state -------------------------------------------------
-    def apply(self, player: int, action: Any, trace: Any = None) -> Outcome:
+    def apply(self, player: int, action: Any, trace: Any = None, belief: Any = None) -> Outcome:
         """Play `action` for `player` (who must be to move); raises `IllegalAction`."""
         state = self.state
         if state.current_player() != player:
@@ -300,9 +312,12 @@ class Session(SeatSources):
         state.apply(action)
         if record is not None:
             self._save(record)
+        if belief is not None:
+            self.beliefs[len(self.actions)] = belief
+        self.actions.append((player, str(action)))
         if player != HUMAN:
             self.decisions.append(DecisionRecord(round_before + 1, len(self.decisions) + 1, player,
-                                                 self.names[player], action, trace))
+                                                 self.names[player], action, trace, belief))
             if isinstance(action, Give):
                 self.gift_receivers[len(self.decisions)] = state.gifts[-1][1]
         out = Outcome([self._describe(player, action)])
@@ -311,6 +326,8 @@ class Session(SeatSources):
             self.set_open_hands(self.open_hands)  # still open: the new round is opened too
             out.result = RoundResult(state.round_no, state.round_log[-1], tuple(state.scores), self.over)
             self.results.append(out.result)
+            if self.saving:
+                self._save_match()
             winner = out.result.places.index(1)
             out.lines.append(f"round {out.result.round} over: {self.says(winner, 'is', 'are')} President")
             return out
@@ -328,6 +345,27 @@ class Session(SeatSources):
             self.decision_log.add(record)
         except OSError:  # a full disk or a read-only folder must not stop the match: saving stops
             self.saving = False
+
+    def _save_match(self) -> None:
+        try:
+            self.save()
+        except OSError:  # as above: the match goes on unsaved
+            self.saving = False
+
+    # ---- the record, for review ----------------------------------------------
+    def record(self) -> MatchRecord:
+        """The match so far, as saved for review."""
+        deal = tuple(tuple(str(c) for c in hand) for hand in self.options.deal) if self.options.deal else None
+        return MatchRecord(self.settings, self.options.seed, deal, tuple(self.specs), tuple(self.names),
+                           tuple(self.actions), dict(self.beliefs), tuple(sorted(self.opened_rounds)))
+
+    def save(self) -> Path:
+        """Write the match to the per-user data folder (one file per match, rewritten each round)."""
+        if self.saved_as is None:
+            stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+            self.saved_as = matches_dir() / f"{stamp}-seed{self.options.seed}.json"
+        save(self.record(), self.saved_as)
+        return self.saved_as
 
     def _follow_trick(self, player: int, action: Any, before: int, round_before: int, seen: int) -> None:
         """Keep `trick` (the turns since the lead, with the very cards) up to date after an action."""

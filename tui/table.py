@@ -27,6 +27,7 @@ from .confirm import QuitFooter
 from .cards import HandRow
 from .debug import debug_screen
 from .editor import EditorScreen, PickerScreen
+from .beliefs import BeliefScreen
 from .hint import HintScreen
 from .newmatch import NewMatchScreen
 from .prompts import follow_prompt, lead_prompt
@@ -61,6 +62,7 @@ class TableScreen(BotTurns, Screen):
         Binding("p", "pass_turn", "Pass"),
         Binding("escape", "clear", "Clear", show=False),
         Binding("h", "hint", "Hint"),
+        Binding("b", "belief", "Unseen cards", show=False),  # the footer has no room left at 80 columns
         Binding("l", "toggle_side", "Log"),  # short labels: every key and ^q fit in 80 columns
         Binding("d", "debug", "Debug"),
         Binding("e", "editor", "Editor"),
@@ -209,7 +211,7 @@ class TableScreen(BotTurns, Screen):
         return self.session.bot_job()
 
     def apply_bot_decision(self, player: int, decision: Any) -> None:
-        self.after_action(self.session.apply(player, decision.action, decision.trace))
+        self.after_action(self.session.apply(player, decision.action, decision.trace, decision.belief))
 
     def bot_failed(self, player: int, error: BaseException) -> None:
         name = self.session.names[player]
@@ -300,6 +302,10 @@ class TableScreen(BotTurns, Screen):
                 self.app.push_screen(EditorScreen(self.session, target))
 
         self.app.push_screen(PickerScreen(self.session), chosen)
+
+    def action_belief(self) -> None:
+        """What the cards I have not seen probably are, from my seat's information only."""
+        self.app.push_screen(BeliefScreen(self.session))
 
     def action_hint(self) -> None:
         self.app.push_screen(HintScreen(self.session))

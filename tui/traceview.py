@@ -30,15 +30,28 @@ from recycle.kernel.protocol import trace_json
 from .botjob import DecisionRecord
 
 
-def render_trace(trace: Any, as_json: bool = False) -> RenderableType:
-    """The trace as rich draws it (a rule personality's tree), or as JSON on request."""
+def render_belief(belief: Any, names: Sequence[str] | None = None) -> RenderableType:
+    """A bot's belief, compact: a column per opponent, a row per kind of card, expected counts."""
+    lines = [Text(f"belief, expected cards: {belief.method}", style="italic")]
+    lines += [Text(line, style="bold" if i == 0 else "") for i, line in enumerate(belief.grid(names))]
+    return Group(*lines)
+
+
+def render_trace(trace: Any, as_json: bool = False, belief: Any = None,
+                 names: Sequence[str] | None = None) -> RenderableType:
+    """The trace as rich draws it (a rule personality's tree), or as JSON on request; the bot's
+    belief (when given) under its summary."""
     if trace is None:
         return Text("This bot gives no account of its decisions.", style="dim italic")
     parts: list[RenderableType] = []
     if hasattr(trace, "summary"):
         parts.append(Text(trace.summary(), style="bold"))
+    if belief is not None and not as_json:
+        parts.append(render_belief(belief, names))
     if as_json or not hasattr(trace, "__rich__"):
         data = trace_json(trace)
+        if belief is not None and isinstance(data, dict):
+            data = {**data, "beliefs": belief.to_json()}
         try:
             parts.append(JSON(json.dumps(data, default=str)))
         except (TypeError, ValueError):  # not JSON-like: show it as Python sees it
@@ -51,8 +64,9 @@ def render_trace(trace: Any, as_json: bool = False) -> RenderableType:
 class TraceView(Static):
     """A decision's full trace; `t` on the hosting screen flips between tree and JSON."""
 
-    def show_trace(self, trace: Any, as_json: bool = False) -> None:
-        self.update(render_trace(trace, as_json))
+    def show_trace(self, trace: Any, as_json: bool = False, belief: Any = None,
+                   names: Sequence[str] | None = None) -> None:
+        self.update(render_trace(trace, as_json, belief, names))
 
 
 class DebugScreen(Screen[None]):
@@ -163,7 +177,7 @@ class DebugScreen(Screen[None]):
         record = self.records[index]
         view = self.query_one(TraceView)
         view.border_title = self.describe(record)
-        view.show_trace(record.trace, self.as_json)
+        view.show_trace(record.trace, self.as_json, record.belief, self.names)
 
     def action_toggle_json(self) -> None:
         self.as_json = not self.as_json

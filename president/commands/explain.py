@@ -9,6 +9,7 @@ from rich.table import Table
 
 from personalities.evaluator import explain as explain_view
 from personalities.player import RulePlayer
+from recycle.kernel.beliefs import uniform_belief
 from recycle.kernel.arguments import GAMES, ROUNDS, IntRange, UsageError, output_file
 from recycle.kernel.output import progress_bar, write_json
 from recycle.kernel.protocol import decide, play_game, trace_json
@@ -90,13 +91,27 @@ def run_trace(args: argparse.Namespace) -> int:
     if args.round is not None and args.round > rounds[0]:
         raise UsageError(f"--round {args.round}: the match had {rounds[0]} round(s)")
     if args.json:
-        write_json(args.json, [{"round": r, "action": str(d.action), "trace": trace_json(d.trace)} for r, d in traces])
+        write_json(args.json, [{"round": r, "action": str(d.action), "trace": trace_json(d.trace),
+                                "beliefs": beliefs_json(d.belief)} for r, d in traces])
         return 0
     for r, decision in traces:
         console.rule(f"round {r}")
         console.print(decision.trace if decision.trace is not None else str(decision.action))
+        print_belief(decision.belief)
     console.print(f"{len(traces)} decision(s) of {names[0]} (seat 0), seed {seed}")
     return 0
+
+
+def beliefs_json(belief) -> list[dict]:
+    """A decision's `beliefs` for JSON: one entry per opponent (none when the bot gives no belief)."""
+    return belief.to_json() if belief is not None else []
+
+
+def print_belief(belief) -> None:
+    """The bot's belief under its trace: expected cards of each value, a column per opponent."""
+    if belief is not None:
+        console.print(f"belief: {belief.method}", style="dim", markup=False, highlight=False)
+        console.print("\n".join(belief.grid()), markup=False, highlight=False)
 
 
 def _values(text: str | None) -> list[int]:
@@ -133,10 +148,14 @@ def run_decide(args: argparse.Namespace) -> int:
     rng = random.Random(seed_of(args))
     if isinstance(agent, RulePlayer):  # the rule trace reads the view itself: lines, conditions, verdicts
         play, trace = explain_view(agent.personality, view, rng)
+        # its belief: FollowOdds' uniform deal of the unseen cards (any dealing of the position gives it)
+        belief = uniform_belief(hypothetical_state(settings, view, played, random.Random(0)), 0)
         if args.json:
-            write_json(args.json, {"play": _cards(play), "rule_line": trace.fired_line, "trace": trace.to_json()})
+            write_json(args.json, {"play": _cards(play), "rule_line": trace.fired_line, "trace": trace.to_json(),
+                                   "beliefs": beliefs_json(belief)})
         else:
             console.print(trace)
+            print_belief(belief)
         return 0
     # Any other agent (search players, random) plays from a real state of that position.
     state = hypothetical_state(settings, view, played, random.Random(rng.getrandbits(64)))
@@ -144,9 +163,11 @@ def run_decide(args: argparse.Namespace) -> int:
     action = decision.action
     if args.json:
         write_json(args.json, {"play": _cards((action.value, action.count) if action.count else None),
-                          "agent": getattr(agent, "name", args.bot), "trace": trace_json(decision.trace)})
+                               "agent": getattr(agent, "name", args.bot), "trace": trace_json(decision.trace),
+                               "beliefs": beliefs_json(decision.belief)})
     elif hasattr(decision.trace, "__rich__"):  # search players: visits, mean and exact values
         console.print(decision.trace)
+        print_belief(decision.belief)
     else:
         facts = decision.trace if isinstance(decision.trace, dict) else {}
         console.print(f"{getattr(agent, 'name', args.bot)} plays {action}"

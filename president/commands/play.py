@@ -38,8 +38,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="your folder of .rul files (default: a per-user data folder, created if missing)")
     p.add_argument("--deal", metavar="FILE", help="the first round starts from this deal file (you are p0)")
     p.add_argument("--no-save", dest="saving", action="store_false",
-                   help="do not save your decisions (by default each match's are saved as decision records in "
-                        "your data folder's decisions/, for president imitate)")
+                   help="save nothing (by default each match is saved in your data folder for president review, "
+                        "and your decisions as records for president imitate)")
     p.set_defaults(run=run)
 
 

@@ -181,6 +181,13 @@ class GameState(abc.ABC):
         """The players still taking part in the episode, or None where the game cannot say."""
         return None
 
+    def holdings(self) -> tuple[Sequence[str], Sequence[Sequence[int]]] | None:
+        """What each player holds, for beliefs (`recycle.kernel.beliefs`): the labels of the game's kinds
+        of card ("" for an unused index) and, per player, how many of each kind it holds (rows aligned
+        with the labels). May read hidden cards: only determinizations and the truth are asked. None
+        where the game does not describe hands so."""
+        return None
+
     def transposition_key(self) -> Hashable | None:
         """A key equal for states that play on identically (the endgame solver's table), or None."""
         return None
@@ -238,6 +245,7 @@ class Decision:
 
     action: Any
     trace: Any = None
+    belief: Any = None  # what the agent believes the others hold (`recycle.kernel.beliefs.Belief`), if it says
 
 
 def trace_json(trace: Any) -> Any:

@@ -26,6 +26,7 @@ import random
 import time
 from typing import Any, Hashable
 
+from recycle.kernel.beliefs import BeliefTally
 from recycle.kernel.protocol import Decision, GameState
 
 from .common import (Budget, Candidate, Meter, Rollout, SearchAgent, SpecReader, best_by, endgame_solvable,
@@ -181,9 +182,12 @@ def endgame_decision(agent: SearchAgent, observation: Any, root: GameState, lega
     except SolverLimit as err:
         return None, f"endgame solver gave up ({err}); searched instead"
     action = best_by(legal, values.__getitem__)
+    known = BeliefTally(player)  # every hidden card is deduced: the one world is the belief
+    known.add(root)
     return Decision(action, agent.trace(observation, action, solved_candidates(legal, values, exact), meter,
                                         solver=True, solver_nodes=solver.nodes,
-                                        method="alpha-beta (exact two-player ending)")), ""
+                                        method="alpha-beta (exact two-player ending)"),
+                    known.belief("every hidden card deduced (two players left)")), ""
 
 
 # ---- bounded search for positions with more than two players ---------------

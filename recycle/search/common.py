@@ -28,6 +28,7 @@ from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree
 
+from recycle.kernel.beliefs import FORCED, Belief, BeliefTally, observation_belief
 from recycle.kernel.specs import MAX_INT_PARAM, AgentSpecError, float_param, int_param
 from recycle.kernel.protocol import Agent, Decision, GameState, Observation, RandomAgent, play_out, unasked_when_forced
 
@@ -126,8 +127,10 @@ def sampler(state: GameState, player: int) -> Callable[[random.Random], GameStat
     return state.determinizer(player)
 
 
-def worlds(meter: Meter, root: GameState, player: int, rng: random.Random) -> Iterator[GameState]:
-    """The states of a sampling search's iterations, while the budget lasts, counting each.
+def worlds(meter: Meter, root: GameState, player: int, rng: random.Random,
+           tally: BeliefTally | None = None) -> Iterator[GameState]:
+    """The states of a sampling search's iterations, while the budget lasts, counting each (and adding
+    each to `tally`, the searcher's belief).
 
     The first iteration searches `root` itself (already one determinization);
     every later one a fresh determinization of it from `player`'s point of view.
@@ -137,6 +140,8 @@ def worlds(meter: Meter, root: GameState, player: int, rng: random.Random) -> It
         if meter.iterations:
             world = redeal(rng)
             meter.determinizations += 1
+        if tally is not None:
+            tally.add(world)
         yield world
         meter.iterations += 1
 
@@ -276,6 +281,7 @@ class SearchTrace:
 
 
 # ---- the agent shell ------------------------------------------------------
+
 class SearchAgent:
     """Base of the search players: `choose` is `explain` without the trace."""
 
@@ -284,6 +290,9 @@ class SearchAgent:
     cheating = False
 
     def choose(self, observation: Any, legal_actions: Sequence[Any], rng: random.Random) -> Any:
+        if len(legal_actions) == 1:  # as `explain` does (the same draw), without working out a belief
+            rng.getrandbits(64)
+            return legal_actions[0]
         return self.explain(observation, legal_actions, rng).action
 
     def explain(self, observation: Any, legal_actions: Sequence[Any], rng: random.Random) -> Decision:
@@ -291,11 +300,16 @@ class SearchAgent:
         legal = list(legal_actions)
         if len(legal) == 1:
             return Decision(legal[0], self.trace(observation, legal[0], (Candidate(str(legal[0])),),
-                                                 Meter(Budget("iterations", 0)), note="the only legal action"))
+                                                 Meter(Budget("iterations", 0)), note="the only legal action"),
+                            observation_belief(observation, FORCED))
         return self.search(observation, legal, own)
 
     def search(self, observation: Any, legal: list, rng: random.Random) -> Decision:
         raise NotImplementedError
+
+    def believed(self, tally: BeliefTally, how: str = "searched") -> Belief | None:
+        """The search's belief: the average of the worlds it searched (`recycle.kernel.beliefs`)."""
+        return tally.belief(f"{tally.worlds} world{'' if tally.worlds == 1 else 's'} {how}")
 
     def trace(self, observation: Any, action: Any, candidates: tuple[Candidate, ...], meter: Meter,
               **extra: Any) -> SearchTrace:

@@ -25,8 +25,8 @@ model). Worlds are then drawn in proportion to their weight, in one of two ways:
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
-from typing import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable
 
 from recycle.kernel.protocol import GameState
 
@@ -46,6 +46,14 @@ class Inference:
     q: float = 0.0
     tries: int = 8
     pool: int = 0
+    #: Opt-in: the opponents' own policies, (seat, model) pairs, when the table shows who they are
+    #: (their personalities' names are public). A known opponent's decisions are weighed by its own
+    #: policy, mixed with the generic model (`Known`); the others' by the generic model alone.
+    known: tuple[tuple[int, Any], ...] = field(default=(), compare=False)
+
+    def knowing(self, policies: dict[int, Any]) -> "Inference":
+        """This inference, with the opponents' known policies (seat -> model) given as input."""
+        return replace(self, known=tuple(sorted(policies.items(), key=lambda kv: kv[0])))
 
     def describe(self) -> str:
         """For a search's trace: what the worlds are weighed by, and how they are drawn."""
@@ -57,7 +65,12 @@ class Inference:
         when inference is off, the game offers no evidence, or nothing was observed. With an
         opponent `model`, the evidence is the opponents' decisions under that model."""
         make = getattr(root, "evidence", None) if self.q else None
-        evidence = (make(player, self.q) if model is None else make(player, self.q, model)) if make else None
+        if make is None:
+            evidence = None
+        elif model is None:
+            evidence = make(player, self.q)
+        else:
+            evidence = make(player, self.q, Known(model, dict(self.known)) if self.known else model)
         if evidence is None or not evidence.events:
             return redeal
         neighbour = root.neighbours(player) if self.pool else None
@@ -68,6 +81,35 @@ class Inference:
 
 #: No inference.
 OFF = Inference()
+
+
+class Known:
+    """The opponent model of an inference that knows some opponents' policies: a known opponent's
+    decision has the likelihood of a mixture, `1 - MIX` its own policy and `MIX` the generic model
+    (1 if it makes that decision, else q), so a wrong guess of an opponent lowers the weights without
+    making every world impossible. A policy is asked once (a rule personality without a `Random`
+    condition is a function of its hand and the table), or `samples` times (its attribute) when it
+    flips coins: the share of those draws making the decision is its likelihood."""
+
+    #: The generic model's share in a known opponent's policy.
+    MIX = 0.05
+
+    __slots__ = ("generic", "policies")
+
+    def __init__(self, generic, policies: dict[int, Any]) -> None:
+        self.generic, self.policies = generic, policies
+
+    def factor(self, state: GameState, player: int, legal: list, action, q: float, rng: random.Random) -> float:
+        """The likelihood factor of `player` having made `action` in `state` (up to a constant)."""
+        own = self.policies.get(player)
+        if own is None:
+            return 1.0 if self.generic(state, legal, rng) == action else q
+        samples = getattr(own, "samples", 1)
+        likely = sum(own(state, legal, rng) == action for _ in range(samples)) / samples
+        if likely == 1.0:
+            return 1.0
+        generic = q if own is self.generic or self.generic(state, legal, rng) != action else 1.0
+        return (1 - self.MIX) * likely + self.MIX * generic
 
 
 #: Deals searched for the chain's first world: the heaviest of them.

@@ -18,6 +18,13 @@ from the people (or bots) at the table, not against each opponent's best
 reply. Against rule personalities this is what makes the search strong
 (README, "Search players").
 
+Known opponents (`names=on`, with `model=on` and `infer=`): the agent may be
+told the table's names (`president.opponents.tell_opponents`, by whoever
+seats it: a table, a tournament, `decide`); every opponent that is a rule
+personality then has its decisions weighed by its own rules instead of the
+rollout agent's (`inference.Known`). Nothing hidden is read: the names are
+shown at the table.
+
 Endgame switch: when the decider can deduce every hidden card and two
 players remain (`endgame_solvable`), the exact alpha-beta solver decides
 instead (unless `endgame=off`, or the ending is bigger than `nodes`).
@@ -27,6 +34,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from recycle.kernel.beliefs import BeliefTally
 from recycle.kernel.protocol import Decision
 from recycle.kernel.specs import AgentSpecError
 
@@ -43,12 +51,13 @@ class ISMCTSAgent(SearchAgent):
 
     def __init__(self, name: str, budget: Budget, rollout: Rollout, c: float = 0.7, endgame: bool = True,
                  max_nodes: int = NODES, inference: Inference = OFF, trees: int = 1,
-                 jobs: int = 1, model: uct.Model | None = None) -> None:
+                 jobs: int = 1, model: uct.Model | None = None, names: bool = False) -> None:
         self.name, self.budget, self.rollout, self.c = name, budget, rollout, c
         self.endgame, self.max_nodes = endgame, max_nodes
         self.inference = inference  # inference-aware determinization
         self.trees, self.jobs = trees, jobs  # root parallelism: see parallel.py
         self.model = model  # the other players' moves in the tree (model=on), else UCB for everyone
+        self.names = names  # may be told the table's names, to weigh known opponents by their own rules
         if model is not None:
             self.method = "ISMCTS (single observer; the other players move as the rollout agent would)"
         if inference.q:
@@ -59,13 +68,16 @@ class ISMCTSAgent(SearchAgent):
         if solved is not None:
             return solved
         player = root.current_player()
+        tally = BeliefTally(player)
         if self.trees > 1:
             node = parallel.run_trees(root, player, meter, rng, self.budget, self.trees, self.jobs, self.c,
-                                      self.rollout, self.inference, self.model)
+                                      self.rollout, self.inference, self.model, tally)
         else:
-            node = parallel.grow(root, player, meter, rng, self.c, self.rollout, self.inference, self.model)
+            node = parallel.grow(root, player, meter, rng, self.c, self.rollout, self.inference, self.model, tally)
         action, candidates = uct.most_visited(node, legal, player)
-        return Decision(action, self.trace(observation, action, candidates, meter, note=note))
+        how = "searched, weighed by what the opponents did" if self.inference.q else "searched"
+        return Decision(action, self.trace(observation, action, candidates, meter, note=note),
+                        self.believed(tally, how))
 
 
 def from_spec(params: dict[str, str], resolve) -> ISMCTSAgent:
@@ -86,5 +98,9 @@ def from_spec(params: dict[str, str], resolve) -> ISMCTSAgent:
     if trees > 64 or jobs > 64:
         raise AgentSpecError("ismcts: trees and jobs are at most 64")
     model = opponent_model(rollout, "ismcts") if spec.flag("model", False) else None
+    names = spec.flag("names", False)
+    if names and (model is None or not infer):
+        raise AgentSpecError("ismcts: names=on weighs the opponents' decisions by their own rules: it needs "
+                             "model=on and infer=")
     spec.done()
-    return ISMCTSAgent(spec.name, budget, rollout, c, endgame, max_nodes, inference, trees, jobs, model)
+    return ISMCTSAgent(spec.name, budget, rollout, c, endgame, max_nodes, inference, trees, jobs, model, names)

@@ -17,6 +17,7 @@ import random
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
+from recycle.kernel.beliefs import BeliefTally
 from recycle.kernel.protocol import GameState
 
 from . import uct
@@ -27,20 +28,29 @@ _POOLS: dict[int, Executor] = {}
 
 
 def grow(root: GameState, player: int, meter: Meter, rng: random.Random, c: float, rollout: Rollout,
-         inference: Inference, model: uct.Model | None = None) -> uct.Node:
-    """One ISMCTS tree of `root` for `player`, grown while `meter` allows."""
+         inference: Inference, model: uct.Model | None = None, tally: BeliefTally | None = None) -> uct.Node:
+    """One ISMCTS tree of `root` for `player`, grown while `meter` allows; every world searched is
+    added to `tally` (before the iteration plays on it)."""
     redeal = inference.sampler(root, player, sampler(root, player), model)
-    return uct.run(lambda: redeal(rng), root.num_players, meter, rng, c, rollout, fresh_samples=True,
-                   model=model, searcher=player)
+
+    def start() -> GameState:
+        world = redeal(rng)
+        if tally is not None:
+            tally.add(world)
+        return world
+
+    return uct.run(start, root.num_players, meter, rng, c, rollout, fresh_samples=True, model=model,
+                   searcher=player)
 
 
 def _tree(root: GameState, player: int, budget: Budget, seed: int, c: float, rollout: Rollout,
-          inference: Inference, model: uct.Model | None) -> tuple[dict[Any, tuple[int, list[float]]], int, int, int]:
-    """One tree's root statistics and counters (run in a worker process, or here)."""
-    meter = budget.meter()
-    node = grow(root, player, meter, random.Random(seed), c, rollout, inference, model)
+          inference: Inference, model: uct.Model | None
+          ) -> tuple[dict[Any, tuple[int, list[float]]], int, int, int, BeliefTally]:
+    """One tree's root statistics, counters and worlds (run in a worker process, or here)."""
+    meter, tally = budget.meter(), BeliefTally(player)
+    node = grow(root, player, meter, random.Random(seed), c, rollout, inference, model, tally)
     stats = {a: (child.visits, child.total) for a, child in node.children.items()}
-    return stats, meter.iterations, meter.calls, meter.determinizations
+    return stats, meter.iterations, meter.calls, meter.determinizations, tally
 
 
 def shares(budget: Budget, trees: int, side_by_side: bool) -> list[Budget]:
@@ -62,8 +72,9 @@ def _pool(jobs: int) -> Executor:
 
 def run_trees(root: GameState, player: int, meter: Meter, rng: random.Random, budget: Budget, trees: int,
               jobs: int, c: float, rollout: Rollout, inference: Inference,
-              model: uct.Model | None = None) -> uct.Node:
-    """`trees` trees (in `jobs` processes), merged into one root node; `meter` gets their counts."""
+              model: uct.Model | None = None, tally: BeliefTally | None = None) -> uct.Node:
+    """`trees` trees (in `jobs` processes), merged into one root node; `meter` gets their counts,
+    `tally` their worlds."""
     seeds = [rng.getrandbits(64) for _ in range(trees)]
     tasks = [(root, player, share, seed, c, rollout, inference, model)
              for share, seed in zip(shares(budget, trees, jobs > 1), seeds)]
@@ -72,7 +83,9 @@ def run_trees(root: GameState, player: int, meter: Meter, rng: random.Random, bu
     else:
         results = [_tree(*task) for task in tasks]
     merged = uct.Node(-1, root.num_players)
-    for stats, iterations, calls, determinizations in results:
+    for stats, iterations, calls, determinizations, worlds in results:
+        if tally is not None:
+            tally.merge(worlds)
         meter.iterations += iterations
         meter.calls += calls
         meter.determinizations += determinizations

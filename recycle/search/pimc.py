@@ -17,6 +17,8 @@ from typing import Any
 from recycle.kernel.protocol import Decision
 
 from .alphabeta import NODES, open_search
+from recycle.kernel.beliefs import BeliefTally
+
 from .common import Budget, Candidate, Rollout, SearchAgent, SpecReader, best_by, worlds
 
 
@@ -35,7 +37,8 @@ class PIMCAgent(SearchAgent):
             return solved
         player = root.current_player()
         totals = dict.fromkeys(legal, 0.0)
-        for world in worlds(meter, root, player, rng):
+        tally = BeliefTally(player)
+        for world in worlds(meter, root, player, rng, tally):
             for a in legal:
                 state = world.clone()
                 state.apply(a)
@@ -46,7 +49,7 @@ class PIMCAgent(SearchAgent):
         action = best_by(legal, totals.__getitem__)
         ranked = sorted(legal, key=totals.__getitem__, reverse=True)
         candidates = tuple(Candidate(str(a), n, totals[a] / n) for a in ranked)
-        return Decision(action, self.trace(observation, action, candidates, meter, note=note))
+        return Decision(action, self.trace(observation, action, candidates, meter, note=note), self.believed(tally))
 
 
 def from_spec(params: dict[str, str], resolve) -> PIMCAgent:

@@ -21,6 +21,8 @@ from typing import Any
 
 from recycle.kernel.protocol import Decision
 
+from recycle.kernel.beliefs import BeliefTally
+
 from .alphabeta import NODES, Solver, SolverLimit, bounded_values, open_search
 from .common import Budget, Candidate, Rollout, SearchAgent, SpecReader, best_by, remaining_players, worlds
 
@@ -43,7 +45,8 @@ class VoteAgent(SearchAgent):
         solvable = not note  # the solver gave up on the root: its determinizations are as big
         votes = dict.fromkeys(legal, 0.0)
         totals = dict.fromkeys(legal, 0.0)
-        for world in worlds(meter, root, player, rng):
+        tally = BeliefTally(player)
+        for world in worlds(meter, root, player, rng, tally):
             values = None
             if solvable and remaining_players(world) == 2:
                 try:
@@ -64,7 +67,7 @@ class VoteAgent(SearchAgent):
         action = best_by(legal, key)
         ranked = sorted(legal, key=key, reverse=True)
         candidates = tuple(Candidate(str(a), n, totals[a] / n, votes=votes[a]) for a in ranked)
-        return Decision(action, self.trace(observation, action, candidates, meter, note=note))
+        return Decision(action, self.trace(observation, action, candidates, meter, note=note), self.believed(tally))
 
 
 def from_spec(params: dict[str, str], resolve) -> VoteAgent:

@@ -1,0 +1,160 @@
+"""How well each bot's beliefs match the real hands, by stage of the round: the calibration table.
+
+    python bench/beliefs.py [--positions 60] [--write docs/beliefs.md] [--smoke]
+
+Positions are decisions of seat 0 at a five-seat table of Classic copies (with
+a choice to make, past the round's first plays, every second one), as in
+bench/bench_inference.py. Each bot decides there (explaining, so it reports
+its belief) and the belief is scored against the true hands:
+
+- cards placed right: per opponent and value, min(expected count, true count),
+  summed, over all the opponents' cards (a belief that is one world scores
+  exactly the share of the cards that world puts in the hand holding them);
+- Brier score per card: for every card seat 0 has not seen, the squared error
+  of the chances the belief gives each opponent of holding a card of its value
+  against the true shares (0 perfect; cards of one value are interchangeable);
+
+by stage of the round: the share of the pack played when the decision is
+taken (early under 30%, mid-round 30-60%, late above 60%). `--write` replaces
+the table between the markers of the given page.
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import random
+import re
+import time
+from pathlib import Path
+
+from president.beliefs import seat_belief
+from president.opponents import tell_opponents
+from president.bots import make_bot
+from president.levels import SEARCH
+from president.settings import preset
+from president.state import Phase, PresidentState
+from recycle.kernel.beliefs import brier, placed_right
+from recycle.kernel.protocol import decide
+from timing import add_smoke_option, smoke
+
+#: The master level's search without its wall-clock cap: its iterations, whatever the machine's load.
+MASTER = re.sub(r",cap=[0-9.]+", "", SEARCH)
+#: (row title, agent spec or None for the inference chain alone, whether it is told the opponents' names)
+METHODS = [
+    ("Classic: FollowOdds' uniform deal", "Classic", False),
+    ("PIMC, 30 samples (`pimc:iterations=30,rollout=greedy`)", "pimc:iterations=30,rollout=greedy", False),
+    ("vote, 20 samples (`vote:samples=20`)", "vote:samples=20", False),
+    ("ISMCTS without inference (`ismcts:iterations=300,rollout=greedy`)", "ismcts:iterations=300,rollout=greedy",
+     False),
+    ("the inference chain alone, 300 worlds (`president.beliefs.seat_belief`)", None, False),
+    ("the chain told the table's names (`seat_belief(..., names=)`)", None, True),
+    (f"the master level's search, uncapped (`{MASTER}`), not told the names", MASTER, False),
+    ("**master**: the same, told the table's names (as at a table)", MASTER, True),
+]
+#: The tables the positions are taken at: seat 0 (Classic) decides, the others are these bots.
+TABLES = {
+    "classic": ("Classic",) * 5,
+    "normal": ("Classic", "Classic", "Cautious", "Aggressive", "Gambler"),
+    "expert": ("Classic",) + ("Expert",) * 4,
+}
+STAGES = (("early", 0.0, 0.3), ("mid-round", 0.3, 0.6), ("late", 0.6, 1.01))
+BEGIN, END = "<!-- calibration table: bench/beliefs.py -->", "<!-- end of the calibration table -->"
+
+
+def positions(count: int, seed: int = 77, table: tuple[str, ...] = TABLES["classic"]) -> list[PresidentState]:
+    """Seat 0's decisions with a choice, past the round's first plays, every second one."""
+    settings = dataclasses.replace(preset("classic"), rounds=1)
+    found: list[PresidentState] = []
+    game = 0
+    while len(found) < count:
+        state, rng = PresidentState.new_match(settings, seed + game), random.Random(game)
+        bots, seen = [make_bot(name) for name in table], 0
+        game += 1
+        while not state.is_terminal():
+            p, legal = state.current_player(), state.legal_actions()
+            if p == 0 and state.phase is Phase.PLAY and len(legal) > 1 and len(state.history) > 8 \
+                    and not state.hidden_is_determined(0):
+                seen += 1
+                if seen % 2 == 0:
+                    found.append(state.clone())
+            state.apply(bots[p].choose(state.observation(p), legal, rng))
+    return found[:count]
+
+
+def stage(state: PresidentState) -> str:
+    share = state.played.bit_count() / state.lay.full.bit_count()
+    return next(name for name, low, high in STAGES if low <= share < high)
+
+
+def belief_of(spec: str | None, state: PresidentState, i: int, names: tuple[str, ...] = ()):
+    rng = random.Random(1000 + i)
+    if spec is None:
+        return seat_belief(state.observation(0).sample_state(rng), 0, rng, names=names)
+    agent = make_bot(spec)
+    tell_opponents(agent, 0, names)
+    return decide(agent, state.observation(0), state.legal_actions(), rng, explain=True).belief
+
+
+def score(found: list[PresidentState], spec: str | None, names: tuple[str, ...] = ()) -> tuple[dict, float]:
+    """Per stage: [cards right, cards, Brier sum, cards scored, positions]; CPU ms per position."""
+    out = {name: [0.0, 0, 0.0, 0, 0] for name, _, _ in STAGES}
+    start = time.process_time()
+    for i, state in enumerate(found):
+        belief = belief_of(spec, state, i, names)
+        truth = state.holdings()
+        right, total = placed_right(belief, truth)
+        b, cards = brier(belief, truth)
+        row = out[stage(state)]
+        row[0] += right
+        row[1] += total
+        row[2] += b
+        row[3] += cards
+        row[4] += 1
+    return out, (time.process_time() - start) / len(found) * 1000
+
+
+def table(results: list[tuple[str, dict, float]], count: int, table_name: str = "classic") -> str:
+    head = ("| bot | " + " | ".join(f"{name}: placed right | Brier" for name, _, _ in STAGES)
+            + " | CPU ms |")
+    lines = [head, "| --- |" + " ---: | ---: |" * len(STAGES) + " ---: |"]
+    for title, stats, ms in results:
+        cells = []
+        for name, _, _ in STAGES:
+            right, total, b, cards, n = stats[name]
+            cells.append(f"{right / total:.1%} | {b / cards:.3f}" if total else "- | -")
+        lines.append(f"| {title} | " + " | ".join(cells) + f" | {ms:.0f} |")
+    counts = ", ".join(f"{name} {results[0][1][name][4]}" for name, _, _ in STAGES)
+    command = f"`python bench/beliefs.py --table {table_name}`"
+    return "\n".join(lines) + f"\n\n{count} positions ({counts}); seed 77; {command}."
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--positions", type=int, default=60)
+    parser.add_argument("--table", choices=TABLES, default="classic", help="the bots at the table")
+    parser.add_argument("--only", default=None, help="only the rows whose title contains this text")
+    parser.add_argument("--write", type=Path, default=None, help="a page to write the table into, between "
+                        "its markers")
+    add_smoke_option(parser)
+    args = smoke(parser.parse_args(), positions=3)
+    table_names = TABLES[args.table]
+    found = positions(args.positions, table=table_names)
+    methods = [m for m in METHODS if args.only is None or args.only in m[0]]
+    if args.smoke:
+        methods = [(t, s.replace("iterations=1500", "iterations=30") if s else s, k) for t, s, k in methods]
+    results = []
+    for title, spec, knows in methods:
+        stats, ms = score(found, spec, table_names if knows else ())
+        results.append((title, stats, ms))
+        mid = stats["mid-round"]
+        print(f"{title[:60]:<60} mid-round {mid[0] / max(1, mid[1]):6.1%}  {ms:7.0f} CPU ms", flush=True)
+    text = table(results, len(found), args.table)
+    print(text)
+    if args.write:
+        page = args.write.read_text()
+        pattern = re.compile(re.escape(BEGIN) + ".*?" + re.escape(END), re.S)
+        args.write.write_text(pattern.sub(lambda _: f"{BEGIN}\n{text}\n{END}", page))
+
+
+if __name__ == "__main__":
+    main()
