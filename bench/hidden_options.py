@@ -68,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--worlds", type=int, default=4)
     ap.add_argument("--corpus", action="store_true", help="also the CardStock corpus (../shared/recycle-corpus)")
     add_smoke_option(ap)
-    args = smoke(ap.parse_args(argv), games=1, worlds=1, filters=["Poker5"])
+    args = smoke(ap.parse_args(argv), games=1, worlds=1, filters=["TidesOfTime2"])
     files = sorted(SHIPPED.glob("*.gdl"))
     corpus = SHARED / "recycle-corpus"
     if args.corpus:

@@ -41,8 +41,8 @@ COMMANDS = [
     Subcommand("audit", _C + "audit", "check that agents decide and explain alike in states a seat cannot tell apart"),
     Subcommand("crosscheck-tides", _C + "tides", "native Tides of Time and RECYCLE TidesOfTime2 on the same "
                                                  "deals with the same agents: the same picks and scores?"),
-    Subcommand("tides-solve", _C + "tides", "Tides of Time's first pick solved on sampled deals: "
-                                            "its equilibrium mix, value and exact exploitability"),
+    Subcommand("tides-solve", _C + "tides", "Tides of Time's first pick, the round's equilibrium, on sampled "
+                                            "deals: each hand's mix, value and exact best-response gain"),
 ]
 
 
