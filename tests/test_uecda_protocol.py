@@ -249,3 +249,44 @@ def test_the_server_ends_with_one_line_when_nobody_joins():
 def test_the_client_says_when_no_server_answers():
     code, text = _run("uecda-client", "Classic", "--port", "1", "--seed", "1")
     assert code == 1 and "uecda-client:" in text and "0 game(s)" in text
+
+
+def test_a_pass_answered_8_is_no_refusal():
+    """Protocol fact (seen on an outside server built on the competition's code): the answer to an
+    all-zero table is 8, the same as to a refused play; 9 only accepts cards. A client that counted
+    that 8 as a refusal would report every pass of a match as refused."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    box = {}
+
+    def fake_server():
+        conn, _ = listener.accept()
+        with conn:
+            conn.settimeout(10)
+            box["profile"] = wire.read_table(conn)
+            wire.send_int(conn, 0)
+            hand = wire.empty()
+            hand[0][1] = 1  # the spade 3 alone: it cannot beat the 2 on the field
+            wire.TableState(exchange=True, field_empty=True, counts=(1, 11, 11, 11, 11)).write(hand)
+            wire.send_table(conn, hand)  # the game's first hand (no exchange in a first game)
+            wire.send_table(conn, wire.TableState(turn=1, field_empty=False).write(hand.copy()))
+            field = wire.play_table(Play.parse("2h", suited=True))
+            wire.send_table(conn, wire.TableState(turn=1, field_empty=False,
+                                                  counts=(1, 10, 11, 11, 11)).write(field))
+            wire.send_int(conn, wire.GOES_ON)
+            mine = [row[:] for row in hand]
+            wire.TableState(your_turn=True, turn=0, field_empty=False, counts=(1, 10, 11, 11, 11)).write(mine)
+            wire.send_table(conn, mine)
+            box["move"] = wire.read_play(wire.read_table(conn))
+            wire.send_int(conn, wire.REJECTED)  # how such a server answers a pass
+            wire.send_table(conn, wire.TableState(turn=0, field_empty=False,
+                                                  counts=(1, 10, 11, 11, 11)).write(field))
+            wire.send_int(conn, wire.ALL_OVER)
+
+    thread = threading.Thread(target=fake_server, daemon=True)
+    thread.start()
+    client = UecdaClient(make_bot("Classic"), name="passer", timeout=10)
+    games = client.run("127.0.0.1", listener.getsockname()[1])
+    thread.join(10)
+    listener.close()
+    assert box["move"] == PASS
+    assert (games, client.refused) == (1, 0)

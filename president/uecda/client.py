@@ -125,7 +125,9 @@ class UecdaClient:
             if rows.your_turn:
                 play = self._choose(me, wire.hand_mask(self.lay, table), rows, seen)
                 wire.send_table(sock, wire.play_table(play))
-                if wire.read_int(sock) != wire.ACCEPTED:
+                # A pass is never refused, but servers built on the competition's answer it 8
+                # like a refused play (their 9 means cards were accepted): only a refused play counts.
+                if wire.read_int(sock) != wire.ACCEPTED and not play.is_pass:
                     self.refused += 1
                     self.log(f"the server refused {play}")
             self._see(seen, wire.read_table(sock))
