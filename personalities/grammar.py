@@ -46,7 +46,7 @@ _FIRST_WORD = re.compile(_NOT_BLANK + "*")
 COMPARISON_CHARS = "<>=!"
 
 POTENTIAL_EXPECTED = (
-    "potential cards: 3-9, T (or 10), J, Q, K, A, 2, P, or L/H with an optional s, p, t, q or *"
+    "potential cards: 3-9, T (or 10), J, Q, K, A, 2, P, or L/H with an optional s, p, t, q, r or *"
 )
 COMPARISON_EXPECTED = "a comparison: > < = ! >= <= (or == !=)"
 VALUE_EXPECTED = "a value: a whole number, or a card letter T J Q K A for card values"
