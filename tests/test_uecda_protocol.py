@@ -290,3 +290,28 @@ def test_a_pass_answered_8_is_no_refusal():
     listener.close()
     assert box["move"] == PASS
     assert (games, client.refused) == (1, 0)
+
+
+def test_a_sequence_with_the_joker_below_the_3_stays_on_the_field():
+    """Protocol fact (an outside server built on the competition's code): a server may accept a
+    sequence whose joker stands below the 3 (column 0) or above the 2 (column 14) and show it as the
+    field. The client keeps it as the upcards; read as no play, it ended the trick in the client's
+    eyes, and the client led into a trick still going (refused)."""
+    from president.uecda.client import Seen, position
+
+    client = UecdaClient(make_bot("Classic"))
+    seen = Seen()
+    field = wire.empty()
+    field[1][0], field[1][1], field[1][2] = 2, 1, 1  # Jk 3h 4h: the joker as the heart "2 below the 3"
+    client._see(seen, wire.TableState(turn=2, field_empty=False, counts=(4, 11, 8, 11, 11)).write(field))
+    assert seen.upcards.run and seen.upcards.count == 3 and seen.last == 2
+    assert wire.read_play(field) == wire.read_play(field, field=False)  # a client's move stays refused
+    assert isinstance(wire.read_play(field), wire.Malformed)
+    hand = wire.empty()
+    for r, c in ((1, 3), (1, 4), (1, 5), (3, 7)):  # 5h 6h 7h 9c
+        hand[r][c] = 1
+    rows = wire.TableState(your_turn=True, turn=0, field_empty=False, counts=(4, 11, 8, 11, 11))
+    state = position(client.settings, 0, wire.hand_mask(client.lay, hand), rows, seen, random.Random(0))
+    legal = state.legal_actions()
+    assert PASS in legal and all(p.is_pass or p.run for p in legal)
+    assert "5h 6h 7h" in {str(p) for p in legal}

@@ -139,7 +139,9 @@ class UecdaClient:
     def _see(self, seen: Seen, table: wire.Table) -> None:
         rows = wire.TableState.read(table)
         mover = rows.turn
-        shown = wire.read_play(table)
+        shown = wire.read_play(table, field=True)
+        if isinstance(shown, wire.Malformed):
+            self.log(f"a field table names no play ({shown.reason}): taken as the end of the trick")
         if isinstance(shown, wire.Malformed) or shown.is_pass:  # the trick is over
             seen.upcards, seen.last, seen.passed = None, -1, set()
         elif shown == seen.upcards and mover != seen.last:
