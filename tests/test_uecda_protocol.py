@@ -315,3 +315,22 @@ def test_a_sequence_with_the_joker_below_the_3_stays_on_the_field():
     legal = state.legal_actions()
     assert PASS in legal and all(p.is_pass or p.run for p in legal)
     assert "5h 6h 7h" in {str(p) for p in legal}
+
+
+def test_a_position_knows_nothing_of_the_fresh_match_it_was_built_from():
+    """A search player re-deals the unseen cards from the position's public facts; the match the
+    position is built from had its own opener (the holder of the 3 of diamonds), and a dealer told
+    so placed that card with a player who was out (a rollout then met a player with no play)."""
+    from president.uecda.client import Seen, position
+
+    client = UecdaClient(make_bot("Classic"))
+    hand = wire.empty()
+    for r, c in ((1, 7), (3, 10), (2, 11)):  # 9h Qc Kd
+        hand[r][c] = 1
+    rows = wire.TableState(your_turn=True, turn=2, counts=(0, 3, 3, 1, 0))
+    for seed in range(20):
+        state = position(client.settings, 2, wire.hand_mask(client.lay, hand), rows, Seen(out=[0, 4]),
+                         random.Random(seed))
+        assert state.known_public == [] and state.gifts == [] and state.bounds == []
+        dealt = state.determinize(2, random.Random(seed))
+        assert [m.bit_count() for m in dealt.masks] == state.sizes == [0, 3, 3, 1, 0]

@@ -63,6 +63,9 @@ def position(settings: Settings, me: int, hand: int, rows: wire.TableState, seen
     state.masks, state.counts, state.sizes = masks, [lay.counts(m) for m in masks], sizes
     state.played, state.played_counts = played, lay.counts(played)
     state.phase, state.current, state.pending, state.history = Phase.PLAY, mine, [], []
+    # the fresh match's own facts are not this game's: its opening (who holds the 3 of diamonds),
+    # gifts and bounds would tell a search player's dealer of cards no one holds here
+    state.gifts, state.bounds, state.known_public = [], [], []
     state.upcards = seen.upcards
     state.last_player = seat_of.get(seen.last, -1) if seen.upcards is not None else -1
     state.declined = sum(1 << seat_of[p] for p in seen.passed if p in seat_of)
