@@ -46,7 +46,7 @@ _FIRST_WORD = re.compile(_NOT_BLANK + "*")
 COMPARISON_CHARS = "<>=!"
 
 POTENTIAL_EXPECTED = (
-    "potential cards: 3-9, T (or 10), J, Q, K, A, 2, P, or L/H with an optional s, p, t, q or *"
+    "potential cards: 3-9, T (or 10), J, Q, K, A, 2, P, or L/H with an optional s, p, t, q, r or *"
 )
 COMPARISON_EXPECTED = "a comparison: > < = ! >= <= (or == !=)"
 VALUE_EXPECTED = "a value: a whole number, or a card letter T J Q K A for card values"
@@ -117,7 +117,7 @@ def _stray(s: str, loc: int, toks) -> None:
     raise StrayComparison(s, loc, "comparison without a variable", STRAY)
 
 
-POTENTIAL_PATTERN = r"10|[2-9tjqka]|[lh][sptq*]?|p"
+POTENTIAL_PATTERN = r"10|[2-9tjqka]|[lh][sptqr*]?|p"
 POTENTIAL = _token(rf"(?:{POTENTIAL_PATTERN}){_ENDS_WORD}", "potential cards")
 VARIABLE = _token(r"[^ \t\r\f\v;<>=!]+", "game variable")
 COMPARISON = _token(r"(?:>=|<=|==|!=|[<>=!])(?![<>=!])", "comparison")
@@ -299,7 +299,7 @@ def _explain_potential(line: str, loc: int) -> Problem:
     if glued:
         return Problem(loc + len(glued), 1, f"missing blank after the potential cards '{glued}'",
                        "a blank between the potential cards and the conditions")
-    moved = re.fullmatch(r"(10|[2-9tjqkap])([sptq*])", found, _FLAGS)
+    moved = re.fullmatch(r"(10|[2-9tjqkap])([sptqr*])", found, _FLAGS)
     if moved:
         card, mod = moved.groups()
         return Problem(loc + len(card), 1,
@@ -309,7 +309,7 @@ def _explain_potential(line: str, loc: int) -> Problem:
     unknown_mod = re.fullmatch(r"([lh])([^<>=!])", found, _FLAGS)
     if unknown_mod:
         return Problem(loc + 1, 1, f"unknown modifier '{unknown_mod[2]}' on '{unknown_mod[1]}'",
-                       "a modifier: s, p, t, q or *")
+                       "a modifier: s, p, t, q, r or *")
     head = _WORD.match(line, loc).group()
     rest = line[loc + len(head):].lstrip(BLANKS)
     if _names_variable(head) and rest[:1] and rest[0] in COMPARISON_CHARS:

@@ -24,14 +24,14 @@ from typing import Sequence
 
 from .records import RecordedDecision, Situation
 from .resolution import READERS, FIXED, OF_PLAY, code_of, resolve_code
-from .syntax import Comparison, Condition, Modifier, Potential, PotentialKind, Rule
+from .syntax import COUNT_MODIFIERS, Comparison, Condition, Potential, PotentialKind, Rule
 from .variables import Variable
 from .view import TWO
 
 #: Every potential a rule can have (the value potentials, L and H with each modifier, and P).
 POTENTIALS = tuple([Potential(PotentialKind.VALUE, v) for v in range(3, TWO + 1)]
                    + [Potential(k, modifier=m) for k in (PotentialKind.LOWEST, PotentialKind.HIGHEST)
-                      for m in Modifier] + [Potential(PotentialKind.PASS)])
+                      for m in COUNT_MODIFIERS] + [Potential(PotentialKind.PASS)])
 #: Variables a condition may read (Random would make the rule a coin).
 VARIABLES = tuple(v for v in Variable if v is not Variable.RANDOM)
 #: Purity steps tried, highest first: a rule must play the recorded play on this share of its firings.

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from typing import Callable, Sequence
 
 from .reader import parse_personality
-from .syntax import MAX_CONDITIONS, Comparison, Condition, Modifier, Personality, Potential, PotentialKind, Rule
+from .syntax import COUNT_MODIFIERS, MAX_CONDITIONS, Comparison, Condition, Personality, Potential, PotentialKind, Rule
 from .variables import Variable
 from .view import TWO
 
@@ -64,7 +64,7 @@ def random_potential(rng: random.Random) -> Potential:
         return Potential(kind, rng.randint(3, TWO))
     if kind is PotentialKind.PASS:
         return Potential(kind)
-    return Potential(kind, modifier=rng.choice(list(Modifier)))
+    return Potential(kind, modifier=rng.choice(COUNT_MODIFIERS))
 
 
 class Mutator:

@@ -10,17 +10,19 @@ from __future__ import annotations
 from typing import Callable
 
 from .odds import follow_odds
-from .syntax import Potential, PotentialKind
+from .syntax import Modifier, Potential, PotentialKind
 from .trace import RuleTrace
 from .variables import Variable
-from .view import TWO, ClimbingView, Play
+from .view import RUN, TWO, ClimbingView, Play
 
 NOT_HELD = "not held"
 CANNOT_BEAT = "cannot beat the upcards"
 NO_PASS = "pass not allowed: I have the lead"
 NOT_LEGAL = "not a legal play now"
+NOT_A_SEQUENCE = "the upcards are no sequence"
+NO_SEQUENCE = "no sequence held (three or more consecutive values of one suit, no joker)"
 
-VALUE, LOWEST, HIGHEST, PASS = range(4)
+VALUE, LOWEST, HIGHEST, PASS, RUN_LOWEST, RUN_HIGHEST = range(6)
 L_STAR = (LOWEST, 0, 0)  # L*: lowest, any count (see code_of)
 _KIND_CODES = {PotentialKind.VALUE: VALUE, PotentialKind.LOWEST: LOWEST,
                PotentialKind.HIGHEST: HIGHEST, PotentialKind.PASS: PASS}
@@ -28,6 +30,8 @@ _KIND_CODES = {PotentialKind.VALUE: VALUE, PotentialKind.LOWEST: LOWEST,
 
 def code_of(potential: Potential) -> tuple[int, int, int]:
     """A potential as plain ints (kind, value, exact count): cheap to hash and compare."""
+    if potential.modifier is Modifier.RUN:  # its own kind: no count of one value to compare
+        return (RUN_LOWEST if potential.kind is PotentialKind.LOWEST else RUN_HIGHEST), 0, 0
     exact = potential.modifier.count if potential.modifier else 0
     return _KIND_CODES[potential.kind], potential.value or 0, exact or 0
 
@@ -54,6 +58,8 @@ def resolve_code(code: tuple[int, int, int], view: ClimbingView) -> tuple[Play |
     kind, v, exact = code
     if kind == PASS:
         return (None, True, "") if view.can_pass else (None, False, NO_PASS)
+    if kind >= RUN_LOWEST:
+        return _resolve_run(kind == RUN_LOWEST, view)
     hand, up, legal = view.hand, view.upcards, view.legal
     if kind == VALUE:
         held = hand[v]
@@ -89,6 +95,25 @@ def resolve_code(code: tuple[int, int, int], view: ClimbingView) -> tuple[Play |
             if (w, held) in legal:
                 return (w, held), True, ""
     return None, False, NOT_LEGAL if held_any else NOT_HELD
+
+
+def _resolve_run(lowest: bool, view: ClimbingView) -> tuple[Play | None, bool, Reason]:
+    """`Lr`/`Hr`: following a sequence, one of its length from the weakest/strongest value that beats
+    it; leading, the longest sequence I hold from the weakest/strongest value that starts one."""
+    values = view.order if lowest else tuple(reversed(view.order))
+    up = view.upcards
+    if up is not None:
+        if not view.sequence_up:
+            return None, False, NOT_A_SEQUENCE
+        for w in values:
+            if (w, up[1]) in view.legal:
+                return (w, up[1]), True, ""
+        return None, False, CANNOT_BEAT
+    for w in values:
+        longest = max((n for v, n in view.runs if v == w), default=0)
+        if longest:
+            return (w, longest, RUN), True, ""
+    return None, False, NO_SEQUENCE
 
 
 _SET_NAMES = {1: "a single", 2: "a pair", 3: "three of a kind", 4: "four of a kind"}

@@ -80,11 +80,19 @@ class Modifier(enum.Enum):
     """A value of which I hold exactly 4 cards."""
     NEEDED = "*"
     """As many as the upcards (sets broken); all cards of the value when leading."""
+    RUN = "r"
+    """A sequence of one suit (where suits matter): when leading, the longest I hold from the
+    chosen value up; when following a sequence, one of the upcards' length."""
 
     @property
     def count(self) -> int | None:
         """Exact number of cards held, or None for NEEDED (the situation decides)."""
         return {"s": 1, "p": 2, "t": 3, "q": 4}.get(self.value)
+
+
+#: The modifiers that count cards of one value: what mutation and induction draw from (a sequence
+#: is written by hand), so their draws are those of files written before `r`.
+COUNT_MODIFIERS = tuple(m for m in Modifier if m is not Modifier.RUN)
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ builds one through an adapter.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, Collection
 
 #: The value scale of every climbing view (docs/rul-language.md): 3..14 as printed (T=10 ... A=14),
@@ -19,6 +20,8 @@ NO_RANK = 6
 
 #: A concrete play: (value, count).
 Play = tuple[int, int]
+#: The third item of a resolved lead of a sequence, `(lowest value, length, RUN)`.
+RUN = 1
 
 
 @dataclass(frozen=True, init=False)
@@ -76,10 +79,15 @@ class ClimbingView:
     #: the upcards a sequence? Class attributes, not fields: most games never have either.
     locked = False
     sequence_up = False
+    #: Where sequences exist, the game's action for each sequence I may lead (no joker), by (lowest
+    #: value, length); a resolved lead of one is `(value, length, RUN)`. Empty elsewhere.
+    runs = MappingProxyType({})  # no annotation: a class attribute, not a dataclass field
 
     def action(self, play: Play | None) -> Any:
         """The game's action for a resolved play, or for a pass (None)."""
-        return self.pass_action if play is None else self.actions[play]
+        if play is None:
+            return self.pass_action
+        return self.runs[play[:2]] if len(play) == 3 else self.actions[play]
 
     @property
     def lead(self) -> bool:
@@ -94,10 +102,12 @@ class ClimbingView:
         return len(self.order) if value == JOKER else self.order.index(value)
 
 
-def cards_text(value: int, count: int) -> str:
-    """`(10, 2)` -> `T T`."""
+def cards_text(value: int, count: int, run: int = 0) -> str:
+    """`(10, 2)` -> `T T`; a sequence `(5, 3, RUN)` -> `5 6 7`."""
     from .syntax import card_text
 
+    if run:
+        return " ".join(card_text(value + i) for i in range(count))
     text = "Jk" if value == JOKER else card_text(value)
     return " ".join([text] * count)
 

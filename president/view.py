@@ -27,6 +27,7 @@ def president_view(obs: PresidentObservation, legal_actions: Sequence[Play | Giv
         return ExchangeView(obs.counts, obs.pending[2], obs.pending[1],
                             actions={g.values: g for g in legal_actions})
     actions: dict = {}
+    runs: dict = {}  # the sequences I may lead, for `Lr`/`Hr` (a rule names them only so)
     pass_action = None
     up = obs.upcards
     answering_run = up is not None and up.run
@@ -36,9 +37,14 @@ def president_view(obs: PresidentObservation, legal_actions: Sequence[Play | Giv
         elif action.jokers == 0 and action.run == answering_run:  # rule players never spend wild jokers...
             # ...and where plays name suits, the first listed (lowest suits) speaks for its value and count
             actions.setdefault((action.value, action.count), action)
+        elif up is None and action.run and action.jokers == 0:
+            runs.setdefault((action.value, action.count), action)
     if not actions and pass_action is None:  # ...unless only such plays are legal
         actions = {(a.value, a.count): a for a in legal_actions}
-    return PresidentView(obs, None if up is None else (up.value, up.count), actions, pass_action)
+    view = PresidentView(obs, None if up is None else (up.value, up.count), actions, pass_action)
+    if runs:
+        view.runs = runs
+    return view
 
 
 class PresidentView(ClimbingView):

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from personalities.reader import load_personality, parse_personality
 from personalities.syntax import (
+    COUNT_MODIFIERS,
     Comparison,
     Condition,
     Modifier,
@@ -55,7 +56,8 @@ def test_every_potential_form(text, expected, canonical):
 
 
 def test_modifier_counts_and_potential_validation():
-    assert [m.count for m in Modifier] == [1, 2, 3, 4, None]
+    assert [m.count for m in COUNT_MODIFIERS] == [1, 2, 3, 4, None]
+    assert Modifier.RUN.count is None and Modifier.RUN not in COUNT_MODIFIERS  # a sequence counts no value
     for bad in [dict(kind=K.VALUE, value=2), dict(kind=K.VALUE, value=16), dict(kind=K.VALUE),
                 dict(kind=K.VALUE, value=7, modifier=M.PAIR), dict(kind=K.PASS, modifier=M.PAIR),
                 dict(kind=K.LOWEST, value=3)]:

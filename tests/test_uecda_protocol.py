@@ -249,3 +249,88 @@ def test_the_server_ends_with_one_line_when_nobody_joins():
 def test_the_client_says_when_no_server_answers():
     code, text = _run("uecda-client", "Classic", "--port", "1", "--seed", "1")
     assert code == 1 and "uecda-client:" in text and "0 game(s)" in text
+
+
+def test_a_pass_answered_8_is_no_refusal():
+    """Protocol fact (seen on an outside server built on the competition's code): the answer to an
+    all-zero table is 8, the same as to a refused play; 9 only accepts cards. A client that counted
+    that 8 as a refusal would report every pass of a match as refused."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    box = {}
+
+    def fake_server():
+        conn, _ = listener.accept()
+        with conn:
+            conn.settimeout(10)
+            box["profile"] = wire.read_table(conn)
+            wire.send_int(conn, 0)
+            hand = wire.empty()
+            hand[0][1] = 1  # the spade 3 alone: it cannot beat the 2 on the field
+            wire.TableState(exchange=True, field_empty=True, counts=(1, 11, 11, 11, 11)).write(hand)
+            wire.send_table(conn, hand)  # the game's first hand (no exchange in a first game)
+            wire.send_table(conn, wire.TableState(turn=1, field_empty=False).write(hand.copy()))
+            field = wire.play_table(Play.parse("2h", suited=True))
+            wire.send_table(conn, wire.TableState(turn=1, field_empty=False,
+                                                  counts=(1, 10, 11, 11, 11)).write(field))
+            wire.send_int(conn, wire.GOES_ON)
+            mine = [row[:] for row in hand]
+            wire.TableState(your_turn=True, turn=0, field_empty=False, counts=(1, 10, 11, 11, 11)).write(mine)
+            wire.send_table(conn, mine)
+            box["move"] = wire.read_play(wire.read_table(conn))
+            wire.send_int(conn, wire.REJECTED)  # how such a server answers a pass
+            wire.send_table(conn, wire.TableState(turn=0, field_empty=False,
+                                                  counts=(1, 10, 11, 11, 11)).write(field))
+            wire.send_int(conn, wire.ALL_OVER)
+
+    thread = threading.Thread(target=fake_server, daemon=True)
+    thread.start()
+    client = UecdaClient(make_bot("Classic"), name="passer", timeout=10)
+    games = client.run("127.0.0.1", listener.getsockname()[1])
+    thread.join(10)
+    listener.close()
+    assert box["move"] == PASS
+    assert (games, client.refused) == (1, 0)
+
+
+def test_a_sequence_with_the_joker_below_the_3_stays_on_the_field():
+    """Protocol fact (an outside server built on the competition's code): a server may accept a
+    sequence whose joker stands below the 3 (column 0) or above the 2 (column 14) and show it as the
+    field. The client keeps it as the upcards; read as no play, it ended the trick in the client's
+    eyes, and the client led into a trick still going (refused)."""
+    from president.uecda.client import Seen, position
+
+    client = UecdaClient(make_bot("Classic"))
+    seen = Seen()
+    field = wire.empty()
+    field[1][0], field[1][1], field[1][2] = 2, 1, 1  # Jk 3h 4h: the joker as the heart "2 below the 3"
+    client._see(seen, wire.TableState(turn=2, field_empty=False, counts=(4, 11, 8, 11, 11)).write(field))
+    assert seen.upcards.run and seen.upcards.count == 3 and seen.last == 2
+    assert wire.read_play(field) == wire.read_play(field, field=False)  # a client's move stays refused
+    assert isinstance(wire.read_play(field), wire.Malformed)
+    hand = wire.empty()
+    for r, c in ((1, 3), (1, 4), (1, 5), (3, 7)):  # 5h 6h 7h 9c
+        hand[r][c] = 1
+    rows = wire.TableState(your_turn=True, turn=0, field_empty=False, counts=(4, 11, 8, 11, 11))
+    state = position(client.settings, 0, wire.hand_mask(client.lay, hand), rows, seen, random.Random(0))
+    legal = state.legal_actions()
+    assert PASS in legal and all(p.is_pass or p.run for p in legal)
+    assert "5h 6h 7h" in {str(p) for p in legal}
+
+
+def test_a_position_knows_nothing_of_the_fresh_match_it_was_built_from():
+    """A search player re-deals the unseen cards from the position's public facts; the match the
+    position is built from had its own opener (the holder of the 3 of diamonds), and a dealer told
+    so placed that card with a player who was out (a rollout then met a player with no play)."""
+    from president.uecda.client import Seen, position
+
+    client = UecdaClient(make_bot("Classic"))
+    hand = wire.empty()
+    for r, c in ((1, 7), (3, 10), (2, 11)):  # 9h Qc Kd
+        hand[r][c] = 1
+    rows = wire.TableState(your_turn=True, turn=2, counts=(0, 3, 3, 1, 0))
+    for seed in range(20):
+        state = position(client.settings, 2, wire.hand_mask(client.lay, hand), rows, Seen(out=[0, 4]),
+                         random.Random(seed))
+        assert state.known_public == [] and state.gifts == [] and state.bounds == []
+        dealt = state.determinize(2, random.Random(seed))
+        assert [m.bit_count() for m in dealt.masks] == state.sizes == [0, 3, 3, 1, 0]

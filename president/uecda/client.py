@@ -63,6 +63,9 @@ def position(settings: Settings, me: int, hand: int, rows: wire.TableState, seen
     state.masks, state.counts, state.sizes = masks, [lay.counts(m) for m in masks], sizes
     state.played, state.played_counts = played, lay.counts(played)
     state.phase, state.current, state.pending, state.history = Phase.PLAY, mine, [], []
+    # the fresh match's own facts are not this game's: its opening (who holds the 3 of diamonds),
+    # gifts and bounds would tell a search player's dealer of cards no one holds here
+    state.gifts, state.bounds, state.known_public = [], [], []
     state.upcards = seen.upcards
     state.last_player = seat_of.get(seen.last, -1) if seen.upcards is not None else -1
     state.declined = sum(1 << seat_of[p] for p in seen.passed if p in seat_of)
@@ -125,7 +128,9 @@ class UecdaClient:
             if rows.your_turn:
                 play = self._choose(me, wire.hand_mask(self.lay, table), rows, seen)
                 wire.send_table(sock, wire.play_table(play))
-                if wire.read_int(sock) != wire.ACCEPTED:
+                # A pass is never refused, but servers built on the competition's answer it 8
+                # like a refused play (their 9 means cards were accepted): only a refused play counts.
+                if wire.read_int(sock) != wire.ACCEPTED and not play.is_pass:
                     self.refused += 1
                     self.log(f"the server refused {play}")
             self._see(seen, wire.read_table(sock))
@@ -137,7 +142,9 @@ class UecdaClient:
     def _see(self, seen: Seen, table: wire.Table) -> None:
         rows = wire.TableState.read(table)
         mover = rows.turn
-        shown = wire.read_play(table)
+        shown = wire.read_play(table, field=True)
+        if isinstance(shown, wire.Malformed):
+            self.log(f"a field table names no play ({shown.reason}): taken as the end of the trick")
         if isinstance(shown, wire.Malformed) or shown.is_pass:  # the trick is over
             seen.upcards, seen.last, seen.passed = None, -1, set()
         elif shown == seen.upcards and mover != seen.last:

@@ -131,9 +131,13 @@ def play_table(play: Play) -> Table:
     return table
 
 
-def read_play(table: Table) -> Play | Malformed:
+def read_play(table: Table, field: bool = False) -> Play | Malformed:
     """The play a move table names in rows 0-3 (`PASS` if none), or why it names none. Whether the
-    player holds it and may play it now is the engine's question."""
+    player holds it and may play it now is the engine's question.
+
+    A `field` is what a server accepted: servers built on the competition's code accept a joker just
+    below the 3 or above the 2 of a sequence (column 0 or 14). It reads as a sequence from the value
+    2 or up to 16, which compares as it should (nothing answers it on its side of the order)."""
     cells = []
     for r in range(4):  # rows 4-7 carry no cards of a play (a field table has the state there)
         for c in range(COLUMNS):
@@ -147,7 +151,7 @@ def read_play(table: Table) -> Play | Malformed:
         return PASS
     if len(cells) == 1 and cells[0][2]:
         return LONE_JOKER
-    if any(c in (0, 14) for c, _, _ in cells):
+    if any(c in (0, 14) and not (field and wild and len(cells) >= 3) for c, _, wild in cells):
         return Malformed("a card in column 0 or 14: values are columns 1-13")
     if sum(w for _, _, w in cells) > 1:
         return Malformed("two jokers: the pack has one")
