@@ -94,6 +94,7 @@ def main() -> int:
     args = p.parse_args()
     runs, seconds, games, matches = (1, 0.3, 30, 200) if args.smoke else (args.runs, args.seconds, 600, 4000)
     variants = [("fast", HERE, "fast"), ("reference", HERE, "reference")]
+    traced_games, playout_games = (TRACED[:1], PLAYOUTS[:1]) if args.smoke else (TRACED, PLAYOUTS)
     if args.against:
         variants.append(("against", args.against.resolve(), "-"))
     traced: dict = {}
@@ -101,9 +102,9 @@ def main() -> int:
     commands: dict = {}
     for run in range(runs):
         for label, root, engine in variants:
-            for name in TRACED if args.only in (None, "traced") else ():
+            for name in traced_games if args.only in (None, "traced") else ():
                 traced.setdefault((name, label), []).append(_python(root, _TRACED, name, engine))
-            for name in PLAYOUTS if args.only in (None, "playouts") else ():
+            for name in playout_games if args.only in (None, "playouts") else ():
                 playouts.setdefault((name, label), []).append(_python(root, _PLAYOUTS, name, engine, str(seconds)))
             if label != "reference" and args.only in (None, "commands"):
                 commands.setdefault(("recycle", label), []).append(_command_cpu(
@@ -115,11 +116,11 @@ def main() -> int:
     labels = [label for label, _, _ in variants]
     med = statistics.median
     print(f"single traced game, CPU ms (median of {runs} fresh processes): " + " / ".join(labels))
-    for name in TRACED if traced else ():
+    for name in traced_games if traced else ():
         print(f"  {name:14s} " + " / ".join(f"{1000 * med(traced[name, label]):7.1f}" for label in labels)
               + f"   fast/reference {med(traced[name, 'fast']) / med(traced[name, 'reference']):.2f}")
     print(f"random playouts per CPU second (median of {runs}): " + " / ".join(labels))
-    for name in PLAYOUTS if playouts else ():
+    for name in playout_games if playouts else ():
         print(f"  {name:14s} " + " / ".join(f"{med(playouts[name, label]):8.1f}" for label in labels)
               + (f"   fast/against {med(playouts[name, 'fast']) / med(playouts[name, 'against']):.2f}"
                  if args.against else ""))
