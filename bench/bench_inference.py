@@ -14,15 +14,14 @@ The opponent model is Classic, the model the opponents really follow.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import random
 import time
 
 from president.bots import make_bot
-from president.settings import preset
-from president.state import Phase, PresidentState
+from president.state import PresidentState
 from recycle.search.common import AgentModel
 from recycle.search.inference import Inference
+from beliefs import positions  # seat 0's decisions at tables of five Classic
 from timing import add_smoke_option, smoke
 
 METHODS = {
@@ -31,26 +30,6 @@ METHODS = {
     "chain of 300 worlds, q=0.05 (`infer=0.05,pool=300`)": Inference(0.05, pool=300),
     "chain of 300 worlds, q=0.2 (`infer=0.2,pool=300`)": Inference(0.2, pool=300),
 }
-
-
-def positions(count: int, seed: int = 77) -> list[PresidentState]:
-    """Seat 0's decisions with a choice, past the round's first plays, every second one."""
-    settings = dataclasses.replace(preset("classic"), rounds=1)
-    found: list[PresidentState] = []
-    game = 0
-    while len(found) < count:
-        state, rng = PresidentState.new_match(settings, seed + game), random.Random(game)
-        bots, seen = [make_bot("Classic") for _ in range(5)], 0
-        game += 1
-        while not state.is_terminal():
-            p, legal = state.current_player(), state.legal_actions()
-            if p == 0 and state.phase is Phase.PLAY and len(legal) > 1 and len(state.history) > 8 \
-                    and not state.hidden_is_determined(0):
-                seen += 1
-                if seen % 2 == 0:
-                    found.append(state.clone())
-            state.apply(bots[p].choose(state.observation(p), legal, rng))
-    return found[:count]
 
 
 def placed(world: PresidentState, truth: PresidentState) -> tuple[int, int]:
