@@ -105,7 +105,7 @@ def plain_actions(draw, hand: str) -> str:
         return (f"({draw(conditions(hand))} (do ((inc (game sto EVENTS) 1) "
                 f"(cycle next (next player)))))")
     if kind == "let":
-        return f"(let (size (game vloc PILE)) 'N (set (game sto PILED) 'N))"
+        return "(let (size (game vloc PILE)) 'N (set (game sto PILED) 'N))"
     return ("((> (size (game vloc PILE)) 2) (repeat all (move (top (game vloc PILE)) "
             f"(top ({ME} vloc WON)))))")
 

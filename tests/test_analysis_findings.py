@@ -18,7 +18,7 @@ from rich.console import Console
 from recycle.analysis import Config, analyze, compute
 from recycle.analysis.designer import findings_table
 from recycle.analysis.findings import _seat_line, bands, lead_changes, longest_run, no_real_choice, settled_at
-from recycle.analysis.records import ALL_AI, SETS, DecisionRecord, GameLog, Play
+from recycle.analysis.records import SETS, DecisionRecord, GameLog, Play
 from recycle.analysis.reference import COMPARED, reference
 from recycle.analysis.replay import replay
 from recycle.analysis.report import write_report

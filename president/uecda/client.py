@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 
 from recycle.kernel.protocol import Agent
 
-from ..cards import JOKER, PASS, Give, Play
+from ..cards import JOKER, Give, Play
 from ..layout import layout
 from ..settings import Settings, preset
 from ..state import Phase, PresidentState
