@@ -242,7 +242,7 @@ class AlphaBetaAgent(SearchAgent):
     def __init__(self, name: str, budget: Budget, depth: int, rollouts: int, rollout: Rollout) -> None:
         self.name, self.budget, self.depth, self.rollouts, self.rollout = name, budget, depth, rollouts, rollout
 
-    def search(self, observation: Any, legal: list, rng: random.Random) -> Decision:
+    def search(self, observation: Any, legal: list, rng: random.Random, believe: bool = True) -> Decision:
         max_nodes = int(self.budget.amount) if self.budget.kind == "calls" else 10 ** 12
         meter, root, solved, note = open_search(self, observation, legal, rng, True, max_nodes, share=1.0)
         if solved is not None:

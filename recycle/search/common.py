@@ -293,22 +293,32 @@ class SearchAgent:
         if len(legal_actions) == 1:  # as `explain` does (the same draw), without working out a belief
             rng.getrandbits(64)
             return legal_actions[0]
-        return self.explain(observation, legal_actions, rng).action
+        return self.explain(observation, legal_actions, rng, believe=False).action
 
-    def explain(self, observation: Any, legal_actions: Sequence[Any], rng: random.Random) -> Decision:
+    def explain(self, observation: Any, legal_actions: Sequence[Any], rng: random.Random,
+                believe: bool = True) -> Decision:
+        """The decision with its trace; with its belief unless `believe` is off (`choose`: nobody reads it,
+        and counting every world would cost a few percent of a search's iterations)."""
         own = random.Random(rng.getrandbits(64))  # a private stream: see the module docstring
         legal = list(legal_actions)
         if len(legal) == 1:
             return Decision(legal[0], self.trace(observation, legal[0], (Candidate(str(legal[0])),),
                                                  Meter(Budget("iterations", 0)), note="the only legal action"),
                             observation_belief(observation, FORCED))
-        return self.search(observation, legal, own)
+        return self.search(observation, legal, own, believe)
 
-    def search(self, observation: Any, legal: list, rng: random.Random) -> Decision:
+    def search(self, observation: Any, legal: list, rng: random.Random, believe: bool = True) -> Decision:
         raise NotImplementedError
 
-    def believed(self, tally: BeliefTally, how: str = "searched") -> Belief | None:
+    @staticmethod
+    def tally(player: int, believe: bool) -> BeliefTally | None:
+        """Where a sampling search adds up its worlds, when a belief is wanted."""
+        return BeliefTally(player) if believe else None
+
+    def believed(self, tally: BeliefTally | None, how: str = "searched") -> Belief | None:
         """The search's belief: the average of the worlds it searched (`recycle.kernel.beliefs`)."""
+        if tally is None:
+            return None
         return tally.belief(f"{tally.worlds} world{'' if tally.worlds == 1 else 's'} {how}")
 
     def trace(self, observation: Any, action: Any, candidates: tuple[Candidate, ...], meter: Meter,

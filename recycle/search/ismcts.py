@@ -34,7 +34,6 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from recycle.kernel.beliefs import BeliefTally
 from recycle.kernel.protocol import Decision
 from recycle.kernel.specs import AgentSpecError
 
@@ -63,12 +62,12 @@ class ISMCTSAgent(SearchAgent):
         if inference.q:
             self.method += f"; worlds weighed by {inference.describe()}"
 
-    def search(self, observation: Any, legal: list, rng: random.Random) -> Decision:
+    def search(self, observation: Any, legal: list, rng: random.Random, believe: bool = True) -> Decision:
         meter, root, solved, note = open_search(self, observation, legal, rng, self.endgame, self.max_nodes)
         if solved is not None:
             return solved
         player = root.current_player()
-        tally = BeliefTally(player)
+        tally = self.tally(player, believe)
         if self.trees > 1:
             node = parallel.run_trees(root, player, meter, rng, self.budget, self.trees, self.jobs, self.c,
                                       self.rollout, self.inference, self.model, tally)

@@ -29,7 +29,7 @@ class CheatingMCTSAgent(SearchAgent):
         if model is not None:
             self.method = "UCT on the true state (CHEATING; the other players move as the rollout agent would)"
 
-    def search(self, observation: Any, legal: list, rng: random.Random) -> Decision:
+    def search(self, observation: Any, legal: list, rng: random.Random, believe: bool = True) -> Decision:
         meter = self.budget.meter()
         root = true_root(observation)
         node = uct.run(root.clone, root.num_players, meter, rng, self.c, self.rollout, fresh_samples=False,

@@ -34,7 +34,7 @@ class OSLAAgent(SearchAgent):
     def __init__(self, name: str, budget: Budget) -> None:
         self.name, self.budget = name, budget
 
-    def search(self, observation: Any, legal: list, rng: random.Random) -> Decision:
+    def search(self, observation: Any, legal: list, rng: random.Random, believe: bool = True) -> Decision:
         meter = self.budget.meter()
         root = sample_root(observation, rng)
         player = root.current_player()

@@ -17,7 +17,6 @@ from typing import Any
 from recycle.kernel.protocol import Decision
 
 from .alphabeta import NODES, open_search
-from recycle.kernel.beliefs import BeliefTally
 
 from .common import Budget, Candidate, Rollout, SearchAgent, SpecReader, best_by, worlds
 
@@ -31,13 +30,13 @@ class PIMCAgent(SearchAgent):
                  max_nodes: int = NODES) -> None:
         self.name, self.budget, self.rollout, self.endgame, self.max_nodes = name, budget, rollout, endgame, max_nodes
 
-    def search(self, observation: Any, legal: list, rng: random.Random) -> Decision:
+    def search(self, observation: Any, legal: list, rng: random.Random, believe: bool = True) -> Decision:
         meter, root, solved, note = open_search(self, observation, legal, rng, self.endgame, self.max_nodes)
         if solved is not None:
             return solved
         player = root.current_player()
         totals = dict.fromkeys(legal, 0.0)
-        tally = BeliefTally(player)
+        tally = self.tally(player, believe)
         for world in worlds(meter, root, player, rng, tally):
             for a in legal:
                 state = world.clone()

@@ -49,7 +49,7 @@ class RHEAAgent(SearchAgent):
         self.method = (f"rolling horizon evolution ({length} actions, {how}, "
                        f"fitness the heuristic discounted by {discount:g}, random opponents)")
 
-    def search(self, observation: Any, legal: list, rng: random.Random) -> Decision:
+    def search(self, observation: Any, legal: list, rng: random.Random, believe: bool = True) -> Decision:
         meter = self.budget.meter()
         root = sample_root(observation, rng)
         player = root.current_player()

@@ -21,7 +21,6 @@ from typing import Any
 
 from recycle.kernel.protocol import Decision
 
-from recycle.kernel.beliefs import BeliefTally
 
 from .alphabeta import NODES, Solver, SolverLimit, bounded_values, open_search
 from .common import Budget, Candidate, Rollout, SearchAgent, SpecReader, best_by, remaining_players, worlds
@@ -37,7 +36,7 @@ class VoteAgent(SearchAgent):
         self.name, self.budget, self.depth, self.rollouts = name, budget, depth, rollouts
         self.rollout, self.max_nodes = rollout, max_nodes
 
-    def search(self, observation: Any, legal: list, rng: random.Random) -> Decision:
+    def search(self, observation: Any, legal: list, rng: random.Random, believe: bool = True) -> Decision:
         meter, root, solved, note = open_search(self, observation, legal, rng, True, self.max_nodes)
         if solved is not None:
             return solved
@@ -45,7 +44,7 @@ class VoteAgent(SearchAgent):
         solvable = not note  # the solver gave up on the root: its determinizations are as big
         votes = dict.fromkeys(legal, 0.0)
         totals = dict.fromkeys(legal, 0.0)
-        tally = BeliefTally(player)
+        tally = self.tally(player, believe)
         for world in worlds(meter, root, player, rng, tally):
             values = None
             if solvable and remaining_players(world) == 2:
