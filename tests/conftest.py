@@ -57,9 +57,7 @@ def user_rules_folder(tmp_path_factory, monkeypatch) -> Path:
     """A fresh per-user `.rul` folder for every test: never the real one of whoever runs the tests."""
     from personalities.catalog import USER_FOLDER_ENV
 
-    folder = tmp_path_factory.mktemp("user-rules")
-    monkeypatch.setenv(USER_FOLDER_ENV, str(folder))
-    return folder
+    return _test_folder(tmp_path_factory, monkeypatch, USER_FOLDER_ENV, "user-rules")
 
 
 @pytest.fixture(autouse=True)
@@ -67,9 +65,7 @@ def run_state_folder(tmp_path_factory, monkeypatch) -> Path:
     """Journals of runs not told where go to a folder of the test, never the user's state folder."""
     from recycle.kernel.journal_file import STATE_ENV
 
-    folder = tmp_path_factory.mktemp("state")
-    monkeypatch.setenv(STATE_ENV, str(folder))
-    return folder
+    return _test_folder(tmp_path_factory, monkeypatch, STATE_ENV, "state")
 
 
 @pytest.fixture(autouse=True)
@@ -77,6 +73,11 @@ def user_data_folder(tmp_path_factory, monkeypatch) -> Path:
     """The per-user data folder (the table's saved matches and decisions) of a test: never the user's own."""
     from president.saved_matches import DATA_ENV
 
-    folder = tmp_path_factory.mktemp("user-data")
-    monkeypatch.setenv(DATA_ENV, str(folder))
+    return _test_folder(tmp_path_factory, monkeypatch, DATA_ENV, "user-data")
+
+
+def _test_folder(tmp_path_factory, monkeypatch, env: str, name: str) -> Path:
+    """A fresh folder of the test, named in `env` (where the program would use one of the user's)."""
+    folder = tmp_path_factory.mktemp(name)
+    monkeypatch.setenv(env, str(folder))
     return folder

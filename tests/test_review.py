@@ -8,7 +8,7 @@ import random
 import pytest
 
 from president.cli import main
-from president.saved_matches import DATA_ENV, MatchFileError, load, replay_all, saved_matches
+from president.saved_matches import MatchFileError, load, replay_all, saved_matches
 import president.review
 from president.review import level_bots, review_round
 from president.settings import preset
@@ -19,12 +19,6 @@ from tui.session import HUMAN, Session
 #: The levels' bots with the master's search at a test's budget (its own is a second a play).
 CHEAP_LEVELS = {spec if not spec.startswith("ismcts") else "ismcts:iterations=40,rollout=Classic,model=on": names
                 for spec, names in level_bots().items()}
-
-
-@pytest.fixture(autouse=True)
-def data_folder(tmp_path, monkeypatch):
-    monkeypatch.setenv(DATA_ENV, str(tmp_path / "data"))
-    return tmp_path / "data"
 
 
 def play(session: Session, rounds: int | None = None, seed: int = 0) -> Session:
@@ -46,11 +40,11 @@ def new_session(saving: bool = True, rounds: str = "2") -> Session:
     return Session(MatchOptions(preset("classic").with_overrides({"rounds": rounds}), 3, delay=0, saving=saving))
 
 
-def test_a_match_is_saved_each_round_and_replays_to_the_same_state(data_folder):
+def test_a_match_is_saved_each_round_and_replays_to_the_same_state(user_data_folder):
     session = play(new_session(), rounds=1)
     assert session.saving is True
     files = saved_matches()
-    assert files == [session.saved_as] and files[0].parent == data_folder / "matches"
+    assert files == [session.saved_as] and files[0].parent == user_data_folder / "matches"
     record = load(files[0])
     assert replay_all(record).round_log == session.state.round_log
     assert record.beliefs and all(record.actions[i][0] != HUMAN for i in record.beliefs)
@@ -59,9 +53,9 @@ def test_a_match_is_saved_each_round_and_replays_to_the_same_state(data_folder):
     assert replay_all(load(files[0])).masks == session.state.masks
 
 
-def test_no_save_saves_nothing(data_folder):
+def test_no_save_saves_nothing(user_data_folder):
     session = play(new_session(saving=False), rounds=1)
-    assert session.saving is False and not saved_matches() and not data_folder.exists()
+    assert session.saving is False and not saved_matches() and not any(user_data_folder.iterdir())
 
 
 def test_play_has_a_no_save_option():
