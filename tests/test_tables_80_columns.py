@@ -45,6 +45,7 @@ COMMANDS = {
     "corpus": (recycle, ["corpus", "{tmp}/games", "--games", "1"]),
     "recycle analyze": (recycle, ["analyze", "Poker5", *FAST]),  # the table of `president analyze` too
     "recycle analyze --replay": (recycle, ["analyze", "Poker5", *FAST, "--replay", "2"]),
+    "tides-solve": (recycle, ["tides-solve", "--exploitability", "--deals", "1", "--seed", "0"]),
     "recycle analyze folder": (recycle, ["analyze", "{tmp}/games", "--journal", "{tmp}/a.jsonl", *FAST]),
 }
 

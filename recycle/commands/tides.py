@@ -12,7 +12,7 @@ import argparse
 import time
 
 from recycle.kernel.arguments import GAMES, SEED, FloatRange, UsageError, output_file
-from recycle.kernel.cli_support import EXIT_FAILED, console, fail
+from recycle.kernel.cli_support import EXIT_FAILED, console, fail, print_table
 from recycle.kernel.output import progress_bar, write_json
 from recycle.kernel.protocol import Agent, GameError
 from recycle.kernel.specs import AgentSpecError, fill_seats, split_specs
@@ -131,7 +131,7 @@ def run_solve(args: argparse.Namespace) -> int:
         for seat, r in enumerate(d.seats):
             mix = " ".join(f"{c}:{p:.3f}" if p > 0 else str(c) for c, p in zip(cards_of(r.hand), r.mix))
             table.add_row(str(d.index), f"p{seat}", mix, f"{r.value:+.4f}", f"{r.gain:.1e}", f"{r.one_sided_gain:.4f}")
-    console.print(table)
+    print_table(table)
     seats = [r for d in deals for r in d.seats]
     worst, mean = max(r.gain for r in seats), sum(r.gain for r in seats) / len(seats)
     one_sided = [r.one_sided_gain for r in seats]
