@@ -142,7 +142,7 @@ def test_the_table_saves_the_persons_decisions_unless_told_not_to(tmp_path, user
     from tui.session import Session
 
     table = preset("classic").with_overrides({"players": "3"})
-    app = PresidentApp(MatchOptions(table, 3, rules_dir=tmp_path / "rules", delay=0))
+    app = PresidentApp(MatchOptions(table, 3, rules_dir=tmp_path / "rules", delay=0, saving=True))
 
     async def scenario():
         async with app.run_test(size=(120, 40)) as pilot:

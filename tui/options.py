@@ -26,8 +26,9 @@ class MatchOptions:
     rules_dir: Path | None = None
     delay: float = DEFAULT_DELAY  # seconds a bot waits before playing, so a person can follow
     deal: tuple | None = None  # the first round's hands (`president play --deal`, a `Deal`'s hands)
-    saving: bool = True  # save the match for review and the person's decisions as records
-                        # (`president play --no-save` turns both off)
+    # Save the match for review and the person's decisions as records. `president play` turns it on
+    # (unless --no-save); off for a table made in code, which should not write to the user's data folder.
+    saving: bool = False
 
     @property
     def rules_dirs(self) -> tuple[Path, ...]:
