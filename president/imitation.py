@@ -14,8 +14,9 @@ out, `--holdout` of the rounds held out). On the training decisions:
    differently says it matches more training decisions than chance would (or
    as many, shorter), until `--budget-hours` is spent or `PATIENCE` steps
    in a row find nothing.
-3. simplification: a rule or a condition is removed while its removal costs
-   fewer than `earn` training decisions (a rule stays only when it earns its place).
+3. simplification: rules and conditions are removed while all the removals together
+   cost fewer than `earn` training decisions (a rule stays only when it earns its place;
+   measured against the file before simplifying, so small losses cannot add up).
 
 The held-out decisions are read only to report. Same seed, same file, for any `-j`.
 """
@@ -213,13 +214,14 @@ class Search:
         return gained - lost >= max(self.earn, Z * math.sqrt(gained + lost))
 
     def simplify(self, best: tuple[int, Candidate]) -> tuple[int, Candidate]:
+        before = best[0]
         while time.monotonic() < self.deadline + 600:  # simplification may outlast the budget, bounded
             options = simplifications(best[1])
             if not options:
                 break
             scores = self.judge.matched([c for c, _ in options])
             k = max(range(len(options)), key=lambda i: (scores[i], -i))
-            if best[0] - scores[k] >= self.earn:
+            if before - scores[k] >= self.earn:
                 break
             self.lineage.append(f"simplified: {options[k][1]} ({scores[k]} matched)")
             best = (scores[k], options[k][0])

@@ -194,3 +194,28 @@ def test_any_value_in_any_field_is_read_or_refused_with_a_location(tmp_path_fact
         assert "odd.jsonl:2:" in str(error)
     else:  # what was read is usable: a personality decides on it
         Scorer([decision]).tally(shipped("Classic"))
+
+
+def test_simplifying_never_loses_earn_training_decisions_in_all():
+    """Removals that each cost one decision (fewer than `earn`) must not add up past `earn`."""
+    import time
+    from types import SimpleNamespace
+
+    from personalities.mutation import Candidate
+    from president.imitation import Search
+
+    class EachRemovalCostsOne:
+        scorer = SimpleNamespace(records=[])  # earn: its smallest, 2
+
+        def __init__(self) -> None:
+            self.now = 40
+
+        def matched(self, candidates):
+            self.now -= 1
+            return [self.now] * len(candidates)
+
+    start = Candidate.of(shipped("Classic"), "Classic")
+    search = Search(EachRemovalCostsOne(), start, seed=0, deadline=time.monotonic() + 5, lineage=[])
+    matched, kept = search.simplify((40, start))
+    assert 40 - matched < search.earn
+    assert kept.personality.rules  # one removal at most: Classic keeps rules
