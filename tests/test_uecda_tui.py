@@ -43,3 +43,35 @@ def test_selected_cards_that_make_no_play_say_why():
         _suited_play(state, parse_cards("9c"))
     with pytest.raises(IllegalAction, match="neither"):
         _suited_play(state, parse_cards("5h 9c"))
+
+
+# ---- the prompts say the uecda rules in force, as the engine applies them ---------------------
+def test_the_lead_prompt_offers_sequences_only_where_they_are_played():
+    from tui.prompts import lead_prompt
+
+    assert "sequence" in lead_prompt(preset("uecda")) and "sequence" not in lead_prompt(preset("classic"))
+
+
+def test_on_a_lone_joker_the_prompt_names_the_spade_three_the_engine_accepts():
+    from test_uecda_rules import UECDA, legal
+    from dataclasses import replace
+    from tui.prompts import follow_prompt
+
+    state = position("3s 3h 2c", up="Jk")
+    assert "3♠ beats a lone joker" in follow_prompt(UECDA, state) and "3s" in legal(state)
+    without = replace(UECDA, spade_three=False)
+    state = position("3s 3h 2c", up="Jk", settings=without)
+    assert "nothing beats a lone joker" in follow_prompt(without, state) and legal(state) == {"pass"}
+
+
+def test_a_sequence_and_a_lock_are_said_as_the_engine_holds_them():
+    from test_uecda_rules import UECDA, legal
+    from tui.prompts import follow_prompt
+
+    state = position("8h 9h Th 9c Tc Jc", up="5h 6h 7h")
+    text = follow_prompt(UECDA, state)
+    assert "a sequence of 3 cards of one suit" in text
+    assert all(len(play.split()) == 3 for play in legal(state) - {"pass"})
+    locked = position("9h 9s Ts", up="7h", lock="h")
+    assert "Locked to ♥." in follow_prompt(UECDA, locked) and legal(locked) == {"9h", "pass"}
+    assert "Locked" not in follow_prompt(UECDA, position("9h 9s Ts", up="7h"))
