@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from recycle.analysis.reference import COMPARED  # noqa: E402
-from recycle.cli import main as recycle_main  # noqa: E402
+from recycle.cli.main import main as recycle_main  # noqa: E402
 from recycle.games import shipped_games  # noqa: E402
 from timing import add_smoke_option, smoke  # noqa: E402
 

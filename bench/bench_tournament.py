@@ -31,7 +31,7 @@ from timing import ROUNDS_PER_MATCH, add_smoke_option, fresh_tournament_speed, s
 
 MEASURE = """
 import resource, sys
-from president.cli import main
+from president.cli.main import main
 code = main(sys.argv[1:])
 self_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 child_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss

@@ -24,7 +24,7 @@ from recycle.analysis.replay import replay
 from recycle.analysis.report import write_report
 from recycle.analysis.stats import Interval
 from recycle.analysis.verdicts import verdict
-from recycle.cli import main as recycle_main
+from recycle.cli.main import main as recycle_main
 from recycle.kernel.tables import fitted
 
 F = Fraction

@@ -10,15 +10,15 @@ import random
 
 from conftest import corpus_file
 
-from recycle.cli import main
+from recycle.cli.main import main
 from recycle.games import game_path
 from recycle.interp.transcript import replay
 from recycle.lang import load_game
 from tui.anygame.app import ErrorScreen, GameOverScreen, PlayApp
 from tui.anygame.pilot import choose_by_keys, play_to_end, settle
 from tui.anygame.session import play_options
-from tui.pilot import screen_text
-from tui.traceview import DebugScreen
+from tui.president.pilot import screen_text
+from tui.shared.traceview import DebugScreen
 
 
 def synchronously(test):

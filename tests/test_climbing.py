@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 import recycle.games
 from personalities.catalog import shipped, shipped_names
 from personalities.evaluator import explain
-from president.settings import Settings
-from president.view import hypothetical_view
+from president.game.settings import Settings
+from president.game.view import hypothetical_view
 from recycle.climbing.adapter import RANK_VALUES, adapter_for, climbing_bot, make_climbing_bots
 from recycle.climbing.metadata import ClimbingMetaError, read_meta
 from recycle.kernel.protocol import RandomAgent, play_game
@@ -235,7 +235,7 @@ def test_a_sidecar_file_wins_over_the_header(tmp_path):
 
 # ---- command lines -------------------------------------------------------------------
 def test_recycle_run_with_personalities(capsys, tmp_path, shared_dir):
-    from recycle.cli import main
+    from recycle.cli.main import main
 
     out = tmp_path / "r.json"
     assert main(["run", "President5", "--players", "Classic,Gambler,random", "--games", "5", "--seed", "1",
@@ -252,7 +252,7 @@ def test_recycle_run_with_personalities(capsys, tmp_path, shared_dir):
 
 
 def test_recycle_trace_prints_the_rule_trees(capsys, tmp_path):
-    from recycle.cli import main
+    from recycle.cli.main import main
 
     out = tmp_path / "t.json"
     assert main(["trace", "President5", "Classic", "--seed", "1", "--seat", "2", "--json", str(out)]) == 0
@@ -267,7 +267,7 @@ def test_recycle_trace_prints_the_rule_trees(capsys, tmp_path):
 
 
 def test_president_tournament_on_a_recycle_game(tmp_path, capsys):
-    from president.cli import main
+    from president.cli.main import main
 
     journal, out = tmp_path / "t.jsonl", tmp_path / "t.json"
     argv = ["tournament", "Classic", "random", "--game", "BigTwo4", "--matches", "2", "--seed", "3", "-j1"]

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from president.matches import PresidentMatch
-from president.settings import preset
-from recycle.kernel import uploads
+from president.match.tournament import PresidentMatch
+from president.game.settings import preset
+from recycle.kernel import user_files as uploads
 from recycle.tournament import Journal, Schedule, Tally, records, run_tournament
 from recycle.tournament import cluster
 from recycle.tournament.cluster import BLOCK, ClusterError, ClusterSpec, block_size, run_task
@@ -136,14 +136,14 @@ def test_cluster_run_killed_then_resumed_equals_an_uninterrupted_run(tmp_path):
     import sys
     import time
 
-    from president.cli import main
+    from president.cli.main import main
 
     args = ["Classic", "random", "Cautious", "--matches", "30", "--rounds", "2", "--seed", "21"]
     assert main(["tournament", *args, "-j1", "--out", str(tmp_path / "ref.jsonl"),
                  "--json", str(tmp_path / "ref.json")]) == 0
     reference = json.loads((tmp_path / "ref.json").read_text())
     journal = tmp_path / "killed.jsonl"
-    proc = subprocess.Popen([sys.executable, "-m", "president.cli", "tournament", *args, "--cluster", "local:2",
+    proc = subprocess.Popen([sys.executable, "-m", "president.cli.main", "tournament", *args, "--cluster", "local:2",
                              "--out", str(journal)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             start_new_session=True)
     try:
@@ -165,7 +165,7 @@ def test_cluster_run_killed_then_resumed_equals_an_uninterrupted_run(tmp_path):
 
 @pytest.mark.slow
 def test_a_tiny_evolution_on_a_local_cluster_equals_one_process(tmp_path, monkeypatch):
-    from president.cli import main
+    from president.cli.main import main
 
     monkeypatch.chdir(tmp_path)
     tiny = ["Classic.rul", "--generations", "1", "--population", "2", "--deals", "2", "--rounds", "1",

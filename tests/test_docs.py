@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from president.cli import main as president
+from president.cli.main import main as president
 
 REPO = Path(__file__).resolve().parents[1]
 PAGES = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from recycle.cli import main as recycle_main
+from recycle.cli.main import main as recycle_main
 from recycle.kernel.specs import AgentSpecError, parse_spec
 from recycle.players import SEARCH_PLAYER_NAMES, make_agent
 
@@ -37,7 +37,7 @@ def test_cheap_rollouts_are_still_accepted():
 
 
 def _classic(spec):
-    from president.bots import personality_agent  # a shipped personality, as President resolves it
+    from president.agents.bots import personality_agent  # a shipped personality, as President resolves it
 
     return personality_agent(spec)
 

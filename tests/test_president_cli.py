@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from personalities.catalog import shipped, shipped_names
-from president.cli import main
+from president.cli.main import main
 
 PRESIDENT = Path(sys.executable).with_name("president")
 LOCATION = re.compile(r"^(?P<file>[^\s:]+\.rul):(?P<line>\d+):(?P<col>\d+): error: ", re.M)

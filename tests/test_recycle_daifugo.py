@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from recycle.cli import main as cli_main
+from recycle.cli.main import main as cli_main
 from recycle.interp import new_game
 from recycle.lang import load_game
 from test_recycle_games import card_count, ints, loc, path, value

@@ -20,7 +20,7 @@ from recycle_engines import assert_same_on_both, first_difference, playout, trac
 from recycle_generator import games
 from test_recycle_speed_golden import corpus_names, game_path
 
-from recycle.cli import main
+from recycle.cli.main import main
 from recycle.games import shipped_games
 from recycle.interp import new_game
 from recycle.interp.engine import WARM_CHOICES, Engine

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import recycle.games
-from recycle.cli import main as cli_main
+from recycle.cli.main import main as cli_main
 from recycle.kernel.protocol import RandomAgent
 from recycle.interp import new_game
 from recycle.lang import load_game
@@ -304,7 +304,7 @@ def test_big_two_plays_beat_the_upcards():
 
 
 def test_recycle_run_finds_shipped_games_by_name(capsys):
-    from recycle.cli import main
+    from recycle.cli.main import main
     from recycle.games import game_path
 
     assert game_path("President5").endswith("President5.gdl")

@@ -9,7 +9,7 @@ import random
 
 from hypothesis import given, settings, strategies as st
 
-from recycle.cli import main as cli_main
+from recycle.cli.main import main as cli_main
 from recycle.interp import new_game
 from recycle.lang import load_game
 from test_recycle_games import loc, path

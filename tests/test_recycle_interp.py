@@ -381,7 +381,7 @@ SIMPLE_FILE = f"""(game (setup (create players 2) (create deck (game iloc STOCK)
 def test_cli_check_run_replay_and_corpus(tmp_path, capsys):
     import json
 
-    from recycle.cli import main
+    from recycle.cli.main import main
 
     good, bad = tmp_path / "games" / "Simple2.rcy", tmp_path / "games" / "Broken2.rcy"
     good.parent.mkdir()

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from recycle.cli import main
+from recycle.cli.main import main
 from recycle.interp import RecycleRuntimeError, new_game
 from recycle.kernel.diagnostics import Severity
 from recycle.kernel.protocol import RandomAgent, play_game

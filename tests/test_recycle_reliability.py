@@ -203,7 +203,7 @@ def test_a_deck_of_billions_of_cards_is_refused_before_it_is_made():
 def test_found_by_the_final_fuzz_run_wrong_kinds_are_located_errors(name, line, words, capsys):
     # Both were TypeErrors inside the interpreter (a position that is a location, a max over
     # players); the fuzzer saved them. Now the game file is blamed, at its line.
-    from recycle.cli import main
+    from recycle.cli.main import main
 
     assert main(["run", str(REPRO / name), "--games", "3", "--seed", "1"]) == 1
     err = capsys.readouterr().err

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from recycle.cli import main
+from recycle.cli.main import main
 from recycle.climbing.metadata import ClimbingMetaError, read_meta, suggest
 from recycle.games import game_path, shipped_games
-from recycle.kernel.arguments import UsageError
+from recycle.kernel.errors import UsageError
 from recycle.lang import load_game, parse_game
 
 GAMES_DIR = Path(str(resources.files("recycle.games")))  # where the installed package keeps them

@@ -16,11 +16,11 @@ from rich.console import Console
 from rich.table import Table
 
 from personalities.catalog import shipped_text
-from president.cli import main as president
-from president.commands.fuzzing import call
-from recycle.cli import main as recycle
+from president.cli.main import main as president
+from fuzzing.commands import call
+from recycle.cli.main import main as recycle
 from recycle.games import game_path
-from recycle.kernel import cli_support
+from recycle.cli.main import console as cli_support
 from recycle.kernel.tables import fitted
 from recycle.tournament import report
 

@@ -199,7 +199,7 @@ def test_general_agents_play_the_native_round(spec):
 
 
 def test_a_rule_personality_gets_a_clear_error():
-    from recycle.commands.tides import native_agents
+    from recycle.cli.native import native_agents
     from recycle.kernel.specs import AgentSpecError
 
     with pytest.raises(AgentSpecError, match="and TidesOfTime2 is not one; agents that can play TidesOfTime2: .*random.*tides-solver"):
@@ -241,7 +241,7 @@ def test_crosscheck_sees_a_changed_rule(tmp_path):
 def test_recycle_run_plays_both_versions(tmp_path):
     import json
 
-    from recycle.cli import main
+    from recycle.cli.main import main
 
     out = tmp_path / "native.json"
     assert main(["run", "TidesOfTime2", "--native", "--players", "tides-seed,random", "--games", "3",
@@ -256,7 +256,7 @@ def test_recycle_run_plays_both_versions(tmp_path):
 
 
 def test_native_switch_refuses_other_games_and_personalities(capsys):
-    from recycle.cli import main
+    from recycle.cli.main import main
 
     assert main(["run", "President5", "--native"]) == 2
     assert "only TidesOfTime2" in capsys.readouterr().err
@@ -267,7 +267,7 @@ def test_native_switch_refuses_other_games_and_personalities(capsys):
 def test_trace_prints_the_solvers_reasoning(tmp_path, capsys):
     import json
 
-    from recycle.cli import main
+    from recycle.cli.main import main
 
     out = tmp_path / "trace.json"
     assert main(["trace", "TidesOfTime2", "tides-solver", "--opponents", "random", "--seed", "3",
@@ -281,7 +281,7 @@ def test_trace_prints_the_solvers_reasoning(tmp_path, capsys):
 def test_crosscheck_command(tmp_path):
     import json
 
-    from recycle.cli import main
+    from recycle.cli.main import main
 
     out = tmp_path / "cc.json"
     assert main(["crosscheck-tides", "--deals", "20", "--json", str(out)]) == 0

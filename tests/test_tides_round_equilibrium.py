@@ -134,7 +134,7 @@ def test_first_pick_gains_on_a_sampled_deal_are_within_the_bound_and_explained()
 
 
 def test_tides_solve_reports_the_same_for_the_same_seed(tmp_path, capsys):
-    from recycle.cli import main
+    from recycle.cli.main import main
 
     runs = []
     for name in ("a.json", "b.json"):
@@ -152,7 +152,7 @@ def test_tides_solve_reports_the_same_for_the_same_seed(tmp_path, capsys):
 
 
 def test_tides_solve_fails_beyond_its_bound(monkeypatch):
-    from recycle.cli import main
+    from recycle.cli.main import main
     from recycle.games.tides import round_equilibrium
 
     # Uniform mixes everywhere: far from the equilibrium, a best response gains at every mixing hand.
@@ -165,7 +165,7 @@ def test_tides_solve_fails_beyond_its_bound(monkeypatch):
 
 
 def test_tides_solve_refuses_bad_options(capsys):
-    from recycle.cli import main
+    from recycle.cli.main import main
 
     with pytest.raises(SystemExit) as done:
         main(["tides-solve", "--exploitability", "--deals", "0"])

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from president.cli import main
+from president.cli.main import main
 from recycle.tournament import SPRT, ClusterSum, GameRecord, SprtPair, Tally
 from recycle.tournament.stats import DUPLICATE_MIN_DEALS
 
