@@ -40,7 +40,7 @@ def agreement(spec: str, decisions: int, seed: int) -> tuple[int, int]:
     of its seat 0 games: the ceiling of any imitation's match rate on its records."""
     import random
 
-    from president.agents.bots import make_bots
+    from president.agents.opponents import make_bots
     from president.game.settings import preset
     from president.match.simulate import match_seed
     from president.game.state import PresidentState

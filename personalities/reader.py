@@ -29,7 +29,6 @@ from personalities.syntax import (
     MAX_CONDITIONS,
     MAX_FILE_BYTES,
     MAX_VALUE,
-    TWO,
     Condition,
     Comparison,
     Modifier,
@@ -37,8 +36,8 @@ from personalities.syntax import (
     Potential,
     PotentialKind,
     Rule,
-    card_value,
 )
+from personalities.view import TWO, card_value
 from personalities.variables import (
     AmbiguousVariable,
     Variable,

@@ -1,7 +1,7 @@
 """The `.rul` rule model: small immutable values whose `str()` is canonical text.
 
 Like python-chess moves, every value prints as the text a rule file would hold
-and parses back to an equal value (`Potential.parse(str(p)) == p`).
+and parses back to an equal value (`parse_potential(str(p)) == p` (`personalities.reader`)).
 
 Canonical text form (what `str()` writes):
 - potentials: values `3`..`9`, `T`, `J`, `Q`, `K`, `A`, `2` (so `10` prints `T`);
@@ -24,7 +24,7 @@ from typing import Callable
 from recycle.kernel.diagnostics import Diagnostic
 
 from personalities.variables import Variable
-from personalities.view import TWO
+from personalities.view import TWO, card_text
 
 MAX_CONDITIONS = 10
 """At most this many conditions per rule (the 1997 manual's limit)."""
@@ -32,27 +32,6 @@ MAX_FILE_BYTES = 1_000_000
 """The largest `.rul` file read."""
 MAX_VALUE = 999_999_999
 """Largest value a condition may compare with: 9 digits keeps `int()` cheap."""
-
-_LETTER_VALUES = {"T": 10, "J": 11, "Q": 12, "K": 13, "A": 14}
-_VALUE_LETTERS = {v: k for k, v in _LETTER_VALUES.items()} | {TWO: "2"}
-
-
-def card_text(value: int) -> str:
-    """A card value 3..15 as a rule file writes it (`10` -> `T`, `15` -> `2`)."""
-    if not 3 <= value <= TWO:
-        raise ValueError(f"not a card value: {value}")
-    return _VALUE_LETTERS.get(value, str(value))
-
-
-def card_value(text: str) -> int:
-    """The value of a card as written in a potential: `3`..`9`, `10`, T J Q K A, `2`."""
-    key = text.upper()
-    if key in _LETTER_VALUES:
-        return _LETTER_VALUES[key]
-    if key.isascii() and key.isdigit() and int(key) in range(2, 11):
-        return TWO if int(key) == 2 else int(key)
-    raise ValueError(f"not a card: {text!r}")
-
 
 class PotentialKind(enum.Enum):
     """What a rule's potential cards designate."""
@@ -114,12 +93,6 @@ class Potential:
         elif self.kind is not PotentialKind.PASS and self.modifier is None:
             object.__setattr__(self, "modifier", Modifier.SINGLE)  # L means Ls
 
-    @classmethod
-    def parse(cls, text: str) -> "Potential":
-        """Parse `Lp`, `h*`, `T`, `10`, `2`, `P`...; raises `RulError` (a ValueError)."""
-        from personalities.reader import parse_potential
-
-        return parse_potential(text)
 
     def __str__(self) -> str:
         if self.kind is PotentialKind.VALUE:
@@ -199,12 +172,6 @@ class Condition:
             # a written `2` means a two (15) for card variables: 2 has no spelling
             raise ValueError(f"{self.variable.full} cannot be compared with 2 (a two is 15)")
 
-    @classmethod
-    def parse(cls, text: str) -> "Condition":
-        """Parse `CardVal < Q`, `g>1`...; raises `RulError` (a ValueError)."""
-        from personalities.reader import parse_condition
-
-        return parse_condition(text)
 
     @property
     def value_text(self) -> str:

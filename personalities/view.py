@@ -102,10 +102,30 @@ class ClimbingView:
         return len(self.order) if value == JOKER else self.order.index(value)
 
 
+_LETTER_VALUES = {"T": 10, "J": 11, "Q": 12, "K": 13, "A": 14}
+_VALUE_LETTERS = {v: k for k, v in _LETTER_VALUES.items()} | {TWO: "2"}
+
+
+def card_text(value: int) -> str:
+    """A card value 3..15 as a rule file writes it (`10` -> `T`, `15` -> `2`)."""
+    if not 3 <= value <= TWO:
+        raise ValueError(f"not a card value: {value}")
+    return _VALUE_LETTERS.get(value, str(value))
+
+
+def card_value(text: str) -> int:
+    """The value of a card as written in a potential: `3`..`9`, `10`, T J Q K A, `2`."""
+    key = text.upper()
+    if key in _LETTER_VALUES:
+        return _LETTER_VALUES[key]
+    if key.isascii() and key.isdigit() and int(key) in range(2, 11):
+        return TWO if int(key) == 2 else int(key)
+    raise ValueError(f"not a card: {text!r}")
+
+
+
 def cards_text(value: int, count: int, run: int = 0) -> str:
     """`(10, 2)` -> `T T`; a sequence `(5, 3, RUN)` -> `5 6 7`."""
-    from personalities.syntax import card_text
-
     if run:
         return " ".join(card_text(value + i) for i in range(count))
     text = "Jk" if value == JOKER else card_text(value)

@@ -194,7 +194,7 @@ def test_trace_round_beyond_the_match_is_an_error():
 
 def test_stats_shows_a_progress_bar(monkeypatch):
     import president.cli.commands.explain as explain
-    from recycle.cli.main import output
+    from recycle.cli import output
 
     calls = []
 

@@ -12,7 +12,8 @@ import random
 import pytest
 
 from president.agents.beliefs import seat_belief
-from president.agents.bots import make_bot, make_bots
+from president.agents.bots import make_bot
+from president.agents.opponents import make_bots
 from president.agents.opponents import known_policies
 from president.game.settings import Settings
 from president.game.state import PresidentState

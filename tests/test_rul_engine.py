@@ -22,11 +22,10 @@ from rich.console import Console
 
 from personalities.evaluator import Situation, decide, explain, resolve
 from personalities.odds import follow_odds
-from personalities.reader import parse_personality
-from personalities.syntax import Potential, card_text
+from personalities.reader import parse_personality, parse_potential
 from personalities.trace import DecisionTrace
 from personalities.variables import Variable
-from personalities.view import JOKER, TWO, ClimbingView
+from personalities.view import JOKER, TWO, ClimbingView, card_text
 from president.game.cards import parse_value
 from president.game.settings import Settings, preset
 from president.game.view import hypothetical_view
@@ -59,7 +58,7 @@ def rul(text: str, name: str = "Test"):
 
 
 def outcome(potential: str, view: ClimbingView):
-    return resolve(Potential.parse(potential), view)
+    return resolve(parse_potential(potential), view)
 
 
 def choose(text_or_personality, view: ClimbingView, seed: int = 0):

@@ -13,9 +13,10 @@ from personalities.reader import (
     check_file,
     check_text,
     load_personality,
+    parse_condition,
     parse_personality,
+    parse_potential,
 )
-from personalities.syntax import Condition, Potential
 from recycle.kernel.diagnostics import Severity
 
 ELEVEN = "L" + " Lead = 1" * 11  # the 11th condition starts at column 93
@@ -191,8 +192,8 @@ def test_absurd_sizes_are_rejected(tmp_path):
 
 
 def test_lone_potentials_and_conditions_raise_rul_error():
-    for parse, text in [(Potential.parse, "Pp"), (Potential.parse, ""), (Potential.parse, "L Lead = 1"),
-                        (Condition.parse, "Lead ="), (Condition.parse, "< 3"), (Condition.parse, "")]:
+    for parse, text in [(parse_potential, "Pp"), (parse_potential, ""), (parse_potential, "L Lead = 1"),
+                        (parse_condition, "Lead ="), (parse_condition, "< 3"), (parse_condition, "")]:
         with pytest.raises(RulError) as info:
             parse(text)
         assert isinstance(info.value, ValueError) and info.value.errors

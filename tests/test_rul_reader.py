@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from personalities.reader import load_personality, parse_personality
+from personalities.reader import load_personality, parse_condition, parse_personality, parse_potential
 from personalities.syntax import (
     COUNT_MODIFIERS,
     Comparison,
@@ -50,7 +50,7 @@ POTENTIALS = [
 
 @pytest.mark.parametrize(("text", "expected", "canonical"), POTENTIALS)
 def test_every_potential_form(text, expected, canonical):
-    assert Potential.parse(text) == expected
+    assert parse_potential(text) == expected
     assert str(expected) == canonical
     assert rules_of(f"{text} Lead = 1\n") == [f"{canonical} Lead = 1"]
 
@@ -119,7 +119,7 @@ def test_short_name_beats_prefix(name, variable):
 ])
 def test_comparisons_with_and_without_blanks(text, comparison):
     for condition in (f"TotMyTwos {text} 1", f"TotMyTwos{text}1", f"g\t{text}1"):
-        assert Condition.parse(condition) == Condition(V.TOT_MY_TWOS, comparison, 1)
+        assert parse_condition(condition) == Condition(V.TOT_MY_TWOS, comparison, 1)
     assert str(Comparison.from_symbol(text)) == comparison.value
 
 
@@ -140,9 +140,9 @@ def test_comparison_test_and_can_hold():
     ("Random < 050", 50, "Random < 50"),
 ])
 def test_values_cards_and_numbers(text, value, canonical):
-    condition = Condition.parse(text)
+    condition = parse_condition(text)
     assert condition.value == value and str(condition) == canonical
-    assert Condition.parse(canonical) == condition
+    assert parse_condition(canonical) == condition
 
 
 def test_condition_validation_and_column_not_compared():
@@ -232,6 +232,6 @@ def test_generated_personalities_round_trip(personality):
 @settings(max_examples=200, deadline=None)
 @given(potentials, conditions)
 def test_potentials_and_conditions_round_trip(potential, condition):
-    assert Potential.parse(str(potential)) == potential
-    assert Condition.parse(str(condition)) == condition
-    assert Potential.parse(str(potential).lower()) == potential
+    assert parse_potential(str(potential)) == potential
+    assert parse_condition(str(condition)) == condition
+    assert parse_potential(str(potential).lower()) == potential

@@ -20,7 +20,7 @@ from president.cli.main import main as president
 from fuzzing.commands import call
 from recycle.cli.main import main as recycle
 from recycle.games import game_path
-from recycle.cli.main import console as cli_support
+from recycle.cli import console as cli_support
 from recycle.kernel.tables import fitted
 from recycle.tournament import report
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from recycle.kernel.specs import AgentSpecError, fill_seats
+from recycle.kernel.specs import AgentSpecError
 from recycle.players import make_agent
 from recycle.kernel.protocol import Agent
 
@@ -30,19 +30,3 @@ def make_bot(spec: str, rules_dirs: tuple[Path, ...] = ()) -> Agent:
     if not spec.strip():
         raise AgentSpecError("empty bot name")
     return make_agent(spec, lambda name: personality_agent(name, rules_dirs), game="President")
-
-
-def make_bots(specs: list[str], players: int, rules_dirs: tuple[Path, ...] = ()) -> tuple[list[Agent], list[str]]:
-    """One agent per seat, fewer specs than seats repeated in rotation; and the seats' names for results
-    (the spec; `Classic (your copy)` for the user's edited copy of a shipped personality)."""
-    from personalities.catalog import shown_name
-
-    seats = fill_seats(specs, players)
-    made = {s: make_bot(s, rules_dirs) for s in dict.fromkeys(specs)}
-    # Each seat gets its own agent object so that stateful agents never share memory.
-    agents = [made[s] if seats.index(s) == i else make_bot(s, rules_dirs) for i, s in enumerate(seats)]
-    from president.agents.opponents import tell_opponents  # the seats' names are public: a search may ask for them
-
-    for i, agent in enumerate(agents):
-        tell_opponents(agent, i, seats, rules_dirs)
-    return agents, [shown_name(s, rules_dirs) for s in seats]

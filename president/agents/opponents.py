@@ -17,7 +17,10 @@ from personalities.compiled import draws_random
 from recycle.search.common import AgentModel
 from recycle.search.inference import Inference
 
-from president.agents.bots import personality_agent
+from recycle.kernel.protocol import Agent
+from recycle.kernel.specs import fill_seats
+
+from president.agents.bots import make_bot, personality_agent
 
 
 def known_policies(names: Sequence[str], seat: int, rules_dirs: tuple[Path, ...] = ()) -> dict[int, AgentModel]:
@@ -52,3 +55,18 @@ def tell_opponents(agent, seat: int, names: Sequence[str], rules_dirs: tuple[Pat
     known = known_policies(names, seat, rules_dirs)
     if known:
         agent.inference = inference.knowing(known)
+
+
+def make_bots(specs: list[str], players: int, rules_dirs: tuple[Path, ...] = ()) -> tuple[list[Agent], list[str]]:
+    """One agent per seat, fewer specs than seats repeated in rotation; and the seats' names for results
+    (the spec; `Classic (your copy)` for the user's edited copy of a shipped personality)."""
+    from personalities.catalog import shown_name
+
+    seats = fill_seats(specs, players)
+    made = {s: make_bot(s, rules_dirs) for s in dict.fromkeys(specs)}
+    # Each seat gets its own agent object so that stateful agents never share memory.
+    agents = [made[s] if seats.index(s) == i else make_bot(s, rules_dirs) for i, s in enumerate(seats)]
+    # the seats' names are public: a search may ask for them
+    for i, agent in enumerate(agents):
+        tell_opponents(agent, i, seats, rules_dirs)
+    return agents, [shown_name(s, rules_dirs) for s in seats]

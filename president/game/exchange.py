@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Iterator
 from recycle.kernel.protocol import IllegalAction
 
 from president.game.cards import JOKER, Give
+from president.game.phase import Phase
 
 if TYPE_CHECKING:
     from president.game.state import PresidentState
@@ -146,8 +147,6 @@ _GIVES: dict[tuple[int, ...], Give] = {}
 
 
 def apply_gift(state: "PresidentState", give: Give) -> None:
-    from president.game.state import Phase
-
     if state.phase is not Phase.EXCHANGE:
         raise IllegalAction("cards are given only in the exchange before a round", "exchange")
     giver, receiver, count = state.pending[0]

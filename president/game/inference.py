@@ -27,6 +27,7 @@ from recycle.kernel.protocol import GameError
 from president.game.cards import Play
 from president.game.playout import cheap_answer
 from president.game.settings import EqualValue
+from president.game.phase import Phase
 
 if TYPE_CHECKING:
     from president.game.state import PresidentState
@@ -149,8 +150,6 @@ def _replay(state: "PresidentState", seen) -> bool:
     each; False if there is no round to replay (an exchange) or it cannot be replayed (a hand-made
     position).
     """
-    from president.game.state import Phase
-
     if state.phase is not Phase.PLAY:
         return False
     replay = state.clone()

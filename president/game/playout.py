@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from president.game.cards import JOKER, TWO
 from president.game.legality import legal_plays
+from president.game.phase import Phase
 
 if TYPE_CHECKING:
     from president.game.state import PresidentState
@@ -71,8 +72,6 @@ def greedy_choice(state: "PresidentState", plays: Sequence, rng: random.Random, 
 
 def greedy_playout(state: "PresidentState", rng: random.Random, epsilon: float = EPSILON) -> int:
     """Play `state` to its end by the greedy policy; returns the number of actions (in place)."""
-    from president.game.state import Phase
-
     steps, play = 0, state._play
     while state.phase is not Phase.OVER:
         if state.phase is Phase.PLAY:

@@ -10,7 +10,6 @@ exchange in `exchange.py`; this module is the play of a round.
 """
 from __future__ import annotations
 
-import enum
 import random
 from typing import Callable, Hashable
 
@@ -23,6 +22,7 @@ from president.game.inference import ModelEvidence, PassEvidence
 from president.game.knowledge import Dealer
 from president.game.layout import layout
 from president.game.legality import check_play, is_legal, legal_plays
+from president.game.phase import Phase
 from president.game.observation import PresidentObservation, round_points
 from president.game.playout import greedy_playout
 from president.game.settings import EqualValue, FirstLeader, LaterLeader, Settings
@@ -40,15 +40,6 @@ def _bits_of(draw: Callable[[int], int] | None) -> Callable[[int], int] | None:
     return None
 
 
-class Phase(enum.Enum):
-    """What the table is doing."""
-
-    EXCHANGE = "exchange"
-    """Between rounds: the President and Vice-President choose cards to give."""
-    PLAY = "play"
-    """A round is being played."""
-    OVER = "over"
-    """The match has ended."""
 
 
 class PresidentState(GameState):

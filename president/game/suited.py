@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from recycle.kernel.protocol import ActionParseError, IllegalAction
+from recycle.kernel.protocol import IllegalAction
 
-from president.game.cards import JOKER, PASS, SUITS, Card, Play, parse_value
+from president.game.cards import JOKER, LONE_JOKER, PASS, SUITS, Card, Play, suited_play
 from president.game.settings import EqualValue, JokerMode
 
 if TYPE_CHECKING:
@@ -32,19 +32,10 @@ if TYPE_CHECKING:
 SPADES = 1 << SUITS.index("s")
 #: Every non-empty set of suits, fewer suits first, then lower suits (the order plays are listed in).
 _SUIT_SETS = sorted(range(1, 16), key=lambda m: (m.bit_count(), m))
-_INTERNED: dict[tuple, Play] = {}
 
 
-def suited_play(value: int, count: int, jokers: int, suits: int, run: bool = False, wild: int = 0) -> Play:
-    """The interned suited `Play` (legal plays are listed on every move)."""
-    key = (value, count, jokers, suits, run, wild)
-    play = _INTERNED.get(key)
-    if play is None:
-        play = _INTERNED[key] = Play(value, count, jokers, suits, run, wild)
-    return play
 
 
-LONE_JOKER = Play(JOKER, 1)
 
 
 def suited_cards(lay: "Layout", play: Play, hand: int | None = None) -> int:
@@ -179,39 +170,6 @@ def _suit_names(mask: int) -> str:
     return "".join(s for i, s in enumerate(SUITS) if mask >> i & 1)
 
 
-def parse_suited(tokens: list[str]) -> Play:
-    """A play naming its cards: `7h`, `7h 7s`, `7h Jk:7s`, `5h 6h 7h`, `5h Jk:6h 7h`, `Jk`."""
-    if len(tokens) == 1 and tokens[0].lower() in ("jk", "joker"):
-        return LONE_JOKER
-    cells = []
-    for token in tokens:
-        wild = token.lower().startswith("jk:")
-        text = token[3:] if wild else token
-        if text.lower() in ("jk", "joker"):
-            raise ActionParseError(f"{token!r}: say which card a joker stands for (e.g. Jk:7h)")
-        card = Card.parse(text)
-        parse_value(text)  # the same message for a bad value as an unsuited play
-        cells.append((card.value, SUITS.index(card.suit), wild))
-    values = {v for v, _, _ in cells}
-    if len(values) == 1:
-        suits = [i for _, i, _ in cells]
-        if len(set(suits)) != len(suits):
-            raise ActionParseError(f"{' '.join(tokens)!r} names a card twice")
-        if all(w for _, _, w in cells):
-            raise ActionParseError("a group needs one real card beside its jokers")
-        mask = sum(1 << i for i in suits)
-        wild = sum(1 << i for _, i, w in cells if w)
-        return suited_play(cells[0][0], len(cells), wild.bit_count(), mask, False, wild)
-    cells.sort()
-    low, suit = cells[0][0], cells[0][1]
-    if ({i for _, i, _ in cells} != {suit} or [v for v, _, _ in cells] != list(range(low, low + len(cells)))
-            or len(cells) < 3):
-        raise ActionParseError(f"{' '.join(tokens)!r} is neither cards of one value nor a sequence "
-                               "(three or more consecutive values of one suit)")
-    wild = sum(1 << k for k, (_, _, w) in enumerate(cells) if w)
-    if wild.bit_count() == len(cells):
-        raise ActionParseError("a sequence needs real cards beside its jokers")
-    return suited_play(low, len(cells), wild.bit_count(), 1 << suit, True, wild)
 
 
 def play_of_cards(state: "PresidentState", cards: list[Card]) -> Play | None:

@@ -14,7 +14,7 @@ from typing import Any, Callable, Iterator, Sequence
 from personalities.records import RecordedDecision, header, record_lines, situation_of
 from recycle.kernel.protocol import play_game
 
-from president.agents.bots import make_bots
+from president.agents.opponents import make_bots
 from president.game.cards import Give
 from president.match.saved import data_dir
 from president.game.settings import Settings

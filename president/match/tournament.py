@@ -12,7 +12,9 @@ from pathlib import Path
 
 from recycle.kernel.protocol import play_game
 
-from president.agents.bots import make_bot, make_bots
+from president.agents.bots import make_bot
+
+from president.agents.opponents import make_bots
 from president.game.observation import round_points
 from president.game.settings import Settings
 from president.game.state import PresidentState

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from president.game.cards import JOKER, PASS, SUITS, Card, Play
 from president.game.layout import Layout
-from president.game.suited import LONE_JOKER, suited_play
+from president.game.cards import LONE_JOKER, suited_play
 
 ROWS, COLUMNS = 8, 15
 TABLE_BYTES = ROWS * COLUMNS * 4

@@ -101,8 +101,9 @@ def compare_table(c: Comparison) -> Table:
     return table
 
 
-def compare_html(c: Comparison, png) -> str:
-    """The report's top section: the same table (intervals, marks) and a chart of each variant's heuristics."""
+def compare_html(c: Comparison, png, plt) -> str:
+    """The report's top section: the same table (intervals, marks) and a chart of each variant's heuristics
+    (`png` embeds a figure drawn with `plt`, the report's matplotlib)."""
     head = "".join(f"<th>{html.escape(a.name)}</th>" for a in c.analyses)
     body = []
     for name, cells in c.rows():
@@ -112,7 +113,7 @@ def compare_html(c: Comparison, png) -> str:
         body.append(f"<tr><td>{html.escape(name)}</td>{tds}<td class='def'>{html.escape(definition(name))}</td></tr>")
     table = (f"<table><tr><th>figure</th>{head}<th>what it is</th></tr>{''.join(body)}</table>"
              f"<p class='note'>{html.escape(c.caption())}.</p>")
-    return f"<h2>Variants compared</h2>{table}{png(variants_figure(c), variants_alt(c))}"
+    return f"<h2>Variants compared</h2>{table}{png(variants_figure(c, plt), variants_alt(c))}"
 
 
 def variants_alt(c: Comparison) -> str:
@@ -121,10 +122,7 @@ def variants_alt(c: Comparison) -> str:
             f"it differs from {c.base.name}'s.")
 
 
-def variants_figure(c: Comparison):
-    from recycle.analysis.report import _plt
-
-    plt = _plt()
+def variants_figure(c: Comparison, plt):
     names = [h for h in HEURISTICS if all(h in a.heuristics.point for a in c.analyses)]
     fig, ax = plt.subplots(figsize=(7.5, 3.4))
     width = 0.8 / len(c.analyses)

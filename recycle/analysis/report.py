@@ -256,7 +256,7 @@ def write_report(folder: str | Path, analyses: Sequence, corpus: Sequence = (), 
     parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title or 'Game analysis')}"
              f"</title><style>{STYLE}</style></head><body><h1>{html.escape(title or 'Game analysis')}</h1>"]
     if comparison:
-        parts.append(compare_html(comparison, _png))
+        parts.append(compare_html(comparison, _png, _plt()))
     elif len(analyses) > 1:
         parts.append(_corpus_section(analyses))
     for a in analyses:

@@ -408,8 +408,6 @@ class SpecReader:
         if spec.lower() == "random":
             return Rollout(None, "random")
         if spec.lower() == "greedy":  # the game's own cheap playout policy
-            from recycle.search.policy import PolicyRollout
-
             return PolicyRollout()
         try:
             return Rollout(self.resolve(spec), spec)
@@ -421,3 +419,22 @@ class SpecReader:
         if self.params:
             unknown = ", ".join(sorted(self.params))
             raise AgentSpecError(f"{self.agent} does not take {unknown}; it takes {', '.join(self.accepted)}")
+
+
+class PolicyRollout(Rollout):
+    """Rollouts by a game's own cheap playout policy (`rollout=greedy`).
+
+    A rule personality as the rollout (`rollout=Classic`) plays like a person but builds an
+    observation and evaluates rules on every simulated move, which makes an iteration many times
+    dearer. A game may instead offer `state.policy_playout(rng)`: a hand-tuned policy played in one
+    loop at about the cost of a random rollout (President's is in `president.game.playout`)."""
+
+    def __init__(self) -> None:
+        super().__init__(None, "greedy")
+
+    def run(self, state: GameState, rng: random.Random) -> tuple[tuple[float, ...], int]:
+        playout = getattr(state, "policy_playout", None)
+        if playout is None:
+            raise SearchError(f"{type(state).__name__} has no playout policy: use rollout=random or an agent")
+        steps = playout(rng)
+        return state.results().utilities(), steps

@@ -401,7 +401,8 @@ class Session(SeatSources):
 
 def _suited_play(state, cards: list[Card]) -> Play:
     """The legal play these cards make where suits matter; raises `IllegalAction` naming the rule."""
-    from president.game.suited import parse_suited, play_of_cards
+    from president.game.cards import parse_suited
+    from president.game.suited import play_of_cards
 
     play = play_of_cards(state, cards)
     if play is not None:

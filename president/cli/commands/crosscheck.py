@@ -38,7 +38,7 @@ from recycle.kernel.specs import split_specs
 from recycle.kernel.protocol import GameError, play_game, trace_json
 from recycle.cli.output import progress_bar, write_json
 
-from president.agents.bots import make_bots
+from president.agents.opponents import make_bots
 from president.game.cards import PASS, Card, play_of
 from president.game.deals import Deal, random_deal
 from president.game.settings import Settings

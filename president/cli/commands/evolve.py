@@ -30,7 +30,7 @@ from recycle.kernel.specs import split_specs
 from recycle.kernel.suggest import hint
 from recycle.tournament.cluster import cluster_argument, refuse_jobs_with_cluster, status_line
 
-from president.agents.bots import make_bots
+from president.agents.opponents import make_bots
 from president.authoring.evolution import SIMPLIFY_ALPHA, Arena, Paired, run_generation, simplify_step
 from president.authoring.evolved_file import evolved_text
 from president.match.rule_stats import count_firings

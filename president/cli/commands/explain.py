@@ -16,7 +16,9 @@ from recycle.cli.output import progress_bar, write_json
 from recycle.kernel.protocol import decide, play_game, trace_json
 from recycle.kernel.specs import fill_seats, split_specs
 
-from president.agents.bots import make_bot, make_bots
+from president.agents.bots import make_bot
+
+from president.agents.opponents import make_bots
 from president.game.cards import parse_value, value_text
 from president.game.position import hypothetical_state
 from president.match.rule_stats import count_firings

@@ -13,7 +13,7 @@ from recycle.cli.console import add_wide_option, print_table
 from recycle.kernel.tables import add_name_column
 from recycle.players import PRESIDENT, check_agents_for
 
-from president.agents.bots import make_bots
+from president.agents.opponents import make_bots
 from president.game.observation import ordinal, place_title
 from president.match.simulate import SimulationResult, simulate
 from president.cli.common import add_seed_option, add_table_options, console, rules_dirs, seed_of, table_settings
