@@ -34,6 +34,9 @@ from pathlib import Path
 
 from timing import SHARED, add_smoke_option, smoke
 
+# The fuzz harness is development code: it lives with the tests, outside the installed packages.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+
 from fuzzing.inputs import (
     generate_rul,
     mutate_game,

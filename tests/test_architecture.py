@@ -126,3 +126,8 @@ def test_benchmark_script_runs_in_smoke_mode(script, shared_dir):
                           timeout=120, cwd=REPO, env={**os.environ, "PRESIDENT_SHARED_DIR": str(shared_dir)})
     assert done.returncode == 0, done.stderr[-2000:]
     assert any(ch.isdigit() for ch in done.stdout), "a benchmark prints figures"
+
+
+def test_no_fuzz_harness_in_the_installed_packages(imports):
+    # The harness (tests/fuzzing) is development code: a user's installation carries none of it.
+    assert not [m for m in imports if "fuzz" in m.rsplit(".", 1)[-1]]

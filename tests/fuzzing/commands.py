@@ -2,8 +2,9 @@
 
 Shared by the CI tests (`tests/test_cli_fuzz.py`, which draw the random
 generators from hypothesis) and the long runs (`bench/fuzz.py`, targets
-`cli`, `journal`, `transcript`, `deal`). This module sits above both
-commands (`president` and `recycle`), so it lives with the commands.
+`cli`, `journal`, `transcript`, `deal`). It sits above both command lines
+(`president` and `recycle`) and is development code, so it lives with the tests,
+outside the installed packages.
 
 - `random_command_line`: for any subcommand of either program (found in the
   parsers, so a new subcommand is fuzzed too), odd argument lists made of its
