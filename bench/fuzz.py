@@ -139,9 +139,9 @@ def _cli_files() -> tuple[dict[str, str], Path]:
         import shutil
         import tempfile
 
-        from president.cli.main import main as president
+        from president.cli import main as president
         from fuzzing import commands as fuzzing
-        from recycle.cli.main import main as recycle
+        from recycle.cli import main as recycle
 
         root = Path(tempfile.mkdtemp(prefix="fuzz-cli-"))
         atexit.register(shutil.rmtree, root, True)

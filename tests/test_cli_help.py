@@ -34,8 +34,8 @@ def test_every_registered_subcommand_is_in_the_static_table(program):
 
     from recycle.cli.subcommands import registrar
 
-    cli = importlib.import_module(f"{program}.cli")
-    commands = importlib.import_module(f"{program}.commands")
+    cli = importlib.import_module(f"{program}.cli.main")
+    commands = importlib.import_module(f"{program}.cli.commands")
     table = {c.name: (c.module, c.help) for c in cli.COMMANDS}
     registered = {}
     for info in pkgutil.iter_modules(commands.__path__):
@@ -57,7 +57,7 @@ def test_help_imports_no_command_module(program):
     import subprocess
     import sys
 
-    code = (f"import sys; from {program}.cli import main\n"
+    code = (f"import sys; from {program}.cli.main import main\n"
             f"try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
             "print(sorted(m for m in sys.modules if '.commands.' in m or m.startswith(('rich', 'pyparsing', "
             "'textual', 'president.game.state', 'recycle.interp'))))")
