@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
 from recycle.kernel.deal_file import DealEntry, DealSpec, as_spec
 from recycle.kernel.diagnostics import Diagnostic, DiagnosticError
@@ -35,8 +35,13 @@ from recycle.lang import load_game
 from recycle.lang import tree as T
 
 from recycle.interp.errors import located
-from recycle.interp.game import RecycleState, new_game
 from recycle.interp.state import Rng, Table, loc_text
+
+if TYPE_CHECKING:
+    from recycle.interp.game import RecycleState
+
+#: How a game starts: `new_game` (passed in by it, so that arranging deals does not depend on starting games).
+Start = Callable[..., "RecycleState"]
 
 # ---- arranging the first shuffle ------------------------------------------------------
 
@@ -70,14 +75,14 @@ class _Probe:
     table: Table  # the game's cards: texts and attributes
 
 
-def _run(game: T.Game, seed: int, arrange: Callable[[list], list], limits: dict):
+def _run(game: T.Game, seed: int, arrange: Callable[[list], list], limits: dict, start: Start):
     holder: list[ArrangedRng] = []
 
     def shuffler(rng: Rng) -> Rng:
         holder.append(ArrangedRng(rng.s, arrange))
         return holder[0]
 
-    state = new_game(game, seed, shuffler=shuffler, **limits)
+    state = start(game, seed, shuffler=shuffler, **limits)
     if not holder or holder[0].shuffled is None:
         raise located(_first_shuffle(game), game.filename,
                       "the game shuffles nothing before its first choice, so there is no deal to arrange",
@@ -85,8 +90,8 @@ def _run(game: T.Game, seed: int, arrange: Callable[[list], list], limits: dict)
     return state, tuple(holder[0].shuffled)
 
 
-def _probe(game: T.Game, seed: int, order: Callable[[list], list], limits: dict) -> _Probe:
-    state, stock = _run(game, seed, order, limits)
+def _probe(game: T.Game, seed: int, order: Callable[[list], list], limits: dict, start: Start) -> _Probe:
+    state, stock = _run(game, seed, order, limits, start)
     arranged = order(list(stock))
     locs, where = state.st.locs, state.st.where
     places = []
@@ -101,10 +106,10 @@ def _first_shuffle(node) -> object:
     return next((n for n in T.walk(node) if isinstance(n, T.Shuffle)), node)
 
 
-def arrangement(game: T.Game, seed: int, spec: DealSpec, limits: dict) -> tuple[list[int], dict, bool]:
+def arrangement(game: T.Game, seed: int, spec: DealSpec, limits: dict, start: Start) -> tuple[list[int], dict, bool]:
     """(the first shuffle's result that deals `spec`, {location key: card ids}, order kept?)."""
-    first = _probe(game, seed, lambda cards: cards, limits)
-    second = _probe(game, seed, lambda cards: cards[::-1], limits)
+    first = _probe(game, seed, lambda cards: cards, limits, start)
+    second = _probe(game, seed, lambda cards: cards[::-1], limits, start)
     keys_a, keys_b = [k for k, _ in first.places], [k for k, _ in second.places]
     if keys_a != keys_b:
         pos = next(i for i, (a, b) in enumerate(zip(keys_a, keys_b)) if a != b)
@@ -210,15 +215,15 @@ def _resolve(table: Table, filename: str, spec: DealSpec, stock: Sequence[int],
     return out
 
 
-def dealt_game(game: "T.Game | str | Path", seed: int, deal: "DealSpec | Mapping[str, Sequence[str]]",
-               **limits) -> RecycleState:
-    """`new_game(game, seed)` with the first shuffle arranged so that the game deals `deal`."""
+def dealt_game(game: "T.Game | str | Path", seed: int, deal: "DealSpec | Mapping[str, Sequence[str]]", start: Start,
+               **limits) -> "RecycleState":
+    """`start(game, seed)` (`new_game`) with the first shuffle arranged so that the game deals `deal`."""
     if not isinstance(game, T.Game):
         game = load_game(game)
     spec = as_spec(deal)
     transcript = limits.pop("transcript", False)
-    order, wanted, ordered = arrangement(game, seed, spec, limits)
-    state, _ = _run(game, seed, lambda cards: order, {**limits, "transcript": transcript})
+    order, wanted, ordered = arrangement(game, seed, spec, limits, start)
+    state, _ = _run(game, seed, lambda cards: order, {**limits, "transcript": transcript}, start)
     text, locs = state.table.text, state.st.locs
     for key, cards in wanted.items():
         got, want = [text[c] for c in locs.get(key, ())], [text[c] for c in cards]

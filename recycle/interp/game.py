@@ -26,6 +26,7 @@ from recycle.lang import load_game
 from recycle.lang import tree as T
 
 from recycle.interp.actions import Executor
+from recycle.interp.arrange import dealt_game
 from recycle.interp.compiler import executor
 from recycle.interp.engine import WARM_CHOICES, Engine
 from recycle.interp.effects import RecycleAction, action
@@ -360,9 +361,7 @@ def new_game(game: "T.Game | str | Path", seed: int = 0, *, max_choices: int = M
     if check is None:
         check = checking_by_default()
     if deal is not None:
-        from recycle.interp.arrange import dealt_game
-
-        return dealt_game(game, seed, deal, max_choices=max_choices, max_steps=max_steps,
+        return dealt_game(game, seed, deal, new_game, max_choices=max_choices, max_steps=max_steps,
                           max_cards=max_cards, strict=strict, transcript=transcript, check=check, engine=engine)
     if not isinstance(game, T.Game):
         game = load_game(game)
