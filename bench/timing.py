@@ -21,7 +21,7 @@ from president.game.settings import preset
 from president.game.state import PresidentState
 from president.match.tournament import PresidentMatch
 from recycle.kernel.protocol import RandomAgent, play_game
-from recycle.tournament import Journal, Schedule, Tally, run_tournament
+from recycle.tournament import Schedule, Tally, TournamentJournal, run_tournament
 from recycle.tournament.cluster import ClusterSpec
 
 ONE_ROUND = dataclasses.replace(preset("classic"), rounds=1)  # 5 players, classic, one-round matches
@@ -71,7 +71,7 @@ def tournament_speed(rounds: int, jobs: int, seed: int, cluster: str | None = No
             marks.setdefault("warm", (now, done))
 
     with tempfile.TemporaryDirectory() as tmp:
-        journal = Journal.create(Path(tmp) / "bench.jsonl", {"bench": True})
+        journal = TournamentJournal.create(Path(tmp) / "bench.jsonl", {"bench": True})
         start = time.perf_counter()
         with journal:
             run_tournament(schedule, BOTS, PresidentMatch(settings), tally, journal, jobs, progress=progress,

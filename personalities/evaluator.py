@@ -27,7 +27,7 @@ from personalities.variables import Variable
 from personalities.view import ClimbingView, Play, cards_text, hand_text
 
 
-class Situation:
+class GameVariables:
     """Reads the game variables from a view; caches what does not change in a decision."""
 
     __slots__ = ("view", "rng", "_fixed")
@@ -56,7 +56,7 @@ def decide(personality: Personality, view: ClimbingView, rng: random.Random,
     program = compiled(personality)
     if not trace:
         return program.walk(view)(view, rng)
-    situation = Situation(view, rng)
+    variables = GameVariables(view, rng)
     resolved: dict[tuple[int, int, int], tuple[Play | None, bool, Reason]] = {}
     traces: list[RuleTrace] = []
     for rule, code, conditions in program.rules:
@@ -67,14 +67,14 @@ def decide(personality: Personality, view: ClimbingView, rng: random.Random,
         if not applies:
             traces.append(RuleTrace(rule.line, rule.source or str(rule), None, False, reason_text(reason)))
             continue
-        holds = _trace_conditions(situation, play, conditions, checked := [])
+        holds = _trace_conditions(variables, play, conditions, checked := [])
         traces.append(RuleTrace(rule.line, rule.source or str(rule), play, True, "", tuple(checked), holds))
         if holds:
             return play, rule, traces, ""
     return when_no_rule_applies(view, traces)
 
 
-def _trace_conditions(situation: Situation, play: Play | None, conditions, checked: list) -> bool:
+def _trace_conditions(variables: GameVariables, play: Play | None, conditions, checked: list) -> bool:
     """Evaluate like the hot path (stop deciding at the first false), recording each one.
 
     After a false condition the rest are shown for the trace only; `Random`
@@ -86,7 +86,7 @@ def _trace_conditions(situation: Situation, play: Play | None, conditions, check
         if not holds and reader[0] == RANDOM:
             checked.append(ConditionTrace(str(condition), name, None, None, False))
             continue
-        value = situation._read(reader, play)
+        value = variables._read(reader, play)
         verdict = test(value, target)
         checked.append(ConditionTrace(str(condition), name, value, verdict, holds))
         holds = holds and verdict
@@ -113,5 +113,5 @@ def explain(personality: Personality, view: ClimbingView, rng: random.Random, pl
                                action, rule.line if rule else None, note)
 
 
-__all__ = ["CANNOT_BEAT", "NO_PASS", "NOT_HELD", "NOT_LEGAL", "Situation", "decide", "draws_random", "explain",
+__all__ = ["CANNOT_BEAT", "GameVariables", "NO_PASS", "NOT_HELD", "NOT_LEGAL", "decide", "draws_random", "explain",
            "resolve", "situation_summary"]

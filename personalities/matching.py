@@ -42,7 +42,7 @@ def recorded(record: RecordedDecision):
 
 
 @dataclass(frozen=True)
-class Tally:
+class MatchRate:
     """Matched decisions out of decisions, overall and per situation."""
 
     matched: int
@@ -79,7 +79,7 @@ class Scorer:
     def matched(self, personality: Personality) -> int:
         return self.mask(personality).bit_count()
 
-    def tally(self, personality: Personality) -> Tally:
+    def tally(self, personality: Personality) -> MatchRate:
         m = self.mask(personality)
         by = tuple((s, (m & b).bit_count(), b.bit_count()) for s, b in self.situations.items() if b)
-        return Tally(m.bit_count(), len(self.records), by)
+        return MatchRate(m.bit_count(), len(self.records), by)

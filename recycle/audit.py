@@ -75,7 +75,7 @@ class Pair:
 
 
 @dataclass(frozen=True)
-class Difference:
+class PairDifference:
     """One thing that differs between the two states of a pair: `what` (decision, explanation,
     options, seat text, observation) of `agent` ('' for the game's own)."""
 
@@ -102,10 +102,10 @@ class AuditReport:
     controls: tuple[str, ...]  # the cheating agents among them
     pairs: int
     decisions: int  # decisions compared: one per agent, pair and side (choose and explain each count)
-    differences: tuple[Difference, ...]
+    differences: tuple[PairDifference, ...]
 
     @property
-    def leaks(self) -> tuple[Difference, ...]:
+    def leaks(self) -> tuple[PairDifference, ...]:
         """Differences that are not the control's: each is a leak (of an agent, or of the game)."""
         return tuple(d for d in self.differences if d.agent not in self.controls)
 
@@ -199,11 +199,11 @@ def _spread(n: int) -> list[int]:
     return order[:PER_GAME]
 
 
-def pairs_of(subject: Subject, count: int, seed: int) -> tuple[list[Pair], list[Difference]]:
+def pairs_of(subject: Subject, count: int, seed: int) -> tuple[list[Pair], list[PairDifference]]:
     """`count` pairs (fewer if `count * LOOK` positions hold no hidden information), and the
     positions where the seat's own sample is a world it can tell apart (the game's fault)."""
     pairs: list[Pair] = []
-    faults: list[Difference] = []
+    faults: list[PairDifference] = []
     for index, a in enumerate(positions(subject, seed)):
         if len(pairs) >= count or index >= count * LOOK:
             break
@@ -211,8 +211,8 @@ def pairs_of(subject: Subject, count: int, seed: int) -> tuple[list[Pair], list[
         for attempt in range(TRIES):
             b = a.observation(seat).sample_state(random.Random(f"audit/{seed}/{index}/{attempt}"))
             if a.observation(seat) != b.observation(seat):
-                faults.append(Difference("", "observation", index, seat, repr(a.observation(seat)),
-                                         repr(b.observation(seat))))
+                faults.append(PairDifference("", "observation", index, seat, repr(a.observation(seat)),
+                                             repr(b.observation(seat))))
                 break
             if subject.whole(a) != subject.whole(b):
                 pairs.append(Pair(index, seat, a, b))
@@ -226,19 +226,19 @@ def is_cheating(agent: Agent) -> bool:
     return bool(getattr(agent, "cheating", False))
 
 
-def compare_game(subject: Subject, pair: Pair) -> list[Difference]:
+def compare_game(subject: Subject, pair: Pair) -> list[PairDifference]:
     """What the game itself gives the seat in both states: its options (when it moves), and its text."""
     out = []
     opts = [[str(o) for o in s.legal_actions()] if s.current_player() == pair.seat else [] for s in (pair.a, pair.b)]
     if opts[0] != opts[1]:
-        out.append(Difference("", "options", pair.index, pair.seat, "\n".join(opts[0]), "\n".join(opts[1])))
+        out.append(PairDifference("", "options", pair.index, pair.seat, "\n".join(opts[0]), "\n".join(opts[1])))
     texts = [subject.seat_text(s, pair.seat) for s in (pair.a, pair.b)]
     if texts[0] != texts[1]:
-        out.append(Difference("", "seat text", pair.index, pair.seat, texts[0], texts[1]))
+        out.append(PairDifference("", "seat text", pair.index, pair.seat, texts[0], texts[1]))
     return out
 
 
-def compare_agent(subject: Subject, spec: str, pair: Pair, seed: int) -> tuple[list[Difference], int]:
+def compare_agent(subject: Subject, spec: str, pair: Pair, seed: int) -> tuple[list[PairDifference], int]:
     """(differences, decisions compared) of one agent on one pair: fresh agents, the same seed on both sides."""
     got: dict[str, list[str]] = {"decision": [], "explanation": [], "belief": []}
     decisions = 0
@@ -255,11 +255,11 @@ def compare_agent(subject: Subject, spec: str, pair: Pair, seed: int) -> tuple[l
             got["explanation"].append(answer if failed else _explained(answer))
             got["belief"].append(answer if failed else belief_text(answer.belief))
             decisions += 1
-    out = [Difference(spec, what, pair.index, pair.seat, texts[0], texts[1])
+    out = [PairDifference(spec, what, pair.index, pair.seat, texts[0], texts[1])
            for what, texts in got.items() if len(texts) == 2 and texts[0] != texts[1]]
     errors = [t for texts in got.values() for t in texts if t.startswith(FAILED)]
     if errors and not out:  # failing alike in both states is still a failure to report
-        out.append(Difference(spec, "error", pair.index, pair.seat, errors[0], errors[-1]))
+        out.append(PairDifference(spec, "error", pair.index, pair.seat, errors[0], errors[-1]))
     return out, decisions
 
 
@@ -293,7 +293,7 @@ def audit(subject: Subject, specs: Sequence[str], pairs: int = 6, seed: int = 0,
     report keeps them all, in order (the first is shown)."""
     controls = tuple(s for s in specs if is_cheating(subject.make_agent(s)))
     found, faults = pairs_of(subject, pairs, seed)
-    differences: list[Difference] = list(faults)
+    differences: list[PairDifference] = list(faults)
     decisions = 0
     for done, pair in enumerate(found, 1):
         differences += compare_game(subject, pair)

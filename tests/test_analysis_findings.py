@@ -18,7 +18,7 @@ from rich.console import Console
 from recycle.analysis import Config, analyze, compute
 from recycle.analysis.designer import findings_table
 from recycle.analysis.findings import _seat_line, bands, lead_changes, longest_run, no_real_choice, settled_at
-from recycle.analysis.records import SETS, DecisionRecord, GameLog, Play
+from recycle.analysis.records import SETS, DecisionRecord, Episode, GameLog
 from recycle.analysis.reference import COMPARED, reference
 from recycle.analysis.replay import replay
 from recycle.analysis.report import write_report
@@ -42,19 +42,19 @@ def test_lead_changes_count_a_new_leader_of_a_tenth_compared_exactly():
              (F(1, 4), F(3, 4)),
              (F(1, 2), F(1, 2)), (F(1), F(0)),  # a tie leaves seat 1 leading; then seat 0
              None, (F(1, 2), F(2, 3)), (F(4, 5), F(0))]  # no view: nothing; then two changes
-    play = Play(tuple(d(i % 2, view=v) for i, v in enumerate(views)), (1, 2))
+    play = Episode(tuple(d(i % 2, view=v) for i, v in enumerate(views)), (1, 2))
     assert lead_changes(play) == [3, 6, 8, 9]
     # twenty decisions: two per tenth; a noisy flip inside a tenth is no change
     noisy = [(F(3, 4), F(1, 4)), (F(1, 4), F(1, 2))] * 10
-    assert lead_changes(Play(tuple(d(i % 2, view=v) for i, v in enumerate(noisy)), (1, 2))) == []
+    assert lead_changes(Episode(tuple(d(i % 2, view=v) for i, v in enumerate(noisy)), (1, 2))) == []
 
 
 def test_settled_follows_the_winners_lead_above_four_fifths():
     winner_1 = (2, 1)
-    play = Play((d(1, values=(F(1, 2),)), d(0, values=(F(1),)), d(1, values=(F(4, 5),)),
+    play = Episode((d(1, values=(F(1, 2),)), d(0, values=(F(1),)), d(1, values=(F(4, 5),)),
                  d(1, values=(F(9, 10),))), winner_1)
     assert settled_at(play) == (2, 3)  # its third decision of three: lead 4/5 is not above 4/5
-    never = Play((d(1, values=(F(4, 5),)),), winner_1)
+    never = Episode((d(1, values=(F(4, 5),)),), winner_1)
     assert settled_at(never) == (1, 1)
 
 
@@ -63,7 +63,7 @@ def test_one_real_option_is_forced_or_options_valued_exactly_alike():
     assert no_real_choice(d(0, options=3, values=(F(1, 3), F(2, 6), F(1, 3))))
     assert not no_real_choice(d(0, options=2, values=(F(1, 3), F(1, 2))))
     assert not no_real_choice(d(0, options=2))  # a random seat's choice: the options are not known alike
-    play = Play(tuple(d(0, options=o) for o in (2, 1, 1, 2, 1, 1, 1, 2)), (1,))
+    play = Episode(tuple(d(0, options=o) for o in (2, 1, 1, 2, 1, 1, 1, 2)), (1,))
     assert longest_run(play) == (4, 3)
 
 

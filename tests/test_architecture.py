@@ -1,8 +1,9 @@
-"""The house rules of the code: layers (import-linter), no package cycles, internal
-errors reported as bugs, and every benchmark script still runs."""
+"""The house rules of the code: layers (import-linter), no package cycles, one meaning per
+class name, internal errors reported as bugs, and every benchmark script still runs."""
 from __future__ import annotations
 
 import argparse
+import ast
 import os
 import subprocess
 import sys
@@ -89,6 +90,47 @@ def test_no_import_cycle_between_modules(imports):
 def test_cycles_are_found():
     assert cycles_of({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert cycles_of({"a": {"b"}, "b": set()}) == []
+
+
+#: Class names defined in two modules on purpose: the same idea in two places, so a reader
+#: who meets either is not misled. Any other name defined twice is an error (rename the one
+#: that is less central to what it is, in the game's own words).
+SAME_IDEA_TWICE = {
+    # Each game's own physical card: President's (value and suit) and Tides of Time's (its seed number).
+    "Card": {"president/game/cards.py", "recycle/games/tides/cards.py"},
+    # A RECYCLE action as written (syntax node) and the effect it has when run (journaled for undo).
+    "Move": {"recycle/lang/tree.py", "recycle/interp/effects.py"},
+    "Remember": {"recycle/lang/tree.py", "recycle/interp/effects.py"},
+    "Forget": {"recycle/lang/tree.py", "recycle/interp/effects.py"},
+    # A point map as written (syntax node) and its value in the store once evaluated.
+    "PointMap": {"recycle/lang/coll.py", "recycle/interp/state.py"},
+    # Each game's crosscheck of its native engine against its RECYCLE file: one engine's game
+    # of a deal, and the first difference between the two.
+    "Played": {"president/cli/commands/crosscheck.py", "recycle/games/tides/crosscheck.py"},
+    "Divergence": {"president/cli/commands/crosscheck.py", "recycle/games/tides/crosscheck.py"},
+    # A turn at President's table: who and what was played (as text in the crosscheck, as cards on screen).
+    "Turn": {"president/cli/commands/crosscheck.py", "tui/president/session.py"},
+}
+
+
+def classes_by_name() -> dict[str, set[str]]:
+    """Class name -> the files (relative to the repository) that define it at module level."""
+    found: dict[str, set[str]] = {}
+    for package in PACKAGES:
+        for path in sorted((REPO / package).rglob("*.py")):
+            for node in ast.parse(path.read_text(encoding="utf-8"), str(path)).body:
+                if isinstance(node, ast.ClassDef):
+                    found.setdefault(node.name, set()).add(path.relative_to(REPO).as_posix())
+    return found
+
+
+def test_a_class_name_means_one_thing():
+    twice = {name: files for name, files in classes_by_name().items() if len(files) > 1}
+    unexpected = {name: sorted(files) for name, files in twice.items() if files != SAME_IDEA_TWICE.get(name)}
+    assert not unexpected, ("class names defined more than once (rename the less central one, or list them "
+                            f"in SAME_IDEA_TWICE): {unexpected}")
+    stale = sorted(set(SAME_IDEA_TWICE) - set(twice))
+    assert not stale, f"SAME_IDEA_TWICE lists names no longer defined twice: {stale}"
 
 
 def test_a_bug_of_ours_is_one_line_and_a_saved_traceback(capsys):

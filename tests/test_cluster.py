@@ -12,7 +12,7 @@ import pytest
 from president.match.tournament import PresidentMatch
 from president.game.settings import preset
 from recycle.kernel import user_files as uploads
-from recycle.tournament import Journal, Schedule, Tally, records, run_tournament
+from recycle.tournament import Schedule, Tally, TournamentJournal, records, run_tournament
 from recycle.tournament import cluster
 from recycle.tournament.cluster import BLOCK, ClusterError, ClusterSpec, block_size, run_task
 
@@ -76,7 +76,7 @@ def _tournament(tmp_path: Path, name: str, play, specs, **options):
     schedule = Schedule(len(specs), play.players, 4, seed=11)
     tally = Tally(specs, play.players, rating=False)
     path = tmp_path / f"{name}.jsonl"
-    journal = Journal.create(path, {"name": name})
+    journal = TournamentJournal.create(path, {"name": name})
     with journal:
         outcome = run_tournament(schedule, specs, play, tally, journal, **options)
     return outcome, tally.summary(), sorted(records(path, schedule), key=lambda r: r.index)

@@ -16,7 +16,7 @@ from recycle.kernel.diagnostics import Severity
 from recycle.kernel.protocol import RandomAgent, play_game
 from recycle.lang import check_file, check_text, load_game
 from recycle.lang import tree as T
-from recycle.lang.errors import Source
+from recycle.lang.errors import SourceFile
 from recycle.lang.lexer import read_form
 from recycle.lang.vocab import KEYWORDS
 
@@ -101,7 +101,7 @@ def test_a_keyword_glued_to_a_variable_is_its_own_token():
 @settings(max_examples=200, deadline=None)
 @given(name=st.text(alphabet=string.ascii_uppercase, min_size=1, max_size=8), keyword=st.sampled_from(sorted(KEYWORDS)))
 def test_any_keyword_glued_to_any_variable_splits(name, keyword):
-    src = Source(f"('{name}{keyword} X)", "x.gdl")
+    src = SourceFile(f"('{name}{keyword} X)", "x.gdl")
     items = read_form(src).form.items
     assert [(a.kind, a.text) for a in items] == [("var", name), ("word", keyword), ("name", "X")]
     assert not src.diagnostics

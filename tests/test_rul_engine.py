@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 
-from personalities.evaluator import Situation, decide, explain, resolve
+from personalities.evaluator import GameVariables, decide, explain, resolve
 from personalities.odds import follow_odds
 from personalities.reader import parse_personality, parse_potential
 from personalities.trace import DecisionTrace
@@ -68,7 +68,7 @@ def choose(text_or_personality, view: ClimbingView, seed: int = 0):
 
 
 def variable(view: ClimbingView, var: Variable, play=None, seed: int = 0) -> int:
-    return Situation(view, random.Random(seed)).value(var, play)
+    return GameVariables(view, random.Random(seed)).value(var, play)
 
 
 def view_of(unseen: dict[int, int], opponents: tuple[int, ...], order=tuple(range(3, 16)),
@@ -486,8 +486,8 @@ def test_all_18_variables_by_short_name_in_rules_with_full_names_in_the_trace():
 
 def test_random_is_a_fresh_reproducible_draw_per_reference():
     view = position(**VIEW_A)
-    situation = Situation(view, random.Random(7))
-    draws = [situation.value(Variable.RANDOM, None) for _ in range(200)]
+    variables = GameVariables(view, random.Random(7))
+    draws = [variables.value(Variable.RANDOM, None) for _ in range(200)]
     reference = random.Random(7)
     assert draws == [reference.randint(1, 100) for _ in range(200)]
     assert min(draws) >= 1 and max(draws) <= 100 and len(set(draws)) > 50

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from personalities.catalog import shipped, shipped_names
-from personalities.evaluator import Situation, decide
+from personalities.evaluator import GameVariables, decide
 from personalities.player import EXCHANGE_NOTE, RulePlayer, exchange_choice
 from personalities.reader import check_file, load_personality, parse_personality
 from personalities.variables import Variable
@@ -152,7 +152,7 @@ def test_president_view_agrees_with_the_true_state(seed, table):
         assert view.can_pass == (PASS in legal)
         naturals = {(a.value, a.count) for a in legal if not a.is_pass and a.jokers == 0}
         assert view.legal == naturals or (not naturals and not view.can_pass)
-        s = Situation(view, random.Random(0))
+        s = GameVariables(view, random.Random(0))
         played = state.played.bit_count()
         assert s.value(Variable.LEAD, None) == int(state.upcards is None)
         assert s.value(Variable.TWOS_LEFT, None) == sum(state.counts[q][TWO] for q in others)
@@ -447,7 +447,7 @@ def test_follow_odds_counts_wild_jokers():
             beaten += 2 * any("Jk" in h and ("A" in h or "K" in h) for h in hands)
     assert (beaten, total) == (248, 420)
     assert 100 * beaten // total == 59
-    assert Situation(view, random.Random(0)).value(Variable.FOLLOW_ODDS, (9, 2)) == 59
+    assert GameVariables(view, random.Random(0)).value(Variable.FOLLOW_ODDS, (9, 2)) == 59
 
 
 def test_a_name_in_user_folders_is_found_in_name_order_and_the_folder_is_read_bounded(tmp_path):

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from president.cli.main import main
-from recycle.tournament import (SPRT, ClusterSum, GameRecord, Journal, Schedule, Tally, WorkerError, run_tournament,
-                                t_quantile, wilson)
+from recycle.tournament import (SPRT, ClusterSum, GameRecord, Schedule, Tally, TournamentJournal, WorkerError,
+                                run_tournament, t_quantile, wilson)
 from recycle.kernel.diagnostics import DiagnosticError
 from recycle.tournament.journal import records, repair
 
@@ -260,7 +260,7 @@ class FailsOnDeal2:
 
 def test_a_game_failing_in_a_worker_is_reported_and_earlier_games_kept(tmp_path):
     schedule = Schedule(3, 3, 5, seed=1, deal_seed=lambda d: d)
-    with Journal.create(tmp_path / "f.jsonl", {}) as journal:
+    with TournamentJournal.create(tmp_path / "f.jsonl", {}) as journal:
         with pytest.raises(WorkerError, match="bot crashed"):
             run_tournament(schedule, ["a", "b", "c"], FailsOnDeal2(), Tally("abc", 3, rating=False), journal, jobs=2)
     kept = {r.index for r in records(tmp_path / "f.jsonl")}
@@ -281,7 +281,7 @@ class FailsInProcess:
 
 def test_with_jobs_the_main_process_plays_too_and_its_failures_keep_the_workers_games(tmp_path):
     schedule = Schedule(3, 3, 30, seed=1, deal_seed=lambda d: d)
-    with Journal.create(tmp_path / "f.jsonl", {}) as journal:
+    with TournamentJournal.create(tmp_path / "f.jsonl", {}) as journal:
         with pytest.raises(WorkerError, match="crashed in the main process"):
             run_tournament(schedule, ["a", "b", "c"], FailsInProcess(os.getpid()), Tally("abc", 3, rating=False),
                            journal, jobs=2)

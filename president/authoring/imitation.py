@@ -33,7 +33,7 @@ from typing import Callable, Sequence
 from personalities.catalog import shipped, shipped_names
 from personalities.evaluator import decide
 from personalities.induction import Features, induce
-from personalities.matching import Scorer, Tally, recorded
+from personalities.matching import MatchRate, Scorer, recorded
 from personalities.mutation import Candidate, Mutator
 from personalities.reader import parse_personality
 from personalities.records import RecordedDecision, Situation, load_all
@@ -256,7 +256,7 @@ def rate_text(matched: int, total: int) -> str:
     return f"{100 * matched / total:.1f}% ({100 * lo:.1f}-{100 * hi:.1f})"
 
 
-def tally_json(tally: Tally) -> dict:
+def tally_json(tally: MatchRate) -> dict:
     def one(m: int, n: int) -> dict:
         lo, hi = wilson(m, n) if n else (math.nan, math.nan)
         return {"matched": m, "decisions": n, "rate": m / n if n else None,
@@ -280,7 +280,7 @@ def firings(personality: Personality, records: Sequence[RecordedDecision], seed:
     return {line: (fired[line], right[line]) for line in fired}
 
 
-def imitated_text(candidate: Candidate, about: dict, lineage: Sequence[str], train: Tally, held: Tally,
+def imitated_text(candidate: Candidate, about: dict, lineage: Sequence[str], train: MatchRate, held: MatchRate,
                   fired: dict[int, tuple[int, int]]) -> str:
     """The commented file: what it imitates and how well, each rule's origin and how often it matched."""
     lines = [f"; Plays like {about['player']} (president imitate from {about['start']}, seed {about['seed']}): "

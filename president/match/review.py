@@ -31,7 +31,7 @@ PLAYOUT = "Classic"
 
 
 @dataclass(frozen=True)
-class Choice:
+class ConsideredPlay:
     """One play worth considering at a decision: its expected round points, and who chose it."""
 
     action: str
@@ -50,7 +50,7 @@ class MyDecision:
     situation: str  # "lead" or "upcards 8 8"
     hand: str
     played: str
-    choices: tuple[Choice, ...]  # best first
+    choices: tuple[ConsideredPlay, ...]  # best first
 
     def to_json(self) -> dict:
         return {"action": self.number + 1, "situation": self.situation, "hand": self.hand, "played": self.played,
@@ -188,7 +188,7 @@ def _review_decision(i: int, state: PresidentState, played: str, bots: dict, pla
         action = decide(bot, state.observation(0), legal, random.Random(rng.getrandbits(64))).action
         by.setdefault(str(action), []).extend(names)
     points = expected_points(state, [state.parse_action(a) for a in by], playout, rng, worlds)
-    choices = sorted((Choice(a, points[k], tuple(who)) for k, (a, who) in enumerate(by.items())),
+    choices = sorted((ConsideredPlay(a, points[k], tuple(who)) for k, (a, who) in enumerate(by.items())),
                      key=lambda c: -c.points)
     situation = "lead" if state.upcards is None else f"upcards {state.upcards}"
     return MyDecision(i, situation, " ".join(str(c) for c in state.hand(0)), played, tuple(choices))

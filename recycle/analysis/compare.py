@@ -34,7 +34,7 @@ class Cell:
 
 
 @dataclass(frozen=True)
-class Comparison:
+class VariantComparison:
     """The analyses compared and, for each after the first, every shared figure's difference from the first."""
 
     analyses: tuple
@@ -76,17 +76,17 @@ class Comparison:
                                               for name, d in self.differences[index - 1].items()}}
 
 
-def compare(analyses: Sequence) -> Comparison:
+def compare(analyses: Sequence) -> VariantComparison:
     """Every analysis after the first against the first, figure by figure."""
     base = analyses[0]
     diffs = []
     for a in analyses[1:]:
         figures = [n for n in a.figures() if n in base.figures() and not n.startswith("branching_curve_")]
         diffs.append({n: difference(base.figures()[n][1], a.figures()[n][1], n) for n in figures})
-    return Comparison(tuple(analyses), tuple(diffs))
+    return VariantComparison(tuple(analyses), tuple(diffs))
 
 
-def compare_table(c: Comparison) -> Table:
+def compare_table(c: VariantComparison) -> Table:
     """The console's table (fits 80 columns through `print_table`: each cell wraps at its spaces)."""
     from recycle.analysis.result import figure_label, interval_text, number_text
 
@@ -101,7 +101,7 @@ def compare_table(c: Comparison) -> Table:
     return table
 
 
-def compare_html(c: Comparison, png, plt) -> str:
+def compare_html(c: VariantComparison, png, plt) -> str:
     """The report's top section: the same table (intervals, marks) and a chart of each variant's heuristics
     (`png` embeds a figure drawn with `plt`, the report's matplotlib)."""
     head = "".join(f"<th>{html.escape(a.name)}</th>" for a in c.analyses)
@@ -116,13 +116,13 @@ def compare_html(c: Comparison, png, plt) -> str:
     return f"<h2>Variants compared</h2>{table}{png(variants_figure(c, plt), variants_alt(c))}"
 
 
-def variants_alt(c: Comparison) -> str:
+def variants_alt(c: VariantComparison) -> str:
     return (f"Grouped bar chart: each heuristic of the {len(c.analyses)} variants "
             f"({', '.join(a.name for a in c.analyses)}) with its 95% interval, {MARK} above a variant's bar where "
             f"it differs from {c.base.name}'s.")
 
 
-def variants_figure(c: Comparison, plt):
+def variants_figure(c: VariantComparison, plt):
     names = [h for h in HEURISTICS if all(h in a.heuristics.point for a in c.analyses)]
     fig, ax = plt.subplots(figsize=(7.5, 3.4))
     width = 0.8 / len(c.analyses)

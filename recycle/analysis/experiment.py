@@ -12,7 +12,7 @@ A work unit is one game of one set, seeded from (master seed, set, index)
 alone, so the same seed gives the same logs whichever process plays which
 unit, and `-j` or `--cluster` changes nothing but the time. The pool plays
 them in `schedule`'s order, which keeps every process busy to the end, and
-reports how long each took (`Played`), from which `eta` predicts the rest.
+reports how long each took (`TimedLog`), from which `eta` predicts the rest.
 """
 from __future__ import annotations
 
@@ -189,7 +189,7 @@ def schedule(todo: Iterable[Unit]) -> list[Unit]:
 
 
 @dataclass(frozen=True)
-class Played:
+class TimedLog:
     """A unit's log and the seconds it took in the process that played it (for the ETA only:
     never journaled, no figure depends on it)."""
 
@@ -207,10 +207,10 @@ class Timed:
 
     run: Callable[[Unit], GameLog]
 
-    def __call__(self, unit: Unit) -> Played:
+    def __call__(self, unit: Unit) -> TimedLog:
         start = time.perf_counter()
         log = self.run(unit)
-        return Played(log, time.perf_counter() - start)
+        return TimedLog(log, time.perf_counter() - start)
 
 
 def run_units(run: Callable[[Unit], GameLog], todo: Iterable[Unit], jobs: int = 1,

@@ -31,7 +31,7 @@ from fractions import Fraction
 
 from recycle.analysis.heuristics import DECISIVE_LEAD
 from recycle.analysis.metrics import BINS
-from recycle.analysis.records import ALL_AI, RANDOM, GameLog, Play
+from recycle.analysis.records import ALL_AI, RANDOM, Episode, GameLog
 from recycle.analysis.stats import Interval, bootstrap, proportion, ratio, total
 from recycle.analysis.verdicts import Band, verdict
 
@@ -189,7 +189,7 @@ def stretch_leaders(decisions) -> list[tuple[int, int, int, int | None]]:
     return out
 
 
-def lead_changes(play: Play) -> list[int]:
+def lead_changes(play: Episode) -> list[int]:
     """The tenths of the play (1..9) whose leader took over from another (`stretch_leaders`)."""
     return [b for b, _, _, before in stretch_leaders(play.decisions) if before is not None]
 
@@ -234,7 +234,7 @@ def lead_finding(logs: Sequence[GameLog], seed: int, replicates: int) -> Finding
 
 # --- decisive end --------------------------------------------------------------------------------------------
 
-def settled_at(play: Play) -> tuple[int, int] | None:
+def settled_at(play: Episode) -> tuple[int, int] | None:
     """(k, n): the winner's lead first passed 4/5 at its decision k of n (k = n: never); None without leads."""
     if play.winner is None:
         return None
@@ -300,7 +300,7 @@ def no_real_choice(d) -> bool:
     return d.options == 1 or (bool(d.values) and len(d.values) > 1 and d.spread == 0)
 
 
-def longest_run(play: Play) -> tuple[int, int]:
+def longest_run(play: Episode) -> tuple[int, int]:
     """(first decision, length) of the longest run of decisions with no real choice in the play."""
     best, start, run = (0, 0), 0, 0
     for i, d in enumerate(play.decisions):

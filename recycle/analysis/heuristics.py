@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from numbers import Real
 
-from recycle.analysis.records import ALL_AI, ONE_AI, RANDOM, GameLog, Play
+from recycle.analysis.records import ALL_AI, ONE_AI, RANDOM, Episode, GameLog
 from recycle.analysis.stats import Summaries, ratio, total
 
 #: CardStock's weights of the five heuristics it scores with.
@@ -102,7 +102,7 @@ def ai_summary(log: GameLog, threshold: Fraction) -> dict:
     return out
 
 
-def _play_summary(play: Play, players: int, threshold: Fraction, out: dict) -> None:
+def _play_summary(play: Episode, players: int, threshold: Fraction, out: dict) -> None:
     winner = play.winner
     if winner is not None:
         leads = play.leads(winner)

@@ -108,17 +108,17 @@ class GameLog:
                    tuple(int(r) for r in data["ranks"]), tuple(float(s) for s in data["scores"]),
                    int(data.get("actions", 0)), bool(data.get("called", False)), data.get("rounds"))
 
-    def plays(self) -> list[Play]:
+    def plays(self) -> list[Episode]:
         """The game cut into its episodes: each with its decisions and its places."""
         by_episode: list[list[DecisionRecord]] = [[] for _ in self.episodes]
         for d in self.decisions:
             if 0 <= d.episode < len(by_episode):
                 by_episode[d.episode].append(d)
-        return [Play(tuple(ds), places) for ds, places in zip(by_episode, self.episodes)]
+        return [Episode(tuple(ds), places) for ds, places in zip(by_episode, self.episodes)]
 
 
 @dataclass(frozen=True)
-class Play:
+class Episode:
     """One episode: the unit CardStock's heuristics are defined on (a game, or a round of a match)."""
 
     decisions: tuple[DecisionRecord, ...]

@@ -247,7 +247,7 @@ def write_report(folder: str | Path, analyses: Sequence, corpus: Sequence = (), 
                  comparison=None) -> Path:
     """Write `index.html` into `folder`: every analysis's tables and plots; returns its path.
 
-    With a `comparison` (`compare.Comparison`: variants of one game, not games), the page opens
+    With a `comparison` (`compare.VariantComparison`: variants of one game, not games), the page opens
     with its table and a chart of the variants side by side, and no chart shows the variants as
     a distribution of games."""
     folder = Path(folder)

@@ -11,7 +11,7 @@ Variables carry the kind of their binding, so `(top 'R)` over a run is right.
 from __future__ import annotations
 
 from recycle.lang import tree as T
-from recycle.lang.errors import Reject, Source, did_you_mean
+from recycle.lang.errors import Reject, SourceFile, did_you_mean
 from recycle.lang.lexer import Atom, SList
 from recycle.lang.tree import Feature
 from recycle.lang.vocab import (COLLECTIONS, DESCRIBE, ELEMENT, EXPECTED, FEATURES, HEAD_KIND,
@@ -59,7 +59,7 @@ def found(sx) -> str:
 class ExprBuilder:
     """Builds expression nodes, recording errors in `src` and features seen."""
 
-    def __init__(self, src: Source, inclusive_ranges: bool = True) -> None:
+    def __init__(self, src: SourceFile, inclusive_ranges: bool = True) -> None:
         self.src = src
         self.scope: dict[str, tuple[str, int]] = {}  # variable -> (kind, line bound)
         self.features: dict[str, Feature] = {}

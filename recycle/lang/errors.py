@@ -28,7 +28,7 @@ class Reject(Exception):
     """Internal: the current form is wrong and has been reported; skip it."""
 
 
-class Source:
+class SourceFile:
     """One file's text and the diagnostics found in it so far."""
 
     def __init__(self, text: str, filename: str) -> None:

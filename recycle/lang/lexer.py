@@ -19,7 +19,7 @@ from sys import intern
 
 import pyparsing as pp
 
-from recycle.lang.errors import Reject, Source
+from recycle.lang.errors import Reject, SourceFile
 from recycle.lang.vocab import KEYWORDS
 
 MAX_CHARS = 1_000_000  # the largest corpus file is 11 kB
@@ -110,7 +110,7 @@ class Reading:
         self.form, self.trailing = form, trailing
 
 
-def read_form(src: Source) -> Reading:
+def read_form(src: SourceFile) -> Reading:
     """Read the first top-level form of `src.text`, reporting lexical errors."""
     text = src.text
     if len(text) > MAX_CHARS:
@@ -183,7 +183,7 @@ def _trailing(tokens, text: str) -> int:
     return -1
 
 
-def _unbalanced(src: Source, stack: list[SList], suspect: tuple[SList, int] | None) -> None:
+def _unbalanced(src: SourceFile, stack: list[SList], suspect: tuple[SList, int] | None) -> None:
     outer, inner = stack[0], stack[-1]
     where = suspect[0] if suspect else inner
     message = (f"unbalanced parenthesis: '(' opened at line {outer.line}, column "
@@ -198,7 +198,7 @@ def _unbalanced(src: Source, stack: list[SList], suspect: tuple[SList, int] | No
     src.report(where.offset, message, expected="')'", hint=hint)
 
 
-def _atom(src: Source, tok: str, start: int, line: int, column: int) -> Atom | None:
+def _atom(src: SourceFile, tok: str, start: int, line: int, column: int) -> Atom | None:
     """Classify one token; report and repair (or drop) malformed ones."""
     first = tok[0]
     if first in "'\u2018\u2019":
@@ -251,7 +251,7 @@ def _atom(src: Source, tok: str, start: int, line: int, column: int) -> Atom | N
     return None
 
 
-def _lex_error(src: Source, start: int, message: str, **kw) -> None:
+def _lex_error(src: SourceFile, start: int, message: str, **kw) -> None:
     """A token-level error: recorded so the builder does not re-report its effects."""
     src.lexical.append(start)
     src.report(start, message, **kw)

@@ -5,7 +5,7 @@ from pathlib import Path
 
 from recycle.kernel.diagnostics import Diagnostic, read_user_file
 from recycle.lang.build_game import GAME_USAGE, GameBuilder
-from recycle.lang.errors import GameSyntaxError, Reject, Source, TooManyErrors
+from recycle.lang.errors import GameSyntaxError, Reject, SourceFile, TooManyErrors
 from recycle.lang.lexer import MAX_CHARS, read_form
 from recycle.lang.tree import Game
 
@@ -17,7 +17,7 @@ def read_game(text: str, filename: str = "<string>") -> tuple[Game | None, list[
     """Read a game; never raises for any text. -> (game or None, diagnostics)."""
     if not isinstance(text, str):
         raise TypeError(f"read_game needs str, not {type(text).__name__}")
-    src = Source(text.removeprefix("\ufeff"), filename)
+    src = SourceFile(text.removeprefix("\ufeff"), filename)
     game = None
     try:
         reading = read_form(src)
@@ -29,7 +29,7 @@ def read_game(text: str, filename: str = "<string>") -> tuple[Game | None, list[
         game = builder.game(reading.form, reading.trailing)
         if game is not None and builder.saw_range and game.dialect == {"A"}:
             # Dialect A's ranges exclude their upper end: build again knowing it.
-            src = Source(src.text, filename)
+            src = SourceFile(src.text, filename)
             game = GameBuilder(src, inclusive_ranges=False).game(reading.form, reading.trailing)
     except (Reject, TooManyErrors):
         game = None

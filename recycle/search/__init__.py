@@ -7,7 +7,7 @@ optional fast paths they use, and `common.py` for budgets, rollouts and traces.
 """
 from recycle.search import alphabeta, ismcts, mcts, osla, pimc, rhea, rmhc, vote
 from recycle.search.alphabeta import AlphaBetaAgent, Solver
-from recycle.search.common import Budget, Candidate, Rollout, SearchError, SearchTrace
+from recycle.search.common import Budget, CandidateAction, Rollout, SearchError, SearchTrace
 from recycle.search.ismcts import ISMCTSAgent
 from recycle.search.mcts import CheatingMCTSAgent
 from recycle.search.osla import OSLAAgent
@@ -27,5 +27,5 @@ SEARCH_PLAYERS = {
     "vote": vote.from_spec,
 }
 
-__all__ = ["SEARCH_PLAYERS", "AlphaBetaAgent", "Budget", "Candidate", "CheatingMCTSAgent", "ISMCTSAgent",
+__all__ = ["SEARCH_PLAYERS", "AlphaBetaAgent", "Budget", "CandidateAction", "CheatingMCTSAgent", "ISMCTSAgent",
            "OSLAAgent", "PIMCAgent", "RHEAAgent", "Rollout", "SearchError", "SearchTrace", "Solver", "VoteAgent"]

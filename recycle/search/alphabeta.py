@@ -29,8 +29,8 @@ from typing import Any, Hashable
 from recycle.kernel.beliefs import BeliefTally
 from recycle.kernel.protocol import Decision, GameState
 
-from recycle.search.common import (Budget, Candidate, Meter, Rollout, SearchAgent, SpecReader, best_by, endgame_solvable,
-                     sample_root)
+from recycle.search.common import (Budget, CandidateAction, Meter, Rollout, SearchAgent, SpecReader, best_by,
+                                   endgame_solvable, sample_root)
 
 INF = float("inf")
 #: Default node limit (`nodes=`): about a third of a second of pure-Python solving.
@@ -142,9 +142,9 @@ class Solver:
         return moves
 
 
-def solved_candidates(legal: list, values: dict[Any, float], exact: set) -> tuple[Candidate, ...]:
+def solved_candidates(legal: list, values: dict[Any, float], exact: set) -> tuple[CandidateAction, ...]:
     ranked = sorted(legal, key=values.__getitem__, reverse=True)
-    return tuple(Candidate(str(a), exact=values[a], bound=a not in exact) for a in ranked)
+    return tuple(CandidateAction(str(a), exact=values[a], bound=a not in exact) for a in ranked)
 
 
 def open_search(agent: SearchAgent, observation: Any, legal: list, rng: random.Random, endgame: bool,
@@ -252,7 +252,7 @@ class AlphaBetaAgent(SearchAgent):
         meter.iterations = 1
         action = best_by(legal, values.__getitem__)
         ranked = sorted(legal, key=values.__getitem__, reverse=True)
-        candidates = tuple(Candidate(str(a), 1, values[a]) for a in ranked)
+        candidates = tuple(CandidateAction(str(a), 1, values[a]) for a in ranked)
         return Decision(action, self.trace(observation, action, candidates, meter,
                                            method=f"max^n depth {self.depth} on one determinization",
                                            note=note or "not a determined two-player ending"))

@@ -200,7 +200,7 @@ def opponent_model(rollout: Rollout, agent_name: str) -> AgentModel:
 
 # ---- traces ---------------------------------------------------------------
 @dataclass(frozen=True)
-class Candidate:
+class CandidateAction:
     """One root action: how often it was tried and what it is worth to the decider."""
 
     action: str
@@ -233,7 +233,7 @@ class SearchTrace:
     method: str
     player: int
     action: str
-    candidates: tuple[Candidate, ...]
+    candidates: tuple[CandidateAction, ...]
     iterations: int = 0
     seconds: float = 0.0
     determinizations: int = 0
@@ -302,7 +302,7 @@ class SearchAgent:
         own = random.Random(rng.getrandbits(64))  # a private stream: see the module docstring
         legal = list(legal_actions)
         if len(legal) == 1:
-            return Decision(legal[0], self.trace(observation, legal[0], (Candidate(str(legal[0])),),
+            return Decision(legal[0], self.trace(observation, legal[0], (CandidateAction(str(legal[0])),),
                                                  Meter(Budget("iterations", 0)), note="the only legal action"),
                             observation_belief(observation, FORCED))
         return self.search(observation, legal, own, believe)
@@ -321,7 +321,7 @@ class SearchAgent:
             return None
         return tally.belief(f"{tally.worlds} world{'' if tally.worlds == 1 else 's'} {how}")
 
-    def trace(self, observation: Any, action: Any, candidates: tuple[Candidate, ...], meter: Meter,
+    def trace(self, observation: Any, action: Any, candidates: tuple[CandidateAction, ...], meter: Meter,
               **extra: Any) -> SearchTrace:
         player = observation.player
         return SearchTrace(self.name, extra.pop("method", self.method), player, str(action), candidates,

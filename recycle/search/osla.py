@@ -20,7 +20,7 @@ from typing import Any
 
 from recycle.kernel.protocol import Decision
 
-from recycle.search.common import Budget, Candidate, SearchAgent, SpecReader, sample_root, worlds
+from recycle.search.common import Budget, CandidateAction, SearchAgent, SpecReader, sample_root, worlds
 
 #: Values closer than this are equal (sums of floats over samples).
 TIE = 1e-9
@@ -50,7 +50,7 @@ class OSLAAgent(SearchAgent):
         chosen = best[rng.randrange(len(best))] if len(best) > 1 else best[0]
         n = meter.iterations
         order = sorted(range(len(legal)), key=lambda i: (i != chosen, -totals[i]))
-        candidates = tuple(Candidate(str(legal[i]), n, totals[i] / n) for i in order)
+        candidates = tuple(CandidateAction(str(legal[i]), n, totals[i] / n) for i in order)
         note = f"{len(best)} actions tied; one drawn at random" if len(best) > 1 else ""
         return Decision(legal[chosen], self.trace(observation, legal[chosen], candidates, meter, note=note))
 

@@ -28,7 +28,7 @@ _POOLS: dict[int, Executor] = {}
 
 
 def grow(root: GameState, player: int, meter: Meter, rng: random.Random, c: float, rollout: Rollout,
-         inference: Inference, model: uct.Model | None = None, tally: BeliefTally | None = None) -> uct.Node:
+         inference: Inference, model: uct.Model | None = None, tally: BeliefTally | None = None) -> uct.SearchNode:
     """One ISMCTS tree of `root` for `player`, grown while `meter` allows; every world searched is
     added to `tally` (before the iteration plays on it)."""
     redeal = inference.sampler(root, player, sampler(root, player), model)
@@ -72,7 +72,7 @@ def _pool(jobs: int) -> Executor:
 
 def run_trees(root: GameState, player: int, meter: Meter, rng: random.Random, budget: Budget, trees: int,
               jobs: int, c: float, rollout: Rollout, inference: Inference,
-              model: uct.Model | None = None, tally: BeliefTally | None = None) -> uct.Node:
+              model: uct.Model | None = None, tally: BeliefTally | None = None) -> uct.SearchNode:
     """`trees` trees (in `jobs` processes), merged into one root node; `meter` gets their counts,
     `tally` their worlds."""
     seeds = [rng.getrandbits(64) for _ in range(trees)]
@@ -82,7 +82,7 @@ def run_trees(root: GameState, player: int, meter: Meter, rng: random.Random, bu
         results = list(_pool(jobs).map(_tree, *zip(*tasks)))
     else:
         results = [_tree(*task) for task in tasks]
-    merged = uct.Node(-1, root.num_players)
+    merged = uct.SearchNode(-1, root.num_players)
     for stats, iterations, calls, determinizations, worlds in results:
         if tally is not None:
             tally.merge(worlds)
@@ -92,7 +92,7 @@ def run_trees(root: GameState, player: int, meter: Meter, rng: random.Random, bu
         for action, (visits, total) in stats.items():
             child = merged.children.get(action)
             if child is None:
-                child = merged.children[action] = uct.Node(player, root.num_players)
+                child = merged.children[action] = uct.SearchNode(player, root.num_players)
             child.visits += visits
             child.total = [a + b for a, b in zip(child.total, total)]
         merged.visits += sum(visits for visits, _ in stats.values())

@@ -18,7 +18,7 @@ from recycle.kernel.protocol import Decision
 
 from recycle.search.alphabeta import NODES, open_search
 
-from recycle.search.common import Budget, Candidate, Rollout, SearchAgent, SpecReader, best_by, worlds
+from recycle.search.common import Budget, CandidateAction, Rollout, SearchAgent, SpecReader, best_by, worlds
 
 
 class PIMCAgent(SearchAgent):
@@ -47,7 +47,7 @@ class PIMCAgent(SearchAgent):
         n = meter.iterations
         action = best_by(legal, totals.__getitem__)
         ranked = sorted(legal, key=totals.__getitem__, reverse=True)
-        candidates = tuple(Candidate(str(a), n, totals[a] / n) for a in ranked)
+        candidates = tuple(CandidateAction(str(a), n, totals[a] / n) for a in ranked)
         return Decision(action, self.trace(observation, action, candidates, meter, note=note), self.believed(tally))
 
 

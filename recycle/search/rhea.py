@@ -32,7 +32,7 @@ from typing import Any, Sequence
 from recycle.kernel.protocol import Decision, GameState, IllegalAction
 from recycle.kernel.specs import AgentSpecError
 
-from recycle.search.common import Budget, Candidate, Meter, SearchAgent, SpecReader, sample_root, worlds
+from recycle.search.common import Budget, CandidateAction, Meter, SearchAgent, SpecReader, sample_root, worlds
 
 #: The largest sequence a spec may ask for (a typo must not make every evaluation play a whole match).
 MAX_LENGTH = 200
@@ -71,7 +71,7 @@ class RHEAAgent(SearchAgent):
                 best = child
         chosen = _index(legal, best[0])
         order = sorted(tried, key=lambda i: (i != chosen, -tried[i][1] / tried[i][0]))
-        candidates = tuple(Candidate(str(legal[i]), int(tried[i][0]), tried[i][1] / tried[i][0]) for i in order)
+        candidates = tuple(CandidateAction(str(legal[i]), int(tried[i][0]), tried[i][1] / tried[i][0]) for i in order)
         return Decision(legal[chosen], self.trace(observation, legal[chosen], candidates, meter,
                                                   note="visits: sequences evaluated that start with the action; "
                                                        "value: their mean fitness"))

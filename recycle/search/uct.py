@@ -22,10 +22,10 @@ from typing import Any, Callable
 
 from recycle.kernel.protocol import GameState, apply_chosen
 
-from recycle.search.common import Candidate, Meter, Rollout
+from recycle.search.common import CandidateAction, Meter, Rollout
 
 
-class Node:
+class SearchNode:
     """Statistics of one action sequence from the root."""
 
     __slots__ = ("mover", "visits", "avail", "total", "children")
@@ -35,7 +35,7 @@ class Node:
         self.visits = 0
         self.avail = 1  # times the parent was visited with this action legal (creation counts)
         self.total = [0.0] * players  # summed reward vector
-        self.children: dict[Any, Node] = {}
+        self.children: dict[Any, SearchNode] = {}
 
     def mean(self, player: int) -> float:
         return self.total[player] / self.visits if self.visits else 0.0
@@ -45,7 +45,7 @@ class Node:
 Model = Callable[[GameState, list, random.Random], Any]
 
 
-def iterate(root: Node, state: GameState, rng: random.Random, c: float, rollout: Rollout,
+def iterate(root: SearchNode, state: GameState, rng: random.Random, c: float, rollout: Rollout,
             model: Model | None = None, searcher: int = -1) -> int:
     """One iteration on `state` (consumed): select, expand one node, roll out, back up.
 
@@ -68,7 +68,7 @@ def iterate(root: Node, state: GameState, rng: random.Random, c: float, rollout:
             apply_chosen(state, legal, action)
             calls += 1
             if child is None:  # a reply not seen before: a new node, then the rollout
-                path.append(Node(mover, len(root.total)))
+                path.append(SearchNode(mover, len(root.total)))
                 children[action] = path[-1]
                 break
             node = child
@@ -77,7 +77,7 @@ def iterate(root: Node, state: GameState, rng: random.Random, c: float, rollout:
         untried = [a for a in legal if a not in children]
         if untried:
             action = untried[int(rand() * len(untried))]
-            node = children[action] = Node(state.current_player(), len(root.total))
+            node = children[action] = SearchNode(state.current_player(), len(root.total))
             apply(action)
             path.append(node)
             calls += 1
@@ -99,7 +99,7 @@ def iterate(root: Node, state: GameState, rng: random.Random, c: float, rollout:
     return calls + steps
 
 
-def backup(path: list[Node], rewards: tuple[float, ...]) -> None:
+def backup(path: list[SearchNode], rewards: tuple[float, ...]) -> None:
     """Add one reward vector to every node of an iteration's path."""
     for node in path:
         node.visits += 1
@@ -109,9 +109,9 @@ def backup(path: list[Node], rewards: tuple[float, ...]) -> None:
 
 
 def run(start: Callable[[], GameState], players: int, meter: Meter, rng: random.Random, c: float,
-        rollout: Rollout, fresh_samples: bool, model: Model | None = None, searcher: int = -1) -> Node:
+        rollout: Rollout, fresh_samples: bool, model: Model | None = None, searcher: int = -1) -> SearchNode:
     """Iterate while the budget lasts; `start()` gives each iteration's state."""
-    root = Node(-1, players)
+    root = SearchNode(-1, players)
     while meter.more():
         meter.calls += iterate(root, start(), rng, c, rollout, model, searcher)
         meter.iterations += 1
@@ -120,14 +120,14 @@ def run(start: Callable[[], GameState], players: int, meter: Meter, rng: random.
     return root
 
 
-def most_visited(root: Node, legal: list, player: int) -> tuple[Any, tuple[Candidate, ...]]:
+def most_visited(root: SearchNode, legal: list, player: int) -> tuple[Any, tuple[CandidateAction, ...]]:
     """The legal action with the most visits (ties: the better mean), and every root action's stats."""
     def key(a):
         child = root.children.get(a)
         return (child.visits, child.mean(player)) if child else (0, 0.0)
 
     ranked = sorted(legal, key=key, reverse=True)
-    candidates = tuple(Candidate(str(a), root.children[a].visits if a in root.children else 0,
-                                 root.children[a].mean(player) if a in root.children else None)
+    candidates = tuple(CandidateAction(str(a), root.children[a].visits if a in root.children else 0,
+                                       root.children[a].mean(player) if a in root.children else None)
                        for a in ranked)
     return ranked[0], candidates

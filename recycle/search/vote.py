@@ -23,7 +23,8 @@ from recycle.kernel.protocol import Decision
 
 
 from recycle.search.alphabeta import NODES, Solver, SolverLimit, bounded_values, open_search
-from recycle.search.common import Budget, Candidate, Rollout, SearchAgent, SpecReader, best_by, remaining_players, worlds
+from recycle.search.common import (Budget, CandidateAction, Rollout, SearchAgent, SpecReader, best_by, remaining_players,
+                                   worlds)
 
 
 class VoteAgent(SearchAgent):
@@ -65,7 +66,7 @@ class VoteAgent(SearchAgent):
         key = lambda a: (round(votes[a], 9), totals[a])  # noqa: E731
         action = best_by(legal, key)
         ranked = sorted(legal, key=key, reverse=True)
-        candidates = tuple(Candidate(str(a), n, totals[a] / n, votes=votes[a]) for a in ranked)
+        candidates = tuple(CandidateAction(str(a), n, totals[a] / n, votes=votes[a]) for a in ranked)
         return Decision(action, self.trace(observation, action, candidates, meter, note=note), self.believed(tally))
 
 

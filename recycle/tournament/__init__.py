@@ -10,15 +10,16 @@
 
 A game plugs in with one picklable *play-match* callable (see `runner.PlayMatch`).
 """
-from recycle.tournament.journal import GameRecord, Journal, JournalError, config_differences, read_header, records, repair
+from recycle.tournament.journal import (GameRecord, JournalError, TournamentJournal, config_differences, read_header,
+                                        records, repair)
 from recycle.tournament.runner import COMPLETE, DECIDED, INTERRUPTED, RunOutcome, run_tournament
-from recycle.tournament.schedule import Game, Schedule, derive_seed
+from recycle.tournament.schedule import Schedule, ScheduledGame, derive_seed
 from recycle.tournament.stats import SPRT, ClusterSum, t_quantile, wilson
 from recycle.tournament.tally import SprtPair, Tally
 from recycle.tournament.workers import PlayMatch, WorkerError
 
 __all__ = [
-    "COMPLETE", "DECIDED", "INTERRUPTED", "SPRT", "ClusterSum", "Game", "GameRecord", "Journal", "JournalError",
-    "PlayMatch", "RunOutcome", "Schedule", "SprtPair", "Tally", "config_differences", "derive_seed", "read_header",
-    "records", "repair", "run_tournament", "t_quantile", "wilson", "WorkerError",
+    "COMPLETE", "DECIDED", "INTERRUPTED", "SPRT", "ClusterSum", "GameRecord", "JournalError", "PlayMatch", "RunOutcome",
+    "Schedule", "ScheduledGame", "SprtPair", "Tally", "TournamentJournal", "config_differences", "derive_seed",
+    "read_header", "records", "repair", "run_tournament", "t_quantile", "wilson", "WorkerError",
 ]

@@ -62,7 +62,7 @@ def config_differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
             for key in sorted(set(old) | set(new)) if old.get(key) != new.get(key)]
 
 
-class Journal:
+class TournamentJournal:
     """An open results file that games are appended to."""
 
     def __init__(self, file: journal_file.Journal) -> None:
@@ -74,18 +74,19 @@ class Journal:
         return {"format": FORMAT, "version": VERSION, "config": config, "files": files or {}}
 
     @classmethod
-    def create(cls, path: str | Path, config: dict[str, Any], files: dict[str, Any] | None = None) -> "Journal":
+    def create(cls, path: str | Path, config: dict[str, Any],
+               files: dict[str, Any] | None = None) -> "TournamentJournal":
         """A new file with its header; refuses to overwrite earlier work."""
         return cls(journal_file.Journal.create(path, cls.header(config, files)))
 
     @classmethod
     def create_new(cls, folder: str | Path, stem: str, config: dict[str, Any],
-                   files: dict[str, Any] | None = None) -> "Journal":
+                   files: dict[str, Any] | None = None) -> "TournamentJournal":
         """A new file in `folder` under a name no earlier run took (`stem.jsonl`, `stem-2.jsonl`, ...)."""
         return cls(journal_file.Journal.create_new(folder, stem, cls.header(config, files)))
 
     @classmethod
-    def reopen(cls, path: str | Path, warn: Callable[[str], None] = lambda message: None) -> "Journal":
+    def reopen(cls, path: str | Path, warn: Callable[[str], None] = lambda message: None) -> "TournamentJournal":
         """Lock an existing file, check every line's digest, drop a torn last line; append after it."""
         file, _ = journal_file.Journal.resume(path, MAX_JOURNAL_BYTES, KIND, warn)
         return cls(file)
@@ -96,7 +97,7 @@ class Journal:
     def close(self) -> None:
         self._file.close()
 
-    def __enter__(self) -> "Journal":
+    def __enter__(self) -> "TournamentJournal":
         return self
 
     def __exit__(self, *exc) -> None:
@@ -146,7 +147,7 @@ def read_header(path: str | Path, config: Shape = MapOf(AnyJson(), 200)) -> dict
 
 def repair(path: str | Path, warn: Callable[[str], None] = lambda message: None) -> None:
     """Check the whole file's chain and drop a cut-off last line (the trace of a kill)."""
-    Journal.reopen(path, warn).close()
+    TournamentJournal.reopen(path, warn).close()
 
 
 def record_shape(schedule: Schedule | None = None) -> Obj:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
 
-from recycle.tournament.journal import GameRecord, Journal, JournalError
+from recycle.tournament.journal import GameRecord, JournalError, TournamentJournal
 from recycle.tournament.schedule import Schedule
 from recycle.tournament.tally import Tally
 from recycle.kernel.user_files import FileSet
@@ -39,7 +39,7 @@ class RunOutcome:
 class _Feeder:
     """Journals finished games and counts them in index order."""
 
-    def __init__(self, tally: Tally, journal: Journal, progress: Callable[[int], None] | None) -> None:
+    def __init__(self, tally: Tally, journal: TournamentJournal, progress: Callable[[int], None] | None) -> None:
         self.tally, self.journal, self.progress = tally, journal, progress
         self.pending: dict[int, GameRecord] = {}
         self.next = 0  # the first game not counted yet
@@ -57,8 +57,8 @@ class _Feeder:
             self.progress(self.next + len(self.pending))
 
 
-def run_tournament(schedule: Schedule, specs: Sequence[str], play: PlayMatch, tally: Tally, journal: Journal,
-                   jobs: int = 1, replay: Iterable[GameRecord] = (),
+def run_tournament(schedule: Schedule, specs: Sequence[str], play: PlayMatch, tally: Tally,
+                   journal: TournamentJournal, jobs: int = 1, replay: Iterable[GameRecord] = (),
                    progress: Callable[[int], None] | None = None,
                    cluster: ClusterSpec | None = None, files: FileSet = FileSet()) -> RunOutcome:
     """Play every game of `schedule` not already in `replay` (a resumed journal's records).

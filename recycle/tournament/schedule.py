@@ -29,7 +29,7 @@ def derive_seed(seed: int, *parts: object) -> int:
 
 
 @dataclass(frozen=True)
-class Game:
+class ScheduledGame:
     """One match to play: which bot sits in each seat, and its seeds."""
 
     index: int
@@ -86,7 +86,7 @@ class Schedule:
                     meets[a][b] += 1
         return chosen
 
-    def games(self) -> Iterator[Game]:
+    def games(self) -> Iterator[ScheduledGame]:
         """Every game in index order: each deal's seat rotations one after another."""
         n = self.seats
         for deal, table in enumerate(self.tables()):
@@ -95,4 +95,4 @@ class Schedule:
                 # Bot in table slot j sits in seat (j - rot) mod n: over the n
                 # rotations every slot plays every seat's cards.
                 seats = tuple(table[(s + rot) % n] for s in range(n))
-                yield Game(deal * n + rot, deal, rot, seats, dseed, derive_seed(self.seed, "game", deal, rot))
+                yield ScheduledGame(deal * n + rot, deal, rot, seats, dseed, derive_seed(self.seed, "game", deal, rot))

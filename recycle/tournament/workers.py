@@ -10,7 +10,7 @@ spec strings, so nothing but strings and seeds crosses a process boundary.
 
 The pool runs any *work unit*: a picklable `run(unit)` callable, where a unit
 and its result both have an `index` (a tournament's `run` is
-`match_runner(play, specs)`, playing a scheduled `Game` into a `GameRecord`;
+`match_runner(play, specs)`, playing a `ScheduledGame` into a `GameRecord`;
 `recycle.analysis` plays one game of one experiment set into a `GameLog`).
 """
 from __future__ import annotations
@@ -26,7 +26,7 @@ from multiprocessing.connection import Connection, wait
 from typing import Any, Callable, Iterator, Sequence
 
 from recycle.tournament.journal import GameRecord
-from recycle.tournament.schedule import Game
+from recycle.tournament.schedule import ScheduledGame
 
 #: (agent spec per seat, deal seed, game seed) -> per round: (place per seat, points per seat)
 PlayMatch = Callable[[tuple[str, ...], int, int], Sequence[tuple[Sequence[int], Sequence[float]]]]
@@ -38,7 +38,7 @@ class WorkerError(RuntimeError):
     """A game failed in a worker (the message carries its traceback) or a worker died."""
 
 
-def play_one(play: PlayMatch, specs: Sequence[str], game: Game) -> GameRecord:
+def play_one(play: PlayMatch, specs: Sequence[str], game: ScheduledGame) -> GameRecord:
     """Play one scheduled game and record it."""
     rounds = play(tuple(specs[b] for b in game.seats), game.deal_seed, game.game_seed)
     return GameRecord(game.index, game.deal, game.rotation, game.seats,
@@ -47,7 +47,7 @@ def play_one(play: PlayMatch, specs: Sequence[str], game: Game) -> GameRecord:
 
 
 def match_runner(play: PlayMatch, specs: Sequence[str]) -> RunUnit:
-    """A tournament's work: a scheduled `Game` -> its `GameRecord` (picklable)."""
+    """A tournament's work: a `ScheduledGame` -> its `GameRecord` (picklable)."""
     return functools.partial(play_one, play, tuple(specs))
 
 
@@ -61,7 +61,7 @@ class InlineWorker:
     def has_room(self) -> bool:
         return not self._queue
 
-    def submit(self, game: Game) -> None:
+    def submit(self, game: ScheduledGame) -> None:
         self._queue.append(game)
 
     @property
@@ -149,7 +149,7 @@ class ProcessWorkers:
     def has_room(self) -> bool:
         return not self._procs or any(len(q) < self.depth for q in self._sent.values())
 
-    def submit(self, game: Game) -> None:
+    def submit(self, game: ScheduledGame) -> None:
         if not self._procs:
             self._start()
         conn = min(self._sent, key=lambda c: len(self._sent[c]))
@@ -243,7 +243,7 @@ class SharedWorkers:
     def has_room(self) -> bool:
         return self.pool.has_room() or self.own.has_room()
 
-    def submit(self, game: Game) -> None:
+    def submit(self, game: ScheduledGame) -> None:
         (self.pool if self.pool.has_room() else self.own).submit(game)
 
     @property

@@ -22,7 +22,7 @@ from recycle.interp.transcript import finished_records
 from recycle.kernel.protocol import GameError, Results
 from recycle.labels import Labeller
 
-from tui.shared.botjob import DecisionJob, DecisionRecord
+from tui.shared.botjob import BotDecision, DecisionJob
 from tui.anygame.board import Board, board_of, open_view, seat_view
 from tui.anygame.events import words
 from tui.anygame.faces import CardFaces
@@ -75,8 +75,8 @@ class GameSession:
         self.me = options.seats.human
         self.agents = options.agents
         self.rngs = [random.Random(f"recycle-play/{options.seed}/seat/{p}") for p in range(len(self.agents))]
-        self.decisions: list[DecisionRecord] = []  # as the person may see them (see `reasoning`)
-        self._reasons: list[DecisionRecord] = []  # with the bots' own traces and words
+        self.decisions: list[BotDecision] = []  # as the person may see them (see `reasoning`)
+        self._reasons: list[BotDecision] = []  # with the bots' own traces and words
         self.log: list[str] = []
         self.error: str = ""  # a located error of the game file that stopped the game
         self._shown: dict[str, bool] = {}
@@ -178,7 +178,7 @@ class GameSession:
                     out.append((self.name(owner.owner[1]), pile.name, pile.cards))
         return out
 
-    def reasoning(self) -> list[DecisionRecord]:
+    def reasoning(self) -> list[BotDecision]:
         """The bots' decisions as the person may see them: their traces sealed while they hold
         what the person cannot see (open in the open-hands mode and once the game is over)."""
         return self._reasons if self.open else self.decisions
@@ -238,9 +238,9 @@ class GameSession:
         lines = [f"{self.name(player)}: {seen}"]
         if player != self.me:
             own = self.labeller.label(did, player, player, done=True)  # as the bot saw it: opened later
-            self._reasons.append(DecisionRecord(self.number, number, player, self.name(player), own, trace))
-            self.decisions.append(DecisionRecord(self.number, number, player, self.name(player), seen,
-                                                 SealedTrace(self.name(player)) if sealed else trace))
+            self._reasons.append(BotDecision(self.number, number, player, self.name(player), own, trace))
+            self.decisions.append(BotDecision(self.number, number, player, self.name(player), seen,
+                                              SealedTrace(self.name(player)) if sealed else trace))
         self.log += lines
         return lines + self._take_log()
 

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from textual.binding import Binding
 
-from tui.shared.botjob import DecisionRecord
+from tui.shared.botjob import BotDecision
 from tui.shared.confirm import Confirm, QuitFooter
 from tui.president.hiding import seat_view
 from tui.president.session import HUMAN, Session
 from tui.shared.traceview import DebugScreen
 
 
-def shown_records(session: Session) -> list[DecisionRecord]:
+def shown_records(session: Session) -> list[BotDecision]:
     """Every bot decision of the match as the person may see it now."""
     if session.open_hands or session.over:
         return list(session.decisions)

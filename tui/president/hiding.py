@@ -24,7 +24,7 @@ from personalities.trace import DecisionTrace, RuleTrace
 from personalities.variables import Variable
 from president.game.cards import Give
 
-from tui.shared.botjob import DecisionRecord
+from tui.shared.botjob import BotDecision
 
 #: Variables whose value every player at the table can work out: they follow from the plays.
 PUBLIC_VARIABLES = frozenset({Variable.LEAD, Variable.RANK, Variable.PERCENT_PLAYED, Variable.HIGHEST_OPP_CARDS,
@@ -123,7 +123,7 @@ def action_text(action: Any, person_knows_gift: bool) -> str:
     return str(action)
 
 
-def seat_view(record: DecisionRecord, person_knows_gift: bool) -> DecisionRecord:
+def seat_view(record: BotDecision, person_knows_gift: bool) -> BotDecision:
     """`record` as the person may know it during its round."""
     action = action_text(record.action, person_knows_gift)
     trace = record.trace

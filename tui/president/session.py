@@ -22,7 +22,7 @@ from president.match.simulate import match_seed
 from president.game.state import Phase, PresidentState
 from recycle.kernel.protocol import ActionParseError, IllegalAction
 
-from tui.shared.botjob import DecisionJob, DecisionRecord
+from tui.shared.botjob import BotDecision, DecisionJob
 from tui.president.options import MatchOptions, bot_title
 from tui.president.sources import SeatSource, SeatSources, file_mtime, seat_source  # noqa: F401  (re-exported)
 
@@ -115,7 +115,7 @@ class Session(SeatSources):
         self.hint_rng = random.Random(f"president-play/{options.seed}/hints")
         self.sources = [None] + [seat_source(spec, dirs) for spec in self.specs[1:]]
         self.state = PresidentState.new_match(self.settings, match_seed(options.seed, 0), deal=options.deal)
-        self.decisions: list[DecisionRecord] = []  # the whole match's, for the debug screen
+        self.decisions: list[BotDecision] = []  # the whole match's, for the debug screen
         self.results: list[RoundResult] = []
         self.texts: dict[int, str] = {}  # seat -> .rul text it plays from an editor buffer (maybe unsaved)
         self.gift_receivers: dict[int, int] = {}  # a bot's gift's decision number -> who received it
@@ -316,8 +316,8 @@ class Session(SeatSources):
             self.beliefs[len(self.actions)] = belief
         self.actions.append((player, str(action)))
         if player != HUMAN:
-            self.decisions.append(DecisionRecord(round_before + 1, len(self.decisions) + 1, player,
-                                                 self.names[player], action, trace, belief))
+            self.decisions.append(BotDecision(round_before + 1, len(self.decisions) + 1, player,
+                                              self.names[player], action, trace, belief))
             if isinstance(action, Give):
                 self.gift_receivers[len(self.decisions)] = state.gifts[-1][1]
         out = Outcome([self._describe(player, action)])

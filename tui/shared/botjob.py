@@ -1,7 +1,7 @@
 """One bot decision as data, for any game's table (no Textual here).
 
 A `DecisionJob` is taken on the app thread (the observation and legal actions
-are copies of that moment) and `run` in a worker thread; a `DecisionRecord`
+are copies of that moment) and `run` in a worker thread; a `BotDecision`
 is a finished decision as the debug view lists it. Shared by the President
 table and the table of any RECYCLE game: keep the API stable.
 """
@@ -30,7 +30,7 @@ class DecisionJob:
 
 
 @dataclass(frozen=True)
-class DecisionRecord:
+class BotDecision:
     """A bot decision as the debug view lists it: where it was taken, who took it, and why."""
 
     round: int  # 1-based (a game without rounds uses 1)

@@ -1,7 +1,7 @@
 """Bots' reasoning on screen, for any game: a trace widget and the AI debug screen.
 
     TraceView().show_trace(decision.trace)             # a rule tree, a visit table, or JSON
-    DebugScreen(records, names, subtitle="round 3")      # every bot decision (DecisionRecord)
+    DebugScreen(records, names, subtitle="round 3")      # every bot decision (BotDecision)
                                                          # of the game, newest first; f filters by player
 
 A trace is drawn with its `__rich__` when it has one (rule personalities,
@@ -27,7 +27,7 @@ from textual.widgets.option_list import Option
 
 from recycle.kernel.protocol import trace_json
 
-from tui.shared.botjob import DecisionRecord
+from tui.shared.botjob import BotDecision
 
 
 def render_belief(belief: Any, names: Sequence[str] | None = None) -> RenderableType:
@@ -93,8 +93,8 @@ class DebugScreen(Screen[None]):
         Binding("f", "next_filter", "Filter player"),
     ]
 
-    def __init__(self, records: Sequence[DecisionRecord], names: Sequence[str], subtitle: str = "",
-                 describe: Callable[[DecisionRecord], str] | None = None, empty: str = "") -> None:
+    def __init__(self, records: Sequence[BotDecision], names: Sequence[str], subtitle: str = "",
+                 describe: Callable[[BotDecision], str] | None = None, empty: str = "") -> None:
         super().__init__()
         self.all_records = list(records)[::-1]  # newest first: usually the one to look at
         self.names = list(names)
@@ -135,7 +135,7 @@ class DebugScreen(Screen[None]):
         at = choices.index(self.player) if self.player in choices else 0
         self.filter_player(choices[(at + 1) % len(choices)])
 
-    def set_records(self, records: Sequence[DecisionRecord]) -> None:
+    def set_records(self, records: Sequence[BotDecision]) -> None:
         """Show another version of the game's records (same decisions, e.g. masked or whole), keeping
         the filter and, where it can, the decision highlighted."""
         at = self.query_one("#decisions", OptionList).highlighted

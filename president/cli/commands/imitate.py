@@ -16,7 +16,7 @@ from pathlib import Path
 from rich.table import Table
 
 from personalities.catalog import find_personality, known_names
-from personalities.matching import Scorer, Tally
+from personalities.matching import MatchRate, Scorer
 from personalities.records import Situation, load_all, load_records
 from recycle.cli.arguments import SEED, FloatRange, IntRange, is_stdout, new_output_file, output_file
 from recycle.kernel.errors import UsageError
@@ -63,7 +63,7 @@ def _players(paths) -> list[str]:
     return list(dict.fromkeys(load_records(p)[0]["player"] for p in paths))
 
 
-def rates_table(columns: list[tuple[str, Tally]]) -> Table:
+def rates_table(columns: list[tuple[str, MatchRate]]) -> Table:
     table = Table(title="plays the recorded play (95% interval)")
     table.add_column("situation")
     for title, _ in columns:

@@ -25,7 +25,7 @@ from recycle.players import PRESIDENT, check_agents_for
 from recycle.cli.output import progress_bar, write_csv, write_json
 from recycle.cli.console import add_wide_option, print_table
 from recycle.kernel.journal_file import given_options, interrupted_hint, state_folder
-from recycle.tournament import (INTERRUPTED, SPRT, Journal, JournalError, Schedule, SprtPair, Tally,
+from recycle.tournament import (INTERRUPTED, SPRT, JournalError, Schedule, SprtPair, Tally, TournamentJournal,
                                 config_differences, read_header, records, run_tournament)
 from recycle.tournament.journal import read_full_header
 from recycle.tournament import report
@@ -162,12 +162,12 @@ def run(args: argparse.Namespace) -> int:
     schedule = Schedule(len(args.bots), n, args.matches, args.seed, lambda d: match_seed(args.seed, d))
     tally = Tally(labels, n, sprt)
     if stored is not None:  # locked, every line's digest checked, a line cut short by a kill dropped
-        journal = Journal.reopen(args.resume, warn)
+        journal = TournamentJournal.reopen(args.resume, warn)
         replay = records(args.resume, schedule)
     elif args.out:
-        journal, replay = Journal.create(args.out, config, recorded().to_json()), ()
+        journal, replay = TournamentJournal.create(args.out, config, recorded().to_json()), ()
     else:  # not asked where: the per-user state folder, under a name no earlier run took
-        journal, replay = Journal.create_new(state_folder(), f"tournament-{args.seed}", config,
+        journal, replay = TournamentJournal.create_new(state_folder(), f"tournament-{args.seed}", config,
                                              recorded().to_json()), ()
     path = journal.path
     jobs = min(args.jobs or os.cpu_count() or 1, schedule.total_games)

@@ -39,7 +39,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 @dataclass
-class Outcome:
+class FileOutcome:
     file: str
     ok: bool
     games: int = 0
@@ -49,14 +49,14 @@ class Outcome:
     reason: str = ""
 
 
-def play_file(path: Path, games: int, seed: int, limits: dict) -> Outcome:
+def play_file(path: Path, games: int, seed: int, limits: dict) -> FileOutcome:
     """Parse one file and play `games` seeded random games; never raises for a bad game."""
     from recycle.kernel.protocol import RandomAgent
     from recycle.interp import new_game
     from recycle.lang import load_game
 
     started = time.perf_counter()
-    outcome = Outcome(str(path), False)
+    outcome = FileOutcome(str(path), False)
     try:
         game = load_game(path)
         choices = []

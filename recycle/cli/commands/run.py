@@ -49,7 +49,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 @dataclass
-class Seat:
+class SeatResults:
     agent: str
     scores: list[float] = field(default_factory=list)
     ranks: list[int] = field(default_factory=list)
@@ -82,7 +82,7 @@ def run_run(args: argparse.Namespace) -> int:
     # Personalities and .rul files play climbing games (recycle.climbing.adapter); agent specs play any game.
     options = bot_options(args)
     agents, names = make_climbing_bots(specs, game, n, **options)
-    seats = [Seat(_seat_name(name, a, options["rules_dirs"])) for name, a in zip(names, agents)]
+    seats = [SeatResults(_seat_name(name, a, options["rules_dirs"])) for name, a in zip(names, agents)]
     seed = seed_of(args)
     folder = Path(args.transcript) if args.transcript else None
     if folder:
@@ -131,7 +131,7 @@ def _run_native(args: argparse.Namespace) -> int:
     if args.deal or args.transcript:
         raise UsageError("--native plays seeded deals without transcripts: drop --deal and --transcript")
     agents, _ = native_agents(split_specs(args.players))
-    seats = [Seat(describe(a)) for a in agents]
+    seats = [SeatResults(describe(a)) for a in agents]
     seed, started = seed_of(args), time.perf_counter()
     with progress_bar(console, args.games, "playing") as advance:
         for g in range(args.games):
@@ -147,7 +147,7 @@ def _run_native(args: argparse.Namespace) -> int:
     return 0
 
 
-def _report(args: argparse.Namespace, seats: list[Seat], title: str, caption: str, header: dict) -> None:
+def _report(args: argparse.Namespace, seats: list[SeatResults], title: str, caption: str, header: dict) -> None:
     """The seats' table (unless JSON or CSV go to standard output), and the JSON and CSV files."""
     table = Table(title=title, caption=caption)
     for name, justify in (("seat", "right"), ("agent", "left"), ("mean score", "right"),

@@ -56,7 +56,7 @@ def first_pick_positions() -> int:
 
 
 @dataclass(frozen=True)
-class Candidate:
+class CandidatePick:
     card: str
     value: float
     share: float  # the probability it is played
@@ -71,7 +71,7 @@ class TidesTrace:
     turn: int
     method: str
     value_name: str
-    candidates: tuple[Candidate, ...]
+    candidates: tuple[CandidatePick, ...]
     played: str
     positions: int
     seconds: float = 0.0
@@ -133,7 +133,7 @@ class _TidesAgent:
             mix = tuple(1.0 if i == best else 0.0 for i in range(len(mine)))
         else:
             best = _draw(mix, rng)
-        candidates = tuple(Candidate(str(c), float(v), float(p)) for c, v, p in zip(mine, values, mix))
+        candidates = tuple(CandidatePick(str(c), float(v), float(p)) for c, v, p in zip(mine, values, mix))
         return mine[best], TidesTrace(agent=self.name, player=obs.player, turn=0, candidates=candidates,
                                       method=method, value_name=value_name, played=str(mine[best]),
                                       positions=hands * first_pick_positions(), game_value=game_value)
@@ -205,7 +205,7 @@ class TidesSolverAgent(_TidesAgent):
         worth = [sum(x * y for x, y in zip(row, cols)) for row in matrix]
         mine = [BY_NUMBER[b.bit_length() - 1] for b in bits(mh)]
         pick = _draw(rows, rng)
-        candidates = tuple(Candidate(str(c), float(w), float(p)) for c, w, p in zip(mine, worth, rows))
+        candidates = tuple(CandidatePick(str(c), float(w), float(p)) for c, w, p in zip(mine, worth, rows))
         return mine[pick], TidesTrace(agent=self.name, player=obs.player, turn=obs.turn, candidates=candidates,
                                 method="equilibrium of the turn's matrix game (exact backward induction)",
                                 value_name="margin vs their mix", played=str(mine[pick]),
@@ -234,7 +234,7 @@ class TidesSeedAgent(_TidesAgent):
         worst = [min(row) for row in self.values.matrix(mk, ok, mh, oh)]
         best = worst.index(max(worst))  # the first card reaching the best, as the seed's strict '>'
         mine = [BY_NUMBER[b.bit_length() - 1] for b in bits(mh)]
-        candidates = tuple(Candidate(str(c), float(w), 1.0 if i == best else 0.0)
+        candidates = tuple(CandidatePick(str(c), float(w), 1.0 if i == best else 0.0)
                            for i, (c, w) in enumerate(zip(mine, worst)))
         return mine[best], TidesTrace(agent=self.name, player=obs.player, turn=obs.turn, candidates=candidates,
                                 method="max-min on own score, opponent answering (the seed's minimax)",
