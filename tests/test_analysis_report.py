@@ -88,7 +88,7 @@ def test_seat_axis_is_in_whole_seats(seats):
 @pytest.mark.parametrize("main", ["recycle", "president"])
 def test_analyze_help_lists_every_definition(main, capsys, monkeypatch):
     monkeypatch.setenv("COLUMNS", "300")  # one line per figure: each sentence found whole
-    entry = __import__(f"{main}.cli", fromlist=["main"]).main
+    entry = __import__(f"{main}.cli.main", fromlist=["main"]).main
     with pytest.raises(SystemExit):
         entry(["analyze", "--help"])
     out = capsys.readouterr().out

@@ -6,7 +6,7 @@
 Layers: `state` (cards, locations, storage, cycles, generator; cheap clone),
 `evaluate` + `cardsets` (expressions; `fast` compiles the common ones into
 closures, `codegen` into Python source), `effects` (every change as an
-undoable object), `journal` (the same changes as the plain tuples compiled
+undoable object), `undo` (the same changes as the plain tuples compiled
 actions record, undo and apply; option texts), `actions` (the executor and
 the options of a choice; its actions and the exploration of options compiled
 to Python source by `runners` and `explorers`), `flow` (stages and choices as
