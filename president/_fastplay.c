@@ -1,0 +1,433 @@
+/* The compiled fast path of President's random play (see president/fastplay.py).
+ *
+ * `play_round(state, draw, bits, rules)` plays uniformly random legal plays on a
+ * `PresidentState` in the play phase until its round ends, exactly as the pure
+ * Python loop of `PresidentState.random_playout` does: the same legal plays in the
+ * same order (`legality.legal_plays`), the same index drawn from the same Python
+ * generator (`int(draw() * n)`, or CPython's `_randbelow` loop over `getrandbits`
+ * when `bits` is 1), the same rules of a trick (`PresidentState._play`) and the
+ * same history. It reads the state's fields once, plays on C arrays, and writes
+ * every field back; the round's end (scores, the next deal) stays in Python.
+ *
+ * Only tables where suits do not matter and one deck is used (a hand fits in 64
+ * bits); `fastplay.rules_of` says which, and everything else stays in Python.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+
+#define JOKER 16
+#define TWO 15
+#define MAXP 8
+#define MAXK 9
+#define MAXLEGAL 160
+
+/* PLAYS[value][count][jokers]: the interned Play objects (owned), set once by `init`. */
+static PyObject *PLAYS[17][MAXK][MAXK];
+static PyObject *PASS_PLAY = NULL;
+static PyObject *SEATS[MAXP];
+
+static PyObject *A_masks, *A_counts, *A_sizes, *A_played, *A_played_counts, *A_upcards, *A_last_player,
+    *A_declined, *A_out, *A_places, *A_best_free, *A_worst_free, *A_reversed, *A_current, *A_history,
+    *A_num_players, *A_value, *A_count;
+
+typedef struct {
+    int wild, pass_locks, equal_value, twos_end, revolution, eight_cut, no_two_finish;
+} Rules;
+
+enum { EQUAL_SKIP = 0, EQUAL_ALLOW = 1, EQUAL_NO = 2 };
+
+typedef struct {
+    int n;
+    uint64_t masks[MAXP];
+    int counts[MAXP][17];
+    int sizes[MAXP];
+    uint64_t played;
+    int played_counts[17];
+    int up_value, up_count; /* up_count 0: no upcards */
+    PyObject *up_obj;       /* borrowed: an interned play, or the state's own upcards */
+    int last_player, declined, out, best_free, worst_free, reversed, current;
+    int places[MAXP];
+} Round;
+
+typedef struct { int8_t value, count, jokers; } Code;
+
+static int first_after(int n, int p, int seats) {
+    for (int step = 1; step <= n; step++) {
+        int q = (p + step) % n;
+        if (seats >> q & 1) return q;
+    }
+    return -1;
+}
+
+static int forbidden_finish(const Round *g, Code c) {
+    return c.count == g->sizes[g->current] && (c.value == TWO || c.value == JOKER || c.jokers > 0);
+}
+
+/* No going out on a two: on a lead, drop forbidden finishes unless every play is one. */
+static int filter_finishes(const Round *g, Code *out, int k, int lead) {
+    Code kept[MAXLEGAL];
+    int m = 0;
+    for (int i = 0; i < k; i++)
+        if (!forbidden_finish(g, out[i])) kept[m++] = out[i];
+    if (lead && m == 0) return k;
+    memcpy(out, kept, sizeof(Code) * m);
+    return m;
+}
+
+/* `legality.legal_plays` for a table where suits do not matter; the pass is (0, 0, 0). */
+static int legal(const Round *g, const Rules *r, Code *out) {
+    const int *counts = g->counts[g->current];
+    int wild = r->wild ? counts[JOKER] : 0;
+    int k = 0;
+    if (!g->up_count) {
+        for (int v = 3; v < 16; v++) {
+            int n = counts[v];
+            if (!n) continue;
+            for (int c = 1; c <= n; c++) out[k++] = (Code){v, c, 0};
+            for (int c = n + 1; c <= n + wild; c++) out[k++] = (Code){v, c, c - n};
+        }
+        if (counts[JOKER]) out[k++] = (Code){JOKER, 1, 0};
+        if (r->no_two_finish) k = filter_finishes(g, out, k, 1);
+        return k;
+    }
+    int need = g->up_count, top = g->up_value;
+    if (top != JOKER) {
+        int equal = r->equal_value != EQUAL_NO;
+        int low, high;
+        if (g->reversed) { low = 3; high = equal ? top : top - 1; }
+        else { low = equal ? top : top + 1; high = 15; }
+        if (wild) {
+            for (int v = low; v <= high; v++) {
+                int n = counts[v];
+                if (n >= need) out[k++] = (Code){v, need, 0};
+                else if (n && n + wild >= need) out[k++] = (Code){v, need, need - n};
+            }
+        } else if (need < MAXK) {
+            for (int v = low; v <= high; v++)
+                if (counts[v] >= need) out[k++] = (Code){v, need, 0};
+        }
+        if (need == 1 && counts[JOKER]) out[k++] = (Code){JOKER, 1, 0};
+        if (r->no_two_finish) k = filter_finishes(g, out, k, 0);
+    }
+    out[k++] = (Code){0, 0, 0};
+    return k;
+}
+
+/* The lowest `n` cards of a 4-bit slot (fewer if it holds fewer), as bits of that slot. */
+static uint64_t lowest(uint64_t slot, int n) {
+    uint64_t taken = 0;
+    while (n-- > 0 && slot) {
+        uint64_t low = slot & (~slot + 1);
+        taken |= low;
+        slot ^= low;
+    }
+    return taken;
+}
+
+static int next_waiting(const Round *g, int p) {
+    int all = (1 << g->n) - 1;
+    return first_after(g->n, p, all & ~(g->out | g->declined | 1 << g->last_player));
+}
+
+static void new_trick(Round *g, int leader) {
+    g->up_count = 0; g->up_value = 0; g->up_obj = Py_None;
+    g->last_player = -1; g->declined = 0;
+    if (g->out >> leader & 1) leader = first_after(g->n, leader, ((1 << g->n) - 1) & ~g->out);
+    g->current = leader;
+}
+
+static void advance(Round *g, int p) {
+    int q = next_waiting(g, p);
+    if (q < 0) new_trick(g, g->last_player);
+    else g->current = q;
+}
+
+/* `PresidentState._finish_player`, except the round's end itself; 1 when the round is over. */
+static int finish(Round *g, int p, int foul) {
+    g->out |= 1 << p;
+    if (foul) g->places[p] = g->worst_free--;
+    else g->places[p] = g->best_free++;
+    if (g->best_free == g->worst_free) {
+        for (int q = 0; q < g->n; q++)
+            if (!g->places[q]) { g->places[q] = g->best_free; g->out |= 1 << q; break; }
+        return 1;
+    }
+    return 0;
+}
+
+static int append_history(PyObject *history, int p, PyObject *play) {
+    PyObject *item = PyTuple_Pack(2, SEATS[p], play);
+    if (!item) return -1;
+    int rc = PyList_Append(history, item);
+    Py_DECREF(item);
+    return rc;
+}
+
+/* `PresidentState._play` of a legal play; 1 when it ended the round, -1 on an error. */
+static int play(Round *g, const Rules *r, Code c, PyObject *history) {
+    int p = g->current;
+    PyObject *obj = c.count ? PLAYS[c.value][c.count][c.jokers] : PASS_PLAY;
+    if (append_history(history, p, obj) < 0) return -1;
+    if (!c.count) {
+        g->declined |= 1 << p;
+        advance(g, p);
+        return 0;
+    }
+    int value = c.value, count = c.count, jokers = c.jokers, naturals = count - jokers;
+    int shift = (value - 3) * 4;
+    uint64_t mask = g->masks[p];
+    uint64_t taken = lowest((mask >> shift) & 0xF, naturals) << shift;
+    g->counts[p][value] -= naturals;
+    g->played_counts[value] += naturals;
+    if (jokers) {
+        int js = (JOKER - 3) * 4;
+        uint64_t jt = lowest((mask >> js) & 0xF, jokers) << js;
+        taken |= jt;
+        g->counts[p][JOKER] -= jokers;
+        g->played_counts[JOKER] += jokers;
+    }
+    g->masks[p] = mask ^ taken;
+    g->played |= taken;
+    g->sizes[p] -= naturals + jokers;
+    int equal = g->up_count && value == g->up_value;
+    g->up_value = value; g->up_count = count; g->up_obj = obj;
+    g->last_player = p;
+    if (!r->pass_locks) g->declined = 0;
+    int ends = (r->twos_end && (value == JOKER || value == (g->reversed ? 3 : TWO))) || (r->eight_cut && value == 8);
+    if (count >= 4 && r->revolution && value != JOKER) g->reversed = !g->reversed;
+    if (!g->sizes[p] && finish(g, p, r->no_two_finish && (value == TWO || value == JOKER || jokers > 0)))
+        return 1;
+    if (ends) { new_trick(g, p); return 0; }
+    if (equal && r->equal_value == EQUAL_SKIP) {
+        int skipped = next_waiting(g, p);
+        if (skipped >= 0) {
+            g->declined |= 1 << skipped;
+            if (append_history(history, skipped, Py_None) < 0) return -1;
+            p = skipped;
+        }
+    }
+    advance(g, p);
+    return 0;
+}
+
+/* The index of a uniformly drawn play among n, as the pure loop draws it. */
+static Py_ssize_t draw_index(PyObject *draw, int bits, int n) {
+    if (!bits) {
+        PyObject *x = PyObject_CallNoArgs(draw);
+        if (!x) return -1;
+        double f = PyFloat_AsDouble(x);
+        Py_DECREF(x);
+        if (f == -1.0 && PyErr_Occurred()) return -1;
+        return (Py_ssize_t)(f * n);
+    }
+    int k = 0;
+    while ((n >> k) != 0) k++;
+    PyObject *width = PyLong_FromLong(k);
+    if (!width) return -1;
+    for (;;) {
+        PyObject *x = PyObject_CallOneArg(draw, width);
+        if (!x) { Py_DECREF(width); return -1; }
+        long i = PyLong_AsLong(x);
+        Py_DECREF(x);
+        if (i == -1 && PyErr_Occurred()) { Py_DECREF(width); return -1; }
+        if (i < n) { Py_DECREF(width); return i; }
+    }
+}
+
+/* ---- reading and writing the Python state -------------------------------------- */
+static int get_int(PyObject *obj, PyObject *name, int *out) {
+    PyObject *v = PyObject_GetAttr(obj, name);
+    if (!v) return -1;
+    long x = PyLong_AsLong(v);  /* bools are ints */
+    Py_DECREF(v);
+    if (x == -1 && PyErr_Occurred()) return -1;
+    *out = (int)x;
+    return 0;
+}
+
+static int read_ints(PyObject *list, int *out, int n) {
+    if (!PyList_Check(list) || PyList_GET_SIZE(list) < n) {
+        PyErr_SetString(PyExc_TypeError, "fastplay: expected a list of ints");
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        long x = PyLong_AsLong(PyList_GET_ITEM(list, i));
+        if (x == -1 && PyErr_Occurred()) return -1;
+        out[i] = (int)x;
+    }
+    return 0;
+}
+
+static int write_ints(PyObject *list, const int *values, int n) {
+    for (int i = 0; i < n; i++) {
+        PyObject *x = PyLong_FromLong(values[i]);
+        if (!x) return -1;
+        PyList_SetItem(list, i, x);  /* steals x */
+    }
+    return 0;
+}
+
+static int set_int(PyObject *obj, PyObject *name, long value) {
+    PyObject *x = PyLong_FromLong(value);
+    if (!x) return -1;
+    int rc = PyObject_SetAttr(obj, name, x);
+    Py_DECREF(x);
+    return rc;
+}
+
+typedef struct { PyObject *masks, *counts, *sizes, *played_counts, *places, *history; } Lists;
+
+static void drop_lists(Lists *l) {
+    Py_XDECREF(l->masks); Py_XDECREF(l->counts); Py_XDECREF(l->sizes);
+    Py_XDECREF(l->played_counts); Py_XDECREF(l->places); Py_XDECREF(l->history);
+}
+
+static int read_state(PyObject *s, Round *g, Lists *l) {
+    if (get_int(s, A_num_players, &g->n) < 0) return -1;
+    if (g->n < 1 || g->n > MAXP) { PyErr_SetString(PyExc_ValueError, "fastplay: 1 to 8 players"); return -1; }
+    if (!(l->masks = PyObject_GetAttr(s, A_masks)) || !(l->counts = PyObject_GetAttr(s, A_counts))
+        || !(l->sizes = PyObject_GetAttr(s, A_sizes)) || !(l->played_counts = PyObject_GetAttr(s, A_played_counts))
+        || !(l->places = PyObject_GetAttr(s, A_places)) || !(l->history = PyObject_GetAttr(s, A_history)))
+        return -1;
+    if (!PyList_Check(l->masks) || !PyList_Check(l->counts) || !PyList_Check(l->history)
+        || PyList_GET_SIZE(l->masks) < g->n || PyList_GET_SIZE(l->counts) < g->n) {
+        PyErr_SetString(PyExc_TypeError, "fastplay: not a PresidentState");
+        return -1;
+    }
+    for (int p = 0; p < g->n; p++) {
+        g->masks[p] = PyLong_AsUnsignedLongLong(PyList_GET_ITEM(l->masks, p));
+        if (g->masks[p] == (uint64_t)-1 && PyErr_Occurred()) return -1;
+        if (read_ints(PyList_GET_ITEM(l->counts, p), g->counts[p], 17) < 0) return -1;
+    }
+    if (read_ints(l->sizes, g->sizes, g->n) < 0 || read_ints(l->places, g->places, g->n) < 0
+        || read_ints(l->played_counts, g->played_counts, 17) < 0)
+        return -1;
+    PyObject *played = PyObject_GetAttr(s, A_played);
+    if (!played) return -1;
+    g->played = PyLong_AsUnsignedLongLong(played);
+    Py_DECREF(played);
+    if (g->played == (uint64_t)-1 && PyErr_Occurred()) return -1;
+    if (get_int(s, A_last_player, &g->last_player) < 0 || get_int(s, A_declined, &g->declined) < 0
+        || get_int(s, A_out, &g->out) < 0 || get_int(s, A_best_free, &g->best_free) < 0
+        || get_int(s, A_worst_free, &g->worst_free) < 0 || get_int(s, A_reversed, &g->reversed) < 0
+        || get_int(s, A_current, &g->current) < 0)
+        return -1;
+    PyObject *up = PyObject_GetAttr(s, A_upcards);
+    if (!up) return -1;
+    g->up_obj = up;  /* the state keeps it alive while we play */
+    Py_DECREF(up);
+    g->up_count = g->up_value = 0;
+    if (up != Py_None && (get_int(up, A_count, &g->up_count) < 0 || get_int(up, A_value, &g->up_value) < 0))
+        return -1;
+    return 0;
+}
+
+static int write_state(PyObject *s, const Round *g, const Lists *l) {
+    for (int p = 0; p < g->n; p++) {
+        PyObject *m = PyLong_FromUnsignedLongLong(g->masks[p]);
+        if (!m) return -1;
+        PyList_SetItem(l->masks, p, m);
+        if (write_ints(PyList_GET_ITEM(l->counts, p), g->counts[p], 17) < 0) return -1;
+    }
+    if (write_ints(l->sizes, g->sizes, g->n) < 0 || write_ints(l->places, g->places, g->n) < 0
+        || write_ints(l->played_counts, g->played_counts, 17) < 0)
+        return -1;
+    PyObject *played = PyLong_FromUnsignedLongLong(g->played);
+    if (!played) return -1;
+    int rc = PyObject_SetAttr(s, A_played, played);
+    Py_DECREF(played);
+    if (rc < 0 || PyObject_SetAttr(s, A_upcards, g->up_obj) < 0
+        || set_int(s, A_last_player, g->last_player) < 0 || set_int(s, A_declined, g->declined) < 0
+        || set_int(s, A_out, g->out) < 0 || set_int(s, A_best_free, g->best_free) < 0
+        || set_int(s, A_worst_free, g->worst_free) < 0 || set_int(s, A_current, g->current) < 0
+        || PyObject_SetAttr(s, A_reversed, g->reversed ? Py_True : Py_False) < 0)
+        return -1;
+    return 0;
+}
+
+static PyObject *play_round(PyObject *self, PyObject *args) {
+    PyObject *state, *draw;
+    int bits;
+    Rules r;
+    if (!PyArg_ParseTuple(args, "OOp(ppipppp)", &state, &draw, &bits, &r.wild, &r.pass_locks, &r.equal_value,
+                          &r.twos_end, &r.revolution, &r.eight_cut, &r.no_two_finish))
+        return NULL;
+    if (!PASS_PLAY) { PyErr_SetString(PyExc_RuntimeError, "fastplay: init() was not called"); return NULL; }
+    Round g;
+    Lists l = {0};
+    long steps = 0;
+    int ended = 0, failed = 0;
+    if (read_state(state, &g, &l) < 0) { drop_lists(&l); return NULL; }
+    Code legal_now[MAXLEGAL];
+    while (!ended) {
+        int k = legal(&g, &r, legal_now);
+        Py_ssize_t i = draw_index(draw, bits, k);
+        if (i < 0) { failed = 1; break; }
+        Code c = legal_now[i];
+        if (c.count && !PLAYS[c.value][c.count][c.jokers]) {
+            PyErr_SetString(PyExc_RuntimeError, "fastplay: a play outside the interned table");
+            failed = 1;
+            break;
+        }
+        int rc = play(&g, &r, c, l.history);
+        steps++;
+        if (rc < 0) { failed = 1; break; }
+        ended = rc;
+    }
+    /* Write back even after an error: the state then holds every move made so far. */
+    PyObject *type, *value, *trace;
+    PyErr_Fetch(&type, &value, &trace);
+    int wrote = write_state(state, &g, &l);
+    drop_lists(&l);
+    if (type) { PyErr_Restore(type, value, trace); return NULL; }
+    if (wrote < 0 || failed) return NULL;
+    return Py_BuildValue("(li)", steps, ended);
+}
+
+/* init(plays, pass): plays[value][count][jokers] is a Play or None (nested sequences). */
+static PyObject *init(PyObject *self, PyObject *args) {
+    PyObject *table, *pass;
+    if (!PyArg_ParseTuple(args, "OO", &table, &pass)) return NULL;
+    for (int v = 0; v < 17; v++)
+        for (int k = 0; k < MAXK; k++)
+            for (int j = 0; j < MAXK; j++) {
+                PyObject *row = PySequence_GetItem(table, v);
+                if (!row) return NULL;
+                PyObject *col = PySequence_GetItem(row, k);
+                Py_DECREF(row);
+                if (!col) return NULL;
+                PyObject *item = PySequence_GetItem(col, j);
+                Py_DECREF(col);
+                if (!item) return NULL;
+                Py_XSETREF(PLAYS[v][k][j], item == Py_None ? NULL : item);
+                if (item == Py_None) Py_DECREF(item);
+            }
+    Py_INCREF(pass);
+    Py_XSETREF(PASS_PLAY, pass);
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef METHODS[] = {
+    {"play_round", play_round, METH_VARARGS,
+     "play_round(state, draw, bits, rules) -> (moves, round ended): random plays to the round's end."},
+    {"init", init, METH_VARARGS, "init(plays, pass): the interned plays, [value][count][jokers]."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef MODULE = {PyModuleDef_HEAD_INIT, "_fastplay", "President's compiled random play.", -1,
+                                    METHODS};
+
+#define INTERN(var, text) if (!(var = PyUnicode_InternFromString(text))) return NULL
+
+PyMODINIT_FUNC PyInit__fastplay(void) {
+    INTERN(A_masks, "masks"); INTERN(A_counts, "counts"); INTERN(A_sizes, "sizes"); INTERN(A_played, "played");
+    INTERN(A_played_counts, "played_counts"); INTERN(A_upcards, "upcards"); INTERN(A_last_player, "last_player");
+    INTERN(A_declined, "declined"); INTERN(A_out, "out"); INTERN(A_places, "places");
+    INTERN(A_best_free, "best_free"); INTERN(A_worst_free, "worst_free"); INTERN(A_reversed, "reversed");
+    INTERN(A_current, "current"); INTERN(A_history, "history"); INTERN(A_num_players, "num_players");
+    INTERN(A_value, "value"); INTERN(A_count, "count");
+    for (int p = 0; p < MAXP; p++)
+        if (!(SEATS[p] = PyLong_FromLong(p))) return NULL;
+    return PyModule_Create(&MODULE);
+}

@@ -1,0 +1,9 @@
+"""The optional compiled engine: `president/_fastplay.c` (docs/speed.md).
+
+Built by `pip install .` when a C compiler and the Python headers are there;
+`optional=True` makes a failed build a warning, and the package then runs its
+pure Python engine (`president --version` says which one is in use).
+"""
+from setuptools import Extension, setup
+
+setup(ext_modules=[Extension("president._fastplay", ["president/_fastplay.c"], optional=True)])
