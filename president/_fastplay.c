@@ -347,6 +347,7 @@ static int write_state(PyObject *s, const Round *g, const Lists *l) {
 }
 
 static PyObject *play_round(PyObject *self, PyObject *args) {
+    (void)self;
     PyObject *state, *draw;
     int bits;
     Rules r;
@@ -385,8 +386,64 @@ static PyObject *play_round(PyObject *self, PyObject *args) {
     return Py_BuildValue("(li)", steps, ended);
 }
 
+/* deal(groups, masks, counts, draw) -> None, or the bit of a card nobody may hold.
+ * `knowledge.Dealer.deal`'s loop: for each (value, card bits, newly admitted free places) group, highest
+ * first, every card goes to a uniformly drawn free place (index `int(draw() * free)`, swapped out). */
+static PyObject *deal(PyObject *self, PyObject *args) {
+    PyObject *groups, *masks, *counts, *draw;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "O!O!O!O", &PyList_Type, &groups, &PyList_Type, &masks, &PyList_Type, &counts, &draw))
+        return NULL;
+    enum { MAXFREE = 512 };
+    long free_[MAXFREE];
+    Py_ssize_t nfree = 0, ngroups = PyList_GET_SIZE(groups), nmasks = PyList_GET_SIZE(masks);
+    for (Py_ssize_t g = 0; g < ngroups; g++) {
+        PyObject *group = PyList_GET_ITEM(groups, g), *value, *bits, *newly;
+        if (!PyArg_ParseTuple(group, "OO!O!", &value, &PyList_Type, &bits, &PyList_Type, &newly)) return NULL;
+        long v = PyLong_AsLong(value);
+        if (v == -1 && PyErr_Occurred()) return NULL;
+        if (v < 0 || v > 16) { PyErr_SetString(PyExc_ValueError, "deal: a value out of 0..16"); return NULL; }
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(newly); i++) {
+            long p = PyLong_AsLong(PyList_GET_ITEM(newly, i));
+            if (p == -1 && PyErr_Occurred()) return NULL;
+            if (nfree >= MAXFREE || p < 0 || p >= nmasks) {
+                PyErr_SetString(PyExc_ValueError, "deal: a free place out of range");
+                return NULL;
+            }
+            free_[nfree++] = p;
+        }
+        for (Py_ssize_t b = 0; b < PyList_GET_SIZE(bits); b++) {
+            PyObject *bit = PyList_GET_ITEM(bits, b);
+            if (!nfree) { Py_INCREF(bit); return bit; }
+            PyObject *x = PyObject_CallNoArgs(draw);
+            if (!x) return NULL;
+            double f = PyFloat_AsDouble(x);
+            Py_DECREF(x);
+            if (f == -1.0 && PyErr_Occurred()) return NULL;
+            Py_ssize_t i = (Py_ssize_t)(f * nfree);
+            long p = free_[i];
+            free_[i] = free_[--nfree];
+            PyObject *mask = PyNumber_Or(PyList_GET_ITEM(masks, p), bit);
+            if (!mask) return NULL;
+            PyList_SetItem(masks, p, mask);
+            PyObject *row = PyList_GET_ITEM(counts, p);
+            if (!PyList_Check(row) || PyList_GET_SIZE(row) <= v) {
+                PyErr_SetString(PyExc_TypeError, "deal: counts rows are lists of 17");
+                return NULL;
+            }
+            long held = PyLong_AsLong(PyList_GET_ITEM(row, v));
+            if (held == -1 && PyErr_Occurred()) return NULL;
+            PyObject *more = PyLong_FromLong(held + 1);
+            if (!more) return NULL;
+            PyList_SetItem(row, v, more);
+        }
+    }
+    Py_RETURN_NONE;
+}
+
 /* init(plays, pass): plays[value][count][jokers] is a Play or None (nested sequences). */
 static PyObject *init(PyObject *self, PyObject *args) {
+    (void)self;
     PyObject *table, *pass;
     if (!PyArg_ParseTuple(args, "OO", &table, &pass)) return NULL;
     for (int v = 0; v < 17; v++)
@@ -411,6 +468,8 @@ static PyObject *init(PyObject *self, PyObject *args) {
 static PyMethodDef METHODS[] = {
     {"play_round", play_round, METH_VARARGS,
      "play_round(state, draw, bits, rules) -> (moves, round ended): random plays to the round's end."},
+    {"deal", deal, METH_VARARGS,
+     "deal(groups, masks, counts, draw) -> None, or the bit of a card nobody may hold (Dealer.deal)."},
     {"init", init, METH_VARARGS, "init(plays, pass): the interned plays, [value][count][jokers]."},
     {NULL, NULL, 0, NULL},
 };

@@ -50,6 +50,11 @@ def compiled() -> bool:
     return _C is not None
 
 
+def deal_cards() -> Callable | None:
+    """The compiled `Dealer.place_cards` loop: deal(groups, masks, counts, draw) -> None or a stuck card's bit."""
+    return None if _C is None else _C.deal
+
+
 _RULES: dict[int, tuple["Settings", tuple | None]] = {}  # id(settings) -> (settings, its rules)
 
 

@@ -1,0 +1,142 @@
+"""The compiled engine (president/_fastplay.c) makes exactly the moves of the pure Python reference.
+
+Random play (`PresidentState.random_playout` against `random_moves`) and
+the determinizations of a search (`Dealer.deal` against `place_cards`) are
+compared field by field on the same seeds; a search decides the same move,
+with the same statistics, compiled or not; `PRESIDENT_PURE=1` forces the pure
+engine and `president --version` says which one runs (docs/speed.md).
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import random
+import subprocess
+import sys
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import president.knowledge as knowledge
+import president.state as state_module
+from president import fastplay
+from president.bots import make_bot
+from president.knowledge import Dealer
+from president.settings import EqualValue, JokerMode, Settings, preset
+from president.state import PresidentState
+
+compiled_only = pytest.mark.skipif(not fastplay.compiled(), reason=f"engine: {fastplay.engine()}")
+
+tables = st.builds(
+    Settings, players=st.integers(3, 7), decks=st.sampled_from([1, 1, 1, 2]), jokers=st.integers(0, 2),
+    joker_mode=st.sampled_from(JokerMode), pass_locks=st.booleans(), equal_value=st.sampled_from(EqualValue),
+    twos_end_trick=st.booleans(), revolution=st.booleans(), eight_cut=st.booleans(),
+    no_going_out_on_two=st.booleans(), rounds=st.integers(1, 3), exchange_big=st.integers(1, 2),
+    exchange_small=st.integers(0, 1))
+
+
+def fields(state: PresidentState) -> dict:
+    return {name: getattr(state, name) for name in PresidentState.__slots__}
+
+
+def played_into(table: Settings, seed: int, moves: int, truncated: bool) -> PresidentState:
+    """A match of `table` after `moves` random checked moves (cut at its round when `truncated`)."""
+    state = PresidentState.new_match(table, seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if state.is_terminal():
+            break
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])
+    return state.truncated() if truncated else state
+
+
+@compiled_only
+@settings(max_examples=250, deadline=None)
+@given(tables, st.integers(0, 2**32), st.integers(0, 60), st.booleans(), st.booleans())
+def test_compiled_random_play_is_the_pure_loop(table, seed, moves, truncated, randbelow):
+    state = played_into(table, seed, moves, truncated)
+    pure, fast = state.clone(), state.clone()
+    pure_rng, fast_rng = random.Random(seed), random.Random(seed)
+    pure_draw, fast_draw = (pure_rng._randbelow, fast_rng._randbelow) if randbelow else (None, None)
+    steps = pure.random_moves(pure_rng, pure_draw)
+    assert fast.random_playout(fast_rng, fast_draw) == steps
+    assert fields(fast) == fields(pure)  # hands, trick, places, scores, the whole history
+    assert fast_rng.getstate() == pure_rng.getstate()  # the same draws, no more
+
+
+@compiled_only
+def test_compiled_loop_covers_one_deck_tables_without_suits():
+    assert fastplay.rules_of(preset("classic")) is not None
+    assert fastplay.rules_of(preset("daifugo")) is not None  # wild jokers, revolution, 8-cut
+    assert fastplay.rules_of(preset("uecda")) is None  # suits matter: the pure loop plays
+    assert fastplay.rules_of(Settings(decks=2)) is None  # a hand of two decks is more than 64 bits
+    state = PresidentState.new_match(preset("uecda"), 3)
+    assert fastplay.playout(state, random.Random(1)) is None and not state.history
+
+
+@compiled_only
+@settings(max_examples=150, deadline=None)
+@given(tables, st.integers(0, 2**32), st.integers(0, 80))
+def test_compiled_deal_is_the_pure_deal(table, seed, moves):
+    state = played_into(table, seed, moves, False)
+    if state.is_terminal():
+        return
+    observer = seed % table.players
+    dealer = Dealer(state, observer)
+    worlds = []
+    for deal in (None, fastplay.deal_cards()):
+        knowledge._DEAL = deal
+        try:
+            rng = random.Random(seed)
+            world = dealer.deal(rng)
+            worlds.append((world.masks, world.counts, world.deal_seed, rng.getstate()))
+        finally:
+            knowledge._DEAL = fastplay.deal_cards()
+    assert worlds[0] == worlds[1]
+
+
+def decisions(spec: str) -> list:
+    table = dataclasses.replace(preset("classic"), rounds=1)
+    out = []
+    for seed in range(3):
+        state = played_into(table, seed, 7 * seed, False)
+        trace = make_bot(spec).explain(state.observation(state.current_player()), state.legal_actions(),
+                                       random.Random(seed)).trace
+        out.append((trace.action, trace.candidates, trace.calls))
+    return out
+
+
+@compiled_only
+def test_search_decides_the_same_compiled_or_not(monkeypatch):
+    spec = "ismcts:iterations=120"
+    fast = decisions(spec)
+    monkeypatch.setattr(state_module, "_FAST", None)
+    monkeypatch.setattr(knowledge, "_DEAL", None)
+    assert decisions(spec) == fast  # same moves, visits and values, forward-model calls
+
+
+def run_president(*args: str, pure: bool) -> subprocess.CompletedProcess:
+    env = dict(os.environ)
+    env.pop(fastplay.PURE_VARIABLE, None)
+    if pure:
+        env[fastplay.PURE_VARIABLE] = "1"
+    return subprocess.run([sys.executable, "-m", "president.cli", *args], env=env, capture_output=True,
+                          text=True, check=True)
+
+
+def test_version_says_which_engine_runs():
+    assert "engine: pure Python (PRESIDENT_PURE is set)" in run_president("--version", pure=True).stdout
+    assert f"engine: {fastplay.engine()}" in run_president("--version", pure=False).stdout
+
+
+def test_random_simulation_is_the_same_compiled_or_pure(tmp_path):
+    results = []
+    for pure in (True, False):
+        out = tmp_path / f"{pure}.json"
+        run_president("simulate", "--players", "random", "--matches", "20", "--rounds", "3", "--seed", "5",
+                      "--json", str(out), pure=pure)
+        results.append(json.loads(out.read_text()))
+    assert results[0] == results[1]
