@@ -386,6 +386,65 @@ static PyObject *play_round(PyObject *self, PyObject *args) {
     return Py_BuildValue("(li)", steps, ended);
 }
 
+/* legal(state, rules) -> list: `legality.legal_plays` of the player to move, as interned plays. */
+static PyObject *legal_plays(PyObject *self, PyObject *args) {
+    PyObject *state;
+    Rules r;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "O(ppipppp)", &state, &r.wild, &r.pass_locks, &r.equal_value, &r.twos_end,
+                          &r.revolution, &r.eight_cut, &r.no_two_finish))
+        return NULL;
+    if (!PASS_PLAY) { PyErr_SetString(PyExc_RuntimeError, "fastplay: init() was not called"); return NULL; }
+    Round g;
+    int p;
+    if (get_int(state, A_current, &p) < 0 || get_int(state, A_reversed, &g.reversed) < 0) return NULL;
+    g.current = 0;
+    PyObject *counts = PyObject_GetAttr(state, A_counts);
+    if (!counts) return NULL;
+    int bad = !PyList_Check(counts) || p < 0 || p >= PyList_GET_SIZE(counts)
+              || read_ints(PyList_GET_ITEM(counts, p), g.counts[0], 17) < 0;
+    Py_DECREF(counts);
+    if (bad) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "fastplay: not a PresidentState");
+        return NULL;
+    }
+    if (r.no_two_finish) {
+        PyObject *sizes = PyObject_GetAttr(state, A_sizes);
+        if (!sizes) return NULL;
+        bad = !PyList_Check(sizes) || p >= PyList_GET_SIZE(sizes);
+        g.sizes[0] = bad ? 0 : (int)PyLong_AsLong(PyList_GET_ITEM(sizes, p));
+        Py_DECREF(sizes);
+        if (bad || PyErr_Occurred()) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "fastplay: not a PresidentState");
+            return NULL;
+        }
+    }
+    PyObject *up = PyObject_GetAttr(state, A_upcards);
+    if (!up) return NULL;
+    g.up_count = g.up_value = 0;
+    if (up != Py_None && (get_int(up, A_count, &g.up_count) < 0 || get_int(up, A_value, &g.up_value) < 0)) {
+        Py_DECREF(up);
+        return NULL;
+    }
+    Py_DECREF(up);
+    Code codes[MAXLEGAL];
+    int k = legal(&g, &r, codes);
+    PyObject *out = PyList_New(k);
+    if (!out) return NULL;
+    for (int i = 0; i < k; i++) {
+        Code c = codes[i];
+        PyObject *play = c.count ? PLAYS[c.value][c.count][c.jokers] : PASS_PLAY;
+        if (!play) {
+            Py_DECREF(out);
+            PyErr_SetString(PyExc_RuntimeError, "fastplay: a play outside the interned table");
+            return NULL;
+        }
+        Py_INCREF(play);
+        PyList_SET_ITEM(out, i, play);
+    }
+    return out;
+}
+
 /* deal(groups, masks, counts, draw) -> None, or the bit of a card nobody may hold.
  * `knowledge.Dealer.deal`'s loop: for each (value, card bits, newly admitted free places) group, highest
  * first, every card goes to a uniformly drawn free place (index `int(draw() * free)`, swapped out). */
@@ -468,6 +527,7 @@ static PyObject *init(PyObject *self, PyObject *args) {
 static PyMethodDef METHODS[] = {
     {"play_round", play_round, METH_VARARGS,
      "play_round(state, draw, bits, rules) -> (moves, round ended): random plays to the round's end."},
+    {"legal", legal_plays, METH_VARARGS, "legal(state, rules) -> the legal plays of the player to move."},
     {"deal", deal, METH_VARARGS,
      "deal(groups, masks, counts, draw) -> None, or the bit of a card nobody may hold (Dealer.deal)."},
     {"init", init, METH_VARARGS, "init(plays, pass): the interned plays, [value][count][jokers]."},

@@ -55,6 +55,11 @@ def deal_cards() -> Callable | None:
     return None if _C is None else _C.deal
 
 
+def legal_plays() -> Callable | None:
+    """The compiled `legality.legal_plays` at a table `rules_of` accepts: legal(state, rules) -> list."""
+    return None if _C is None else _C.legal
+
+
 _RULES: dict[int, tuple["Settings", tuple | None]] = {}  # id(settings) -> (settings, its rules)
 
 

@@ -1,7 +1,8 @@
 """The compiled engine (president/_fastplay.c) makes exactly the moves of the pure Python reference.
 
-Random play (`PresidentState.random_playout` against `random_moves`) and
-the determinizations of a search (`Dealer.deal` against `place_cards`) are
+Random play (`PresidentState.random_playout` against `random_moves`), legal
+plays (`legal_plays` against `python_legal_plays`) and the determinizations
+of a search (`Dealer.deal` against `place_cards`) are
 compared field by field on the same seeds; a search decides the same move,
 with the same statistics, compiled or not; `PRESIDENT_PURE=1` forces the pure
 engine and `president --version` says which one runs (docs/speed.md).
@@ -20,12 +21,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import president.knowledge as knowledge
+import president.legality as legality
 import president.state as state_module
 from president import fastplay
 from president.bots import make_bot
 from president.knowledge import Dealer
+from president.legality import python_legal_plays
 from president.settings import EqualValue, JokerMode, Settings, preset
-from president.state import PresidentState
+from president.state import Phase, PresidentState
 
 compiled_only = pytest.mark.skipif(not fastplay.compiled(), reason=f"engine: {fastplay.engine()}")
 
@@ -65,6 +68,19 @@ def test_compiled_random_play_is_the_pure_loop(table, seed, moves, truncated, ra
     assert fast.random_playout(fast_rng, fast_draw) == steps
     assert fields(fast) == fields(pure)  # hands, trick, places, scores, the whole history
     assert fast_rng.getstate() == pure_rng.getstate()  # the same draws, no more
+
+
+@compiled_only
+@settings(max_examples=100, deadline=None)
+@given(tables, st.integers(0, 2**32))
+def test_compiled_legal_plays_are_the_pure_ones(table, seed):
+    state, rng = PresidentState.new_match(table, seed), random.Random(seed)
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        if state.phase is Phase.PLAY:
+            pure = python_legal_plays(state)
+            assert legal == pure and all(a is b for a, b in zip(legal, pure))  # the same interned plays
+        state.apply(legal[rng.randrange(len(legal))])
 
 
 @compiled_only
@@ -115,6 +131,7 @@ def test_search_decides_the_same_compiled_or_not(monkeypatch):
     fast = decisions(spec)
     monkeypatch.setattr(state_module, "_FAST", None)
     monkeypatch.setattr(knowledge, "_DEAL", None)
+    monkeypatch.setattr(legality, "_LEGAL", None)
     assert decisions(spec) == fast  # same moves, visits and values, forward-model calls
 
 
