@@ -1,4 +1,4 @@
-"""The optional compiled engine: `president/_fastplay.c` (docs/speed.md).
+"""The optional compiled engine: `president/_fastplay.c` (docs/compiled.md).
 
 Built by `pip install .` when a C compiler and the Python headers are there;
 `optional=True` makes a failed build a warning, and the package then runs its

@@ -5,7 +5,7 @@ plays (`legal_plays` against `python_legal_plays`) and the determinizations
 of a search (`Dealer.deal` against `place_cards`) are
 compared field by field on the same seeds; a search decides the same move,
 with the same statistics, compiled or not; `PRESIDENT_PURE=1` forces the pure
-engine and `president --version` says which one runs (docs/speed.md).
+engine and `president --version` says which one runs (docs/compiled.md).
 """
 from __future__ import annotations
 
