@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import pickle
 import random
 import subprocess
 import sys
@@ -25,6 +26,7 @@ import president.legality as legality
 import president.state as state_module
 from president import fastplay
 from president.bots import make_bot
+from president.cards import Play
 from president.knowledge import Dealer
 from president.legality import python_legal_plays
 from president.settings import EqualValue, JokerMode, Settings, preset
@@ -157,3 +159,17 @@ def test_random_simulation_is_the_same_compiled_or_pure(tmp_path):
                       "--json", str(out), pure=pure)
         results.append(json.loads(out.read_text()))
     assert results[0] == results[1]
+
+
+def test_a_play_hashes_as_its_fields_do():
+    # hashed once when made (search trees look plays up all the time), to the dataclass's own value:
+    # sets and dicts of plays keep their order, equal plays made apart share a hash
+    for play in (Play.PASS, Play.parse("7 7"), Play.parse("9 9 Jk"), Play(8, 2), Play.parse("5h 6h 7h", True)):
+        assert hash(play) == hash(dataclasses.astuple(play)) == hash(dataclasses.replace(play))
+
+
+def test_a_play_from_another_process_finds_its_equal():
+    # root-parallel trees send their plays back pickled (recycle/search/parallel.py)
+    code = "import pickle, sys; from president.cards import Play; sys.stdout.buffer.write(pickle.dumps(Play(8, 2)))"
+    sent = pickle.loads(subprocess.run([sys.executable, "-c", code], capture_output=True, check=True).stdout)
+    assert hash(sent) == hash(Play(8, 2)) and {Play(8, 2): 1}[sent] == 1
