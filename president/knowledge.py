@@ -104,7 +104,10 @@ class Dealer:
         for p, mask in self.hands.items():
             masks[p] = mask
             counts[p] = self.counts[p][:]
-        stuck = self.place_cards(masks, counts, rng) if _DEAL is None else _DEAL(self.groups, masks, counts, rng.random)
+        if _DEAL is None:
+            stuck = self.place_cards(masks, counts, rng)
+        else:
+            stuck = _DEAL(self.groups, masks, counts, rng.random)
         if stuck is not None:
             raise GameError(f"no player may hold {self.state.lay.card_list(stuck)[0]}: knowledge is inconsistent")
         out.deal_seed = rng.getrandbits(63)  # later deals are unknown too

@@ -16,8 +16,8 @@ from typing import Callable, Hashable
 
 from recycle.kernel.protocol import TERMINAL, GameError, GameState, IllegalAction, Results
 
-from .cards import JOKER, TWO, VALUE_LABELS, Card, Give, Play, parse_action
 from . import fastplay
+from .cards import JOKER, TWO, VALUE_LABELS, Card, Give, Play, parse_action
 from .exchange import apply_gift, legal_gifts, start_exchange
 from .heuristic import round_heuristic
 from .inference import ModelEvidence, PassEvidence

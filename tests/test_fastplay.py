@@ -16,6 +16,7 @@ import pickle
 import random
 import subprocess
 import sys
+from contextlib import contextmanager
 
 import pytest
 from hypothesis import given, settings
@@ -42,6 +43,17 @@ tables = st.builds(
     exchange_small=st.integers(0, 1))
 
 
+@contextmanager
+def pure_python():
+    """The pure Python engine within (as `PRESIDENT_PURE=1` gives a whole process)."""
+    saved = state_module._FAST, knowledge._DEAL, legality._LEGAL
+    state_module._FAST = knowledge._DEAL = legality._LEGAL = None
+    try:
+        yield
+    finally:
+        state_module._FAST, knowledge._DEAL, legality._LEGAL = saved
+
+
 def fields(state: PresidentState) -> dict:
     return {name: getattr(state, name) for name in PresidentState.__slots__}
 
@@ -66,7 +78,8 @@ def test_compiled_random_play_is_the_pure_loop(table, seed, moves, truncated, ra
     pure, fast = state.clone(), state.clone()
     pure_rng, fast_rng = random.Random(seed), random.Random(seed)
     pure_draw, fast_draw = (pure_rng._randbelow, fast_rng._randbelow) if randbelow else (None, None)
-    steps = pure.random_moves(pure_rng, pure_draw)
+    with pure_python():
+        steps = pure.random_playout(pure_rng, pure_draw)
     assert fast.random_playout(fast_rng, fast_draw) == steps
     assert fields(fast) == fields(pure)  # hands, trick, places, scores, the whole history
     assert fast_rng.getstate() == pure_rng.getstate()  # the same draws, no more
@@ -104,16 +117,14 @@ def test_compiled_deal_is_the_pure_deal(table, seed, moves):
         return
     observer = seed % table.players
     dealer = Dealer(state, observer)
-    worlds = []
-    for deal in (None, fastplay.deal_cards()):
-        knowledge._DEAL = deal
-        try:
-            rng = random.Random(seed)
-            world = dealer.deal(rng)
-            worlds.append((world.masks, world.counts, world.deal_seed, rng.getstate()))
-        finally:
-            knowledge._DEAL = fastplay.deal_cards()
-    assert worlds[0] == worlds[1]
+    def world() -> tuple:
+        rng = random.Random(seed)
+        dealt = dealer.deal(rng)
+        return dealt.masks, dealt.counts, dealt.deal_seed, rng.getstate()
+
+    with pure_python():
+        pure = world()
+    assert world() == pure
 
 
 def decisions(spec: str) -> list:
@@ -128,13 +139,11 @@ def decisions(spec: str) -> list:
 
 
 @compiled_only
-def test_search_decides_the_same_compiled_or_not(monkeypatch):
+def test_search_decides_the_same_compiled_or_not():
     spec = "ismcts:iterations=120"
-    fast = decisions(spec)
-    monkeypatch.setattr(state_module, "_FAST", None)
-    monkeypatch.setattr(knowledge, "_DEAL", None)
-    monkeypatch.setattr(legality, "_LEGAL", None)
-    assert decisions(spec) == fast  # same moves, visits and values, forward-model calls
+    with pure_python():
+        pure = decisions(spec)
+    assert decisions(spec) == pure  # same moves, visits and values, forward-model calls
 
 
 def run_president(*args: str, pure: bool) -> subprocess.CompletedProcess:
