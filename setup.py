@@ -1,4 +1,4 @@
-"""The optional compiled engine: `president/_fastplay.c` (docs/compiled.md).
+"""The optional compiled engine: `president/_fastplay.c` and `_fastplay_rules.c` (docs/compiled.md).
 
 Built by `pip install .` when a C compiler and the Python headers are there;
 `optional=True` makes a failed build a warning, and the package then runs its
@@ -6,4 +6,5 @@ pure Python engine (`president --version` says which one is in use).
 """
 from setuptools import Extension, setup
 
-setup(ext_modules=[Extension("president._fastplay", ["president/_fastplay.c"], optional=True)])
+setup(ext_modules=[Extension("president._fastplay", ["president/_fastplay.c", "president/_fastplay_rules.c"],
+                             depends=["president/_fastplay.h"], optional=True)])

@@ -1,18 +1,20 @@
-"""Random play in compiled code, when it was built: the search's rollouts and `president simulate`'s random rounds.
+"""President's compiled engine, when it was built: random play, legal plays and re-deals.
 
-`PresidentState.random_playout` is the reference; `playout` here makes exactly
-the same moves with the same draws from the same generator (the C module
-`president/_fastplay.c` plays a round's tricks on C arrays and writes every
-field of the state back), and returns None where it does not apply, so the
-pure loop runs: tables where suits matter, two decks, or a `draw` that is not
-CPython's `Random._randbelow`. Between rounds (a whole match), the exchange
-and the next deal stay in Python.
+`playout` makes exactly the moves of `PresidentState.random_moves` (the pure
+loop, the reference) with the same draws from the same generator: the C
+module (`president/_fastplay.c`, the rules of a trick in `_fastplay_rules.c`)
+plays a round's tricks on C arrays and writes every field of the state back.
+It returns None where it does not apply, and the pure loop runs: tables where
+suits matter, two decks, or a `draw` that is not CPython's `Random._randbelow`.
+Between rounds (a whole match), the exchange and the next deal stay in Python.
+`legality.legal_plays` and `knowledge.Dealer.deal` use the module's `legal`
+and `deal` the same way (`python_legal_plays` and `place_cards` are theirs).
 
 The extension is optional: `pip install .` builds it when a C compiler and
 the Python headers are there and goes on without it otherwise. The
 environment variable `PRESIDENT_PURE=1` forces the pure Python engine
-(`president --version` says which one is in use); the tests cross-check the
-two move for move.
+(`president --version` says which one is in use); `tests/test_fastplay.py`
+cross-checks the two move for move (docs/compiled.md).
 """
 from __future__ import annotations
 
