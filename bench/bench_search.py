@@ -1,7 +1,7 @@
 """Benchmark of the search players: ISMCTS and PIMC iterations per second, 5-player President.
 
     python bench/bench_search.py [--runs 3] [--iterations 300] [--positions 24]
-    python bench/bench_search.py --against ../old-checkout [--runs 5]
+    python bench/bench_search.py --against ../old-checkout [--runs 5] [--master 6]
 
 Positions are decision points (more than one legal action, hidden cards not
 yet deducible) sampled evenly from seeded rounds of random play, so they
@@ -82,7 +82,18 @@ def cases(args: argparse.Namespace) -> list[tuple[str, str, list[PresidentState]
             (f"ISMCTS, {len(leads)} first leads of a round", f"ismcts:iterations={args.iterations}", leads,
              "iterations"),
             (f"PIMC, {len(points)} positions (1 it = all actions)", f"pimc:samples={args.samples}", points,
-             "iterations")]
+             "iterations")] + master_case(args.master, points)
+
+
+def master_case(count: int, points: list[PresidentState]) -> list[tuple[str, str, list[PresidentState], str]]:
+    """The master level's search (`president.agents.levels.SEARCH` of the tree measured, without its wall-clock
+    cap) on `count` of the positions; its seconds per move are its iterations per move over this rate."""
+    if not count:
+        return []
+    from president.agents.levels import SEARCH
+
+    spec = ",".join(part for part in SEARCH.split(",") if not part.startswith("cap="))
+    return [(f"master level, {count} positions", spec, points[:count], "iterations")]
 
 
 def report(label: str, spec: str, states: list[PresidentState], runs: int, unit: str) -> None:
@@ -102,7 +113,7 @@ def compare(args: argparse.Namespace) -> None:
             env = dict(os.environ, PYTHONPATH=str(trees[name]))
             command = [sys.executable, __file__, "--runs", "1", "--seed", str(run), "--emit-json",
                        "--iterations", str(args.iterations), "--samples", str(args.samples),
-                       "--positions", str(args.positions)]
+                       "--positions", str(args.positions), "--master", str(args.master)]
             out = subprocess.run(command, env=env, cwd=trees[name], capture_output=True, text=True, check=True)
             for label, value in json.loads(out.stdout).items():
                 rates[name].setdefault(label, []).append(value)
@@ -118,6 +129,8 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, default=300, help="ISMCTS iterations per decision")
     parser.add_argument("--samples", type=int, default=20, help="PIMC samples per decision")
     parser.add_argument("--positions", type=int, default=24)
+    parser.add_argument("--master", type=int, default=0, metavar="N",
+                        help="also time the master level's search on N positions (seconds per move: 1500 / rate)")
     parser.add_argument("--against", metavar="TREE", help="another checkout to compare with, run by run")
     parser.add_argument("--seed", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--emit-json", action="store_true", help=argparse.SUPPRESS)  # one run, for --against

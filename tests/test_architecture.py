@@ -29,7 +29,7 @@ def test_import_contracts_are_kept():
 
 def room(module: str) -> str:
     """The package a module lives in: each sub-package of a top-level package is a room of its own
-    (`president.game`, `president.cli`, `recycle.interp`, `tui.anygame`...)."""
+    (`president.game`, `president.cli.main`, `recycle.interp`, `tui.anygame`...)."""
     return ".".join(module.split(".")[:2])
 
 

@@ -42,10 +42,17 @@ COMMANDS = [
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     """The parser: every subcommand's when `argv` is None, else only the one `argv` runs."""
     parser = ArgumentParser(prog="president", description="President against rule-file personalities.")
-    add_version(parser)
+    add_version(parser, _engine)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     add_subcommands(sub, COMMANDS, argv)
     return parser
+
+
+def _engine() -> str:
+    """Which President engine runs: compiled, or pure Python (`president.game.fastplay`)."""
+    from president.cli.main.fastplay import engine
+
+    return f"engine: {engine()}"
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -89,6 +89,19 @@ class Play:
 
     PASS: "Play" = None  # type: ignore[assignment]  # set below
 
+    def __post_init__(self) -> None:
+        # Plays key every search tree's children: hashed once here (the same value as the dataclass's
+        # own hash, which builds a tuple on every call), not on every look-up.
+        object.__setattr__(self, "_hash", hash((self.value, self.count, self.jokers, self.suits, self.run,
+                                                self.wild, self.PASS)))  # every field, as the dataclass's
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __reduce__(self):
+        # made anew when unpickled: the hash of None (a field) differs from process to process
+        return Play, (self.value, self.count, self.jokers, self.suits, self.run, self.wild)
+
     @property
     def is_pass(self) -> bool:
         return self.count == 0

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from recycle.kernel.protocol import GameError
 
+from president.game import fastplay
 from president.game.exchange import as_seen
 
 if TYPE_CHECKING:
@@ -103,22 +104,32 @@ class Dealer:
         for p, mask in self.hands.items():
             masks[p] = mask
             counts[p] = self.counts[p][:]
+        if _DEAL is None:
+            stuck = self.place_cards(masks, counts, rng)
+        else:
+            stuck = _DEAL(self.groups, masks, counts, rng.random)
+        if stuck is not None:
+            raise GameError(f"no player may hold {self.state.lay.card_list(stuck)[0]}: knowledge is inconsistent")
+        out.deal_seed = rng.getrandbits(63)  # later deals are unknown too
+        return out
+
+    def place_cards(self, masks: list[int], counts: list[list[int]], rng: random.Random) -> int | None:
+        """Deal the unknown cards into `masks` and `counts` (in place); the bit of a card nobody may
+        hold, if any. The pure Python reference of the compiled `deal` (`president.game.fastplay`)."""
         rand = rng.random
         free: list[int] = []  # one entry per free place in the hands allowed so far
         for value, bits, newly in self.groups:
             free += newly
             for bit in bits:
                 if not free:
-                    raise GameError(f"no player may hold {self.state.lay.card_list(bit)[0]}: "
-                                    "knowledge is inconsistent")
+                    return bit
                 i = int(rand() * len(free))  # the card goes to a uniformly drawn free place
                 p = free[i]
                 free[i] = free[-1]
                 free.pop()
                 masks[p] |= bit
                 counts[p][value] += 1
-        out.deal_seed = rng.getrandbits(63)  # later deals are unknown too
-        return out
+        return None
 
     def neighbour(self, world: "PresidentState", rng: random.Random) -> "PresidentState | None":
         """`world` with one unknown card of one other player swapped with one of another's: a copy,
@@ -156,3 +167,6 @@ def _any_card(mask: int, rng: random.Random) -> int:
         mask &= mask - 1  # drop the lowest card
     return mask & -mask
 
+
+#: The compiled `Dealer.place_cards`, None when pure Python is in use (`president.game.fastplay`).
+_DEAL = fastplay.deal_cards()

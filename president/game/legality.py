@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING
 
 from recycle.kernel.protocol import IllegalAction
 
+from president.game import fastplay
+from president.game.fastplay import rules_of
 from president.game.cards import JOKER, PASS, TWO, Play, play_of
 from president.game.settings import EqualValue, JokerMode
 from president.game.suited import check_suited, suited_plays
@@ -31,8 +33,18 @@ def legal_plays(state: "PresidentState") -> list:
     """Every legal play of the current player, in the play phase: leads, or answers and a pass.
 
     The order is part of the engine's behaviour (random players pick by
-    index): lower values first, for each value fewer cards first.
+    index): lower values first, for each value fewer cards first. The compiled engine lists them
+    where it was built (`president.game.fastplay`); `python_legal_plays` is the reference.
     """
+    if _LEGAL is not None:
+        rules = rules_of(state.settings)
+        if rules is not None:
+            return _LEGAL(state, rules)
+    return python_legal_plays(state)
+
+
+def python_legal_plays(state: "PresidentState") -> list:
+    """`legal_plays` in pure Python."""
     s = state.settings
     if s.suited:
         return suited_plays(state)
@@ -153,3 +165,7 @@ def check_play(state: "PresidentState", play: Play) -> None:
     if play.value == JOKER and play.count != 1:
         raise IllegalAction("a joker alone is played as a single", "jokers")
     raise IllegalAction(f"{play} is not a legal play now", "play")
+
+
+#: The compiled `legal_plays`, None when pure Python is in use (`president.game.fastplay`).
+_LEGAL = fastplay.legal_plays()

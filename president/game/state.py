@@ -15,6 +15,7 @@ from typing import Callable, Hashable
 
 from recycle.kernel.protocol import TERMINAL, GameError, GameState, IllegalAction, Results
 
+from president.game import fastplay
 from president.game.cards import JOKER, TWO, VALUE_LABELS, Card, Give, Play, parse_action
 from president.game.exchange import apply_gift, legal_gifts, start_exchange
 from president.game.heuristic import round_heuristic
@@ -284,12 +285,24 @@ class PresidentState(GameState):
         """Play uniformly random legal actions to the end; returns the number of actions.
 
         Exactly the moves of the protocol's loop (`GameState.random_playout`: index
-        `int(rng.random() * n)`, or `draw(n)`), without the calls between.
+        `int(rng.random() * n)`, or `draw(n)`), without the calls between. The
+        compiled engine makes the same moves where it was built (`president.game.fastplay`);
+        `random_moves` is the pure Python reference.
         """
+        if _FAST is not None:
+            steps = _FAST(self, rng, draw)
+            if steps is not None:
+                return steps
+        return self.random_moves(rng, draw)
+
+    def random_moves(self, rng: random.Random, draw: Callable[[int], int] | None = None,
+                     exchange_only: bool = False) -> int:
+        """`random_playout` in pure Python (or, with `exchange_only`, only until the next play phase)."""
         rand, play, PLAY, OVER = rng.random, self._play, Phase.PLAY, Phase.OVER
+        stop = PLAY if exchange_only else OVER
         bits = _bits_of(draw)
         steps, phase = 0, self.phase
-        while phase is not OVER:
+        while phase is not OVER and phase is not stop:
             # legal plays, or in an exchange (a whole match, a rollout past its round) the gifts
             acts = legal_plays(self) if phase is PLAY else legal_gifts(self)
             n = len(acts)
@@ -446,6 +459,10 @@ class PresidentState(GameState):
         hands = " | ".join(" ".join(map(str, self.hand(p))) for p in range(self.num_players))
         return (f"<President round {self.round_no + 1} {self.phase.value} to-act={self.current}"
                 f" upcards={self.upcards} hands: {hands}>")
+
+
+#: The compiled random play (`president.game.fastplay.playout`), None when pure Python is in use.
+_FAST = fastplay.playout if fastplay.compiled() else None
 
 
 def _first_after(n: int, p: int, seats: int) -> int:

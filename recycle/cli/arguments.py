@@ -21,7 +21,7 @@ import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Callable, TextIO
 
 if TYPE_CHECKING:  # imported where used: `president --help` should not pay for json and schema
     from recycle.kernel.schema import Float, Int
@@ -256,12 +256,16 @@ class _VersionAction(argparse._VersionAction):
         except PackageNotFoundError:  # running from a source tree that was never installed
             number = "unknown"
         self.version = f"%(prog)s {number}"
+        if self.about is not None:
+            self.version += f" ({self.about()})"
         super().__call__(parser, namespace, values, option_string)
 
 
-def add_version(parser: argparse.ArgumentParser) -> None:
-    """`--version`: the installed package's version."""
-    parser.add_argument("--version", action=_VersionAction, help="show program's version number and exit")
+def add_version(parser: argparse.ArgumentParser, about: Callable[[], str] | None = None) -> None:
+    """`--version`: the installed package's version, and what `about()` adds (asked only then)."""
+    action = parser.add_argument("--version", action=_VersionAction,
+                                 help="show program's version number and exit")
+    action.about = about
 
 
 def check_stdout_once(args: argparse.Namespace, *options: str) -> None:

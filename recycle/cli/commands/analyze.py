@@ -21,7 +21,7 @@ from recycle.kernel.schema import Bool, Maybe, Str
 from recycle.tournament.cluster import refuse_jobs_with_cluster
 
 from recycle.cli.analysis_journal import EXIT_INTERRUPTED, analyze_journaled, open_journal, resumed_journal
-from recycle.cli.analysis import (FIGURES_EPILOG, FiguresHelp, add_analysis_options, check_replay, config_of, replay_command, replay_game, write_outputs)
+from recycle.cli.main.analysis import (FIGURES_EPILOG, FiguresHelp, add_analysis_options, check_replay, config_of, replay_command, replay_game, write_outputs)
 
 
 

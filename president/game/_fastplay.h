@@ -1,0 +1,46 @@
+/* What the two halves of President's compiled engine share (president/_fastplay.c reads and writes
+ * the Python state, president/_fastplay_rules.c holds the rules of a trick on C arrays). */
+#ifndef PRESIDENT_FASTPLAY_H
+#define PRESIDENT_FASTPLAY_H
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+
+#define JOKER 16
+#define TWO 15
+#define MAXP 8
+#define MAXK 9
+#define MAXLEGAL 160
+
+typedef struct {
+    int wild, pass_locks, equal_value, twos_end, revolution, eight_cut, no_two_finish;
+} Rules;
+
+enum { EQUAL_SKIP = 0, EQUAL_ALLOW = 1, EQUAL_NO = 2 };
+
+typedef struct {
+    int n;
+    uint64_t masks[MAXP];
+    int counts[MAXP][17];
+    int sizes[MAXP];
+    uint64_t played;
+    int played_counts[17];
+    int up_value, up_count; /* up_count 0: no upcards */
+    PyObject *up_obj;       /* borrowed: an interned play, or the state's own upcards */
+    int last_player, declined, out, best_free, worst_free, reversed, current;
+    int places[MAXP];
+} Round;
+
+typedef struct { int8_t value, count, jokers; } Code;
+
+/* PLAYS[value][count][jokers]: the interned Play objects (owned), set once by `init`; SEATS: 0..7 as ints. */
+extern PyObject *PLAYS[17][MAXK][MAXK];
+extern PyObject *PASS_PLAY;
+extern PyObject *SEATS[MAXP];
+
+/* `legality.legal_plays` of the player to move, into `out`; returns how many. */
+int fp_legal(const Round *g, const Rules *r, Code *out);
+/* `PresidentState._play` of a legal play; 1 when it ended the round, -1 on an error. */
+int fp_play(Round *g, const Rules *r, Code c, PyObject *history);
+
+#endif

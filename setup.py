@@ -1,0 +1,10 @@
+"""The optional compiled engine: `president/game/_fastplay.c` and `_fastplay_rules.c` (docs/compiled.md).
+
+Built by `pip install .` when a C compiler and the Python headers are there;
+`optional=True` makes a failed build a warning, and the package then runs its
+pure Python engine (`president --version` says which one is in use).
+"""
+from setuptools import Extension, setup
+
+setup(ext_modules=[Extension("president.game._fastplay", ["president/game/_fastplay.c", "president/game/_fastplay_rules.c"],
+                             depends=["president/game/_fastplay.h"], optional=True)])
