@@ -50,7 +50,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
 
 def _engine() -> str:
     """Which President engine runs: compiled, or pure Python (`president.game.fastplay`)."""
-    from president.cli.main.fastplay import engine
+    from president.game.fastplay import engine
 
     return f"engine: {engine()}"
 

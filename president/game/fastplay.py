@@ -22,6 +22,8 @@ import os
 import random
 from typing import TYPE_CHECKING, Callable
 
+from president.game.phase import Phase
+
 if TYPE_CHECKING:
     from president.game.settings import Settings
     from president.game.state import PresidentState
@@ -102,13 +104,12 @@ if _C is not None:
     _init_tables()
 
 
-_STATE: list = []  # (Phase.PLAY, Phase.OVER, state._bits_of), bound on first use (state imports this module)
-
-
-def _bind() -> None:
-    from president.game.state import Phase, _bits_of
-
-    _STATE[:] = [Phase.PLAY, Phase.OVER, _bits_of]
+def bits_of(draw: Callable[[int], int] | None) -> Callable[[int], int] | None:
+    """`getrandbits` of the generator whose `_randbelow` `draw` is, when that is CPython's
+    `Random._randbelow_with_getrandbits` (a loop over `getrandbits` the playout can inline); else None."""
+    if getattr(draw, "__func__", None) is getattr(random.Random, "_randbelow_with_getrandbits", False):
+        return draw.__self__.getrandbits
+    return None
 
 
 def playout(state: "PresidentState", rng: random.Random, draw: Callable[[int], int] | None = None) -> int | None:
@@ -119,9 +120,7 @@ def playout(state: "PresidentState", rng: random.Random, draw: Callable[[int], i
     rules = rules_of(state.settings)
     if rules is None:
         return None
-    if not _STATE:
-        _bind()
-    PLAY, OVER, bits_of = _STATE
+    PLAY, OVER = Phase.PLAY, Phase.OVER
     if draw is None:
         pick, bits = rng.random, False
     else:

@@ -33,16 +33,6 @@ from president.game.suited import next_lock, suited_cards
 _OPENING_CARD = {FirstLeader.THREE_OF_CLUBS: Card(3, "c"), FirstLeader.THREE_OF_DIAMONDS: Card(3, "d")}
 
 
-def _bits_of(draw: Callable[[int], int] | None) -> Callable[[int], int] | None:
-    """`getrandbits` of the generator whose `_randbelow` `draw` is, when that is CPython's
-    `Random._randbelow_with_getrandbits` (a loop over `getrandbits` the playout can inline); else None."""
-    if getattr(draw, "__func__", None) is getattr(random.Random, "_randbelow_with_getrandbits", False):
-        return draw.__self__.getrandbits
-    return None
-
-
-
-
 class PresidentState(GameState):
     """A President match in progress. Build one with `new_match`."""
 
@@ -300,7 +290,7 @@ class PresidentState(GameState):
         """`random_playout` in pure Python (or, with `exchange_only`, only until the next play phase)."""
         rand, play, PLAY, OVER = rng.random, self._play, Phase.PLAY, Phase.OVER
         stop = PLAY if exchange_only else OVER
-        bits = _bits_of(draw)
+        bits = fastplay.bits_of(draw)
         steps, phase = 0, self.phase
         while phase is not OVER and phase is not stop:
             # legal plays, or in an exchange (a whole match, a rollout past its round) the gifts
