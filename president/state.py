@@ -14,6 +14,7 @@ import enum
 import random
 from typing import Callable, Hashable
 
+from recycle.kernel.game import Capabilities
 from recycle.kernel.protocol import TERMINAL, GameError, GameState, IllegalAction, Results
 
 from .cards import JOKER, TWO, VALUE_LABELS, Card, Give, Play, parse_action
@@ -61,6 +62,10 @@ class PresidentState(GameState):
         "history", "pending", "gifts", "bounds", "known_public", "deal_seed", "first_leader",
         "round_only", "lock",
     )
+
+    #: Everything search may use; agents are the game's to add (`president.president_game`).
+    capabilities = Capabilities(neighbours=True, evidence=True, still_in=True, transposition_keys=True,
+                                policy_playout=True)
 
     # ---- construction -------------------------------------------------
     @classmethod

@@ -15,7 +15,7 @@ from recycle.kernel.arguments import GAMES, SEED, FloatRange, UsageError, output
 from recycle.kernel.cli_support import EXIT_FAILED, console, fail, print_table
 from recycle.kernel.output import progress_bar, write_json
 from recycle.kernel.protocol import Agent, GameError
-from recycle.kernel.specs import AgentSpecError, fill_seats, split_specs
+from recycle.kernel.specs import fill_seats, split_specs
 
 #: The shipped game whose native twin `--native` plays.
 NATIVE_GAMES = ("tidesoftime2",)
@@ -37,13 +37,10 @@ def native_state(seed: int):
 
 def native_agents(specs: list[str]) -> tuple[list[Agent], list[str]]:
     """Two fresh agents for the native round; a rule personality gets a clear error."""
-    from recycle.players import cannot_play, make_agent
+    from recycle.games.tides.tides_game import TidesGame
+    from recycle.players import make_bots
 
-    def no_personality(spec: str):
-        raise AgentSpecError(cannot_play(spec, "TidesOfTime2"))
-
-    seats = fill_seats(specs or ["random"], 2)
-    return [make_agent(s, no_personality, "TidesOfTime2") for s in seats], seats
+    return make_bots(TidesGame(), specs or ["random"])
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:

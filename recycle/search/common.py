@@ -148,9 +148,8 @@ def worlds(meter: Meter, root: GameState, player: int, rng: random.Random,
 
 def remaining_players(state: GameState) -> int | None:
     """How many players are still in the episode, if the game says (`still_in()`), else None."""
-    still_in = state.still_in()
-    if still_in is not None:
-        return len(still_in)
+    if state.capabilities.still_in:
+        return len(state.still_in())
     return 2 if state.num_players == 2 else None
 
 

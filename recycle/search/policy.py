@@ -22,8 +22,7 @@ class PolicyRollout(Rollout):
         super().__init__(None, "greedy")
 
     def run(self, state: GameState, rng: random.Random) -> tuple[tuple[float, ...], int]:
-        playout = getattr(state, "policy_playout", None)
-        if playout is None:
+        if not state.capabilities.policy_playout:
             raise SearchError(f"{type(state).__name__} has no playout policy: use rollout=random or an agent")
-        steps = playout(rng)
+        steps = state.policy_playout(rng)
         return state.results().utilities(), steps

@@ -281,6 +281,6 @@ def play_options(game, players: str | None = None, seat: int | None = None, seed
     limits = dict(limits or {})
     count = new_game(game, 0, **limits).num_players
     seats = read_seats(players, seat, count)
-    agents = [None if p == seats.human else make_climbing_bot(spec, game, **(bots or {}))
+    agents = [None if p == seats.human else make_climbing_bot(spec, game, count, **(bots or {}))
               for p, spec in enumerate(seats.specs)]
     return PlayOptions(game, seats, agents, seed, deal, limits, transcript, delay, open_hands)
