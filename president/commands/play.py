@@ -7,9 +7,10 @@ from pathlib import Path
 
 from recycle.kernel.arguments import FloatRange, UsageError
 from recycle.kernel.specs import fill_seats, split_specs
-from recycle.players import PRESIDENT, check_agents_for
+from recycle.players import check_agents_for
 from tui.options import DEFAULT_DELAY, DEFAULT_OPPONENTS, MatchOptions, default_rules_dir
 
+from ..president_game import PresidentGame
 from ..deals import read_deal_file
 from ..levels import LEVELS, level
 from .common import add_seed_option, add_table_options, seed_of, table_settings
@@ -59,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     else:  # a user's list must fit the table (the default four are cut to a smaller one)
         opponents = tuple(split_specs(args.opponents))
         fill_seats(opponents, settings.players - 1, "opponents")
-        check_agents_for(opponents, PRESIDENT)
+        check_agents_for(opponents, PresidentGame(settings))
     rules_dir = Path(args.rules_dir) if args.rules_dir else default_rules_dir()
     rules_dir.mkdir(parents=True, exist_ok=True)
     deal = read_deal_file(args.deal, settings).hands if args.deal else None
