@@ -201,7 +201,7 @@ COMMAND_SHAPE = {"game": Str(4096), "max_choices": CHOICES.shape, "strict": Bool
 
 
 def run(args: argparse.Namespace) -> int:
-    from recycle.analysis import RecycleSubject
+    from recycle.interp.analysis_subject import RecycleSubject
     from recycle.kernel.diagnostics import DiagnosticError
     from recycle.kernel.protocol import GameError
 

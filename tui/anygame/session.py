@@ -17,13 +17,14 @@ from typing import Any
 from recycle.about import About, about_game
 from recycle.interp import new_game
 from recycle.interp.effects import Move, RecycleAction
+from recycle.interp.observation import OpenObservation
 from recycle.interp.state import loc_text
 from recycle.interp.transcript import finished_records
 from recycle.kernel.protocol import GameError, Results
 from recycle.labels import Labeller
 
 from ..botjob import DecisionJob, DecisionRecord
-from .board import Board, board_of, open_view, seat_view
+from .board import Board, board_of, seat_view
 from .events import words
 from .faces import CardFaces
 from .seats import Seats, read_seats
@@ -128,8 +129,8 @@ class GameSession:
 
     def board(self) -> Board:
         """What the person sees: their seat's observation (the whole table when `open`)."""
-        view = open_view(self.state) if self.open else seat_view(self.state.observation(self.me))
-        return board_of(view, self.state.table, self.me, self._shown, self.card_of, self.open)
+        seen = OpenObservation(self.state, self.me) if self.open else self.state.observation(self.me)
+        return board_of(seat_view(seen), self.me, self._shown, self.card_of, self.open)
 
     def _name_cards(self, cards) -> str:
         faces = self.faces
