@@ -109,7 +109,7 @@ def test_players_refuses_an_agent_the_game_cannot_host(tool, argv, agent, game, 
     monkeypatch.chdir(tmp_path)
     assert (recycle_main if tool == "recycle" else president)(argv) == 2
     err = capsys.readouterr().err
-    assert f"{agent} " in err and f"cannot play {game}" in err or f"and {game} is not one" in err, err
+    assert f"error: {agent} " in err and (f"cannot play {game} (it " in err or f"and {game} is not one" in err)
     assert f"agents that can play {game}: random" in err and "Traceback" not in err
     assert not list(tmp_path.iterdir())  # refused before any game
 
