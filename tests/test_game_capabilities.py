@@ -172,3 +172,28 @@ def test_search_asks_nothing_a_game_does_not_offer():
     redeal = plain.determinizer(0)
     assert Inference(q=0.05, pool=4).sampler(plain, 0, redeal) is redeal  # no evidence offered: no inference
     assert plain.determinizer(0)(random.Random(1)).num_players == 2
+
+
+# ---- one observer: the any-game board is drawn from observations -------------------------------
+def test_the_board_reads_observations_only_and_the_open_one_shows_every_card():
+    import ast
+    import inspect
+
+    import tui.anygame.board as board
+    from recycle.interp import new_game
+    from recycle.interp.observation import OpenObservation
+    from tui.anygame.board import board_of, seat_view
+
+    imported = {node.module for node in ast.walk(ast.parse(inspect.getsource(board)))
+                if isinstance(node, ast.ImportFrom)}
+    assert not any(m and m.startswith("recycle") for m in imported)  # no store, no interpreter
+    state = new_game(load_game(game_path("Poker5")), 3)
+    me = state.current_player()
+    card_of = {text: c for c, text in enumerate(state.table.text)}
+    seat = board_of(seat_view(state.observation(me)), me, {}, card_of)
+    whole = board_of(seat_view(OpenObservation(state, me)), me, {}, card_of, open=True)
+    hidden = sum(len(cards) for key, cards in state.st.locs.items() if not state.table.visible(key, me))
+    seen = [p for o in seat.owners for p in o.piles if p.visible]
+    assert hidden and sum(len(p.cards) for p in seen) == sum(map(len, state.st.locs.values())) - hidden
+    assert sum(len(p.cards) for o in whole.owners for p in o.piles) == sum(map(len, state.st.locs.values()))
+    assert len(seat.owners) == len(whole.owners) == state.num_players + 1  # the game's piles, every seat
