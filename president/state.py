@@ -64,8 +64,8 @@ class PresidentState(GameState):
     )
 
     #: Everything search may use; agents are the game's to add (`president.president_game`).
-    capabilities = Capabilities(neighbours=True, evidence=True, still_in=True, transposition_keys=True,
-                                policy_playout=True)
+    capabilities = Capabilities(neighbours=True, evidence=True, still_in=True, holdings=True,
+                                transposition_keys=True, policy_playout=True)
 
     # ---- construction -------------------------------------------------
     @classmethod

@@ -49,6 +49,8 @@ class Capabilities:
     """`evidence(player, q, model)`: the likelihood of a world given what the others did (inference)."""
     still_in: bool = False
     """`still_in()`: who is still taking part in the episode (eliminated players drop out)."""
+    holdings: bool = False
+    """`holdings()`: what each player holds by kind of card, for beliefs (`recycle.kernel.beliefs`)."""
     transposition_keys: bool = False
     """`transposition_key()`: a key equal for states that play on identically (alphabeta's table)."""
     policy_playout: bool = False

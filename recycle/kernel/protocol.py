@@ -83,7 +83,7 @@ class GameState(abc.ABC):
     num_players: int
 
     #: What search may use beyond the plain protocol (`recycle.kernel.game.Capabilities`): a game whose
-    #: states override `neighbours`, `evidence`, `still_in` or `transposition_key` says so here, and
+    #: states override `neighbours`, `evidence`, `still_in`, `holdings` or `transposition_key` says so here, and
     #: search reads this instead of calling them to see whether they answer None.
     capabilities: ClassVar[Capabilities] = Capabilities()
 
