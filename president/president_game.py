@@ -5,7 +5,7 @@
 
 Its capabilities are its states' (inference's chain and evidence, who is still in,
 transposition keys, the greedy playout policy) plus the climbing view: rule
-personalities play it natively (`president/view.py`).
+personalities play it natively (`president/game/view.py`).
 """
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from typing import Any, Mapping
 
 from recycle.kernel.game import PLACES, Capabilities
 
-from .settings import Settings
-from .state import PresidentState
+from president.game.settings import Settings
+from president.game.state import PresidentState
 
 #: The game's name where agents and commands name it (`recycle.players.PRESIDENT`).
 NAME = "President"

@@ -14,8 +14,8 @@ from dataclasses import dataclass, replace
 import pytest
 
 from president.president_game import PresidentGame
-from president.settings import preset
-from president.state import PresidentState
+from president.game.settings import preset
+from president.game.state import PresidentState
 from recycle.climbing.recycle_game import recycle_game
 from recycle.games import game_path
 from recycle.games.tides.state import TidesState
@@ -45,7 +45,7 @@ def test_each_game_is_a_game_value_whose_initial_state_is_its_engines():
         str(president.new_initial_state(7).observation(0).hand)
     assert TidesState.new(7).hands == tides.new_initial_state(7).hands
     with pytest.raises(Exception):
-        president.settings = preset("uecda")  # an immutable value
+        president.game.settings = preset("uecda")  # an immutable value
 
 
 def test_capabilities_say_who_plays_and_what_search_may_use():
@@ -118,10 +118,10 @@ def test_players_refuses_an_agent_the_game_cannot_host(tool, argv, agent, game, 
 def test_the_new_match_dialog_offers_what_the_game_hosts_and_refuses_the_rest(tmp_path):
     from textual.widgets import Button, Select, Static
 
-    from tui.app import PresidentApp
-    from tui.newmatch import NewMatchScreen
-    from tui.options import MatchOptions
-    from tui.pilot import settle
+    from tui.president.app import PresidentApp
+    from tui.president.newmatch import NewMatchScreen
+    from tui.president.options import MatchOptions
+    from tui.president.pilot import settle
 
     app = PresidentApp(MatchOptions(preset("classic"), 1, rules_dir=tmp_path / "rules", delay=0))
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from president.settings import Settings
+from president.game.settings import Settings
 from recycle.kernel.game import Game
 from recycle.kernel.specs import fill_seats
 
@@ -85,7 +85,7 @@ def opponent_choices(rules_dirs: tuple[Path, ...], fair_only: bool = False,
             out.append((f"{entry.name} ({entry.source})", str(entry.path)))
     out += registered_agents(fair_only, game)
     # The strongest search player at a person's pace, ready to pick.
-    from president.levels import SEARCH
+    from president.agents.levels import SEARCH
     from recycle.players import unplayable_agent
 
     return out + ([(f"{bot_title(SEARCH)} (search player)", SEARCH)] if unplayable_agent(SEARCH, game) is None else [])
@@ -101,7 +101,7 @@ def table_game(settings: Settings | None = None) -> Game:
 def bot_title(spec: str) -> str:
     """A bot as a person reads it: a level's search player by its level ("master search"), another
     agent spec by its agent's name (`ismcts`), a personality or `.rul` path by its name."""
-    from president.levels import LEVELS
+    from president.agents.levels import LEVELS
 
     for level in LEVELS.values():
         if spec in level.opponents and ":" in spec:

@@ -3,7 +3,7 @@
 A *subject* is the game under analysis (`subject.Subject`, a `typing.Protocol`
 implemented on each game's side, picklable so workers rebuild it):
 `recycle.interp.analysis_subject.RecycleSubject` serves every RECYCLE game,
-`president.analysis.PresidentSubject` native President. This package knows
+`president.match.analysis.PresidentSubject` native President. This package knows
 games through it and the game protocol alone.
 
 A work unit is one game of one set, seeded from (master seed, set, index)
@@ -21,9 +21,9 @@ from dataclasses import dataclass
 
 from recycle.kernel.protocol import GameError, decide
 
-from .estimator import DEFAULT_ROLLOUTS, estimates, make_estimator
-from .records import ALL_AI, ONE_AI, RANDOM, SETS, DecisionRecord, GameLog
-from .subject import Subject, was_called
+from recycle.analysis.estimator import DEFAULT_ROLLOUTS, estimates, make_estimator
+from recycle.analysis.records import ALL_AI, ONE_AI, RANDOM, SETS, DecisionRecord, GameLog
+from recycle.analysis.subject import Subject, was_called
 
 #: A game's decisions are bounded by its own rules (RECYCLE's choice limit); this is the last resort.
 MAX_DECISIONS = 200_000

@@ -33,9 +33,9 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from .records import GameLog
-from .subject import Subject
-from .stats import Summaries, ratio, total
+from recycle.analysis.records import GameLog
+from recycle.analysis.subject import Subject
+from recycle.analysis.stats import Summaries, ratio, total
 
 BINS = 10
 SUMMARY_KEYS = ("decisions", "choice_decisions", "branching_factor", "action_space", "turns", "rounds",

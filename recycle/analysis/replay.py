@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 
 from rich.table import Table
 
-from .experiment import PlayUnit, units
-from .findings import no_real_choice, stretch_leaders
-from .records import GameLog
-from .subject import Subject
+from recycle.analysis.experiment import PlayUnit, units
+from recycle.analysis.findings import no_real_choice, stretch_leaders
+from recycle.analysis.records import GameLog
+from recycle.analysis.subject import Subject
 
 
 class _Recording:

@@ -1,7 +1,7 @@
 """The game under analysis, declared: what `recycle analyze` and `president analyze` ask of a game.
 
 Implemented on each game's side (`recycle.interp.analysis_subject.RecycleSubject`,
-`president.analysis.PresidentSubject`), so this package imports no game: neither
+`president.match.analysis.PresidentSubject`), so this package imports no game: neither
 the RECYCLE reader nor its interpreter (an import-linter contract holds it).
 """
 from __future__ import annotations

@@ -22,7 +22,7 @@ from recycle.kernel.game import PLACES, Capabilities, Family
 from recycle.kernel.protocol import GameState
 from recycle.lang import tree as T
 
-from .metadata import ClimbingMeta, ClimbingMetaError, read_meta
+from recycle.climbing.metadata import ClimbingMeta, ClimbingMetaError, read_meta
 
 #: The shipped file the Tides bots read (as the native round).
 TIDES_FILE = "tidesoftime2"

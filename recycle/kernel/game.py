@@ -18,7 +18,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any, Mapping, Protocol, runtime_checkable
 
 if TYPE_CHECKING:  # the protocol's states carry a `Capabilities` (protocol.py imports this module)
-    from .protocol import GameState
+    from recycle.kernel.protocol import GameState
 
 
 class Family(Enum):

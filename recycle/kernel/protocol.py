@@ -16,7 +16,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, Hashable, Protocol, Sequence, runtime_checkable
 
-from .game import Capabilities
+from recycle.kernel.game import Capabilities
 
 #: `current_player()` of a finished game.
 TERMINAL = -1

@@ -12,7 +12,7 @@ from typing import Any, Mapping
 
 from recycle.kernel.game import PLACES, Capabilities, Family
 
-from .state import TidesState
+from recycle.games.tides.state import TidesState
 
 #: Hidden hands, worlds to sample, the Tides bots.
 CAPABILITIES = Capabilities(families=frozenset({Family.TIDES}))
