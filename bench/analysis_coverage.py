@@ -22,7 +22,8 @@ from pathlib import Path
 
 from timing import SHARED, add_smoke_option, smoke
 
-from recycle.analysis import Config, RecycleSubject, analyze, compute
+from recycle.analysis import Config, analyze, compute
+from recycle.interp.analysis_subject import RecycleSubject
 from recycle.analysis.records import SETS, GameLog
 
 SHIPPED = Path(__file__).resolve().parents[1] / "recycle" / "games"

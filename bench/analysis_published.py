@@ -19,7 +19,8 @@ from pathlib import Path
 
 from timing import SHARED, add_smoke_option, smoke
 
-from recycle.analysis import Config, RecycleSubject, analyze, compute
+from recycle.analysis import Config, analyze, compute
+from recycle.interp.analysis_subject import RecycleSubject
 from recycle.analysis.reference import PUBLISHED, PUBLISHED_KEYS
 
 CORPUS = SHARED / "recycle-corpus" / "gdl"

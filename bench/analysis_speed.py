@@ -28,7 +28,8 @@ import time
 
 from timing import SHARED, add_smoke_option, smoke
 
-from recycle.analysis import Config, PlayUnit, RecycleSubject, SETS, analyze, units
+from recycle.analysis import Config, PlayUnit, SETS, analyze, units
+from recycle.interp.analysis_subject import RecycleSubject
 from recycle.games import game_path
 
 CORPUS = SHARED / "recycle-corpus" / "gdl"

@@ -19,7 +19,8 @@ import time
 
 from timing import SHARED, add_smoke_option, smoke
 
-from recycle.analysis import Config, PlayUnit, RecycleSubject, analyze, compute, units
+from recycle.analysis import Config, PlayUnit, analyze, compute, units
+from recycle.interp.analysis_subject import RecycleSubject
 from recycle.analysis.experiment import run_units
 
 CORPUS = SHARED / "recycle-corpus" / "gdl"

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Sequence
 
+from recycle.kernel.game import Capabilities, Family, Game
 from recycle.kernel.protocol import Agent, RandomAgent
-from recycle.kernel.specs import AgentSpecError, parse_spec
+from recycle.kernel.specs import AgentSpecError, fill_seats, parse_spec
 from recycle.kernel.suggest import hint
 
 #: A factory takes the spec's parameters and a resolver for nested specs (`rollout=Classic`).
@@ -47,13 +48,15 @@ AGENT_FACTORIES: dict[str, AgentFactory] = {
 }
 
 
-def cannot_play(personality: str, game: str) -> str:
+def cannot_play(personality: str, game: "Game | str") -> str:
     """Why a rule personality cannot sit at `game` (no climbing view), and the agents that can."""
+    title = display_name(game)
     return (f"{personality} is a President personality: it plays climbing games (a hand, cards to beat on the table), "
-            f"and {game} is not one; agents that can play {game}: {', '.join(agents_for(game))}")
+            f"and {title} is not one; agents that can play {title}: {', '.join(agents_for(game))}")
 
 
-def make_agent(spec: str, fallback: Callable[[str], Agent | None] | None = None, game: str | None = None) -> Agent:
+def make_agent(spec: str, fallback: Callable[[str], Agent | None] | None = None,
+               game: "Game | str | None" = None) -> Agent:
     """The agent a spec names. `fallback` resolves game-specific names (personalities); `game`, when given,
     refuses an agent written for other games (`agents_for`)."""
     name, params = parse_spec(spec)
@@ -81,6 +84,39 @@ def make_agent(spec: str, fallback: Callable[[str], Agent | None] | None = None,
                          f"personality name, a .rul file, or one of: {known}")
 
 
+def make_bots(game: Game, specs: Sequence[str], personality: Callable[[str], Agent | None] | None = None,
+              ) -> tuple[list[Agent], list[str]]:
+    """One agent per seat of `game` (fewer specs repeat in rotation), each its own object, and the seat
+    specs: the one place agent specs become agents, for any game. An agent the game's capabilities
+    exclude is refused by name with the reason (`refusal`); a personality name goes to `personality`,
+    the game's own resolver (President's view, a RECYCLE climbing adapter), or, at a game without a
+    climbing view and no resolver, is refused (`cannot_play`)."""
+    seats = fill_seats(specs, game.num_players)
+    check_agents_for(seats, game)
+    resolve = personality if personality is not None else _no_personality(game)
+    # Fresh objects per seat: stateful agents (search players) never share memory.
+    return [make_bot(game, spec, resolve) for spec in seats], seats
+
+
+def make_bot(game: Game, spec: str, personality: Callable[[str], Agent | None] | None = None) -> Agent:
+    """The agent of one spec at `game` (see `make_bots`)."""
+    if not spec.strip():
+        raise AgentSpecError("empty bot name")
+    return make_agent(spec, personality if personality is not None else _no_personality(game), game=game)
+
+
+def _no_personality(game: Game) -> Callable[[str], Agent | None]:
+    """A resolver for a game no rule personality can play: a personality's name is refused, naming the
+    agents that can play; any other name is left unknown."""
+    def refuse(name: str) -> Agent | None:
+        from personalities.catalog import find_personality
+
+        if find_personality(name) is not None:
+            raise AgentSpecError(cannot_play(name, game))
+        return None
+    return refuse
+
+
 def _names(personalities: bool) -> list[str]:
     """Every name a spec may start with: the agents, and the personalities when the game takes them."""
     if not personalities:
@@ -95,29 +131,55 @@ def _names(personalities: bool) -> list[str]:
 #: file's name, e.g. `TidesOfTime2`).
 PRESIDENT = "President"
 
-
-@dataclass(frozen=True)
-class AgentTraits:
-    """What an agent of the table needs from a game, declared beside its factory."""
-
-    games: tuple[str, ...] = ()  # the only games it can play (by name); () means every game of the protocol
-    cheats: bool = False  # reads every hidden card (`Observation.true_state()`): a baseline, not a fair opponent
-
-    def plays(self, game: str) -> bool:
-        return not self.games or game_name(game) in {g.lower() for g in self.games}
-
-
-#: name -> traits, for the agents that do not play every game fairly (the others: `AgentTraits()`).
-AGENT_TRAITS: dict[str, AgentTraits] = {
-    "mcts": AgentTraits(cheats=True),
-    "tides-seed": AgentTraits(games=("TidesOfTime2",)),
-    "tides-solver": AgentTraits(games=("TidesOfTime2",)),
+#: Why a game lacking a capability (`recycle.kernel.game.Capabilities`) cannot host an agent needing it.
+NEED_WORDS = {
+    "determinize": "it samples the worlds a seat cannot tell apart, and the game deals none",
+    "true_state": "it reads every hidden card, and the game shows it none",
+    "climbing_view": "it reads a climbing view (a hand, cards to beat on the table), and the game has none",
+    Family.TIDES.value: "it reads a Tides of Time observation: it plays TidesOfTime2 only",
 }
 
 
-def game_name(game: str) -> str:
+@dataclass(frozen=True)
+class AgentTraits:
+    """What an agent of the table needs from a game (names of `Capabilities` fields or `Family` values),
+    declared beside its factory; a game hosts it when its capabilities offer them all."""
+
+    needs: frozenset[str] = frozenset()
+    cheats: bool = False  # reads every hidden card (`Observation.true_state()`): a baseline, not a fair opponent
+
+    def plays(self, game: "Game | str") -> bool:
+        return not capabilities_of(game).missing(self.needs)
+
+
+#: The search players that sample worlds (all but the cheating `mcts`).
+_SAMPLING = AgentTraits(frozenset({"determinize"}))
+
+#: name -> traits; `random` needs nothing of a game.
+AGENT_TRAITS: dict[str, AgentTraits] = {
+    **{name: _SAMPLING for name in SEARCH_PLAYER_NAMES},
+    "mcts": AgentTraits(frozenset({"true_state"}), cheats=True),
+    "tides-seed": AgentTraits(frozenset({Family.TIDES.value})),
+    "tides-solver": AgentTraits(frozenset({Family.TIDES.value})),
+}
+
+
+def game_name(game: "Game | str") -> str:
     """A game as the traits name it: a shipped name or a file's stem, in lower case."""
-    return game.replace("\\", "/").rsplit("/", 1)[-1].removesuffix(".gdl").removesuffix(".rcy").lower()
+    name = game if isinstance(game, str) else game.name
+    return name.replace("\\", "/").rsplit("/", 1)[-1].removesuffix(".gdl").removesuffix(".rcy").lower()
+
+
+def capabilities_of(game: "Game | str") -> Capabilities:
+    """A game's capabilities; a game given by name only (tests, old callers) is taken to be one of the
+    plain protocol, hosting the Tides agents when it is `TidesOfTime2`."""
+    if not isinstance(game, str):
+        return game.capabilities
+    return Capabilities(families=frozenset({Family.TIDES}) if game_name(game) == "tidesoftime2" else frozenset())
+
+
+def display_name(game: "Game | str") -> str:
+    return game if isinstance(game, str) else game.name
 
 
 def agent_traits(name: str) -> AgentTraits:
@@ -125,20 +187,23 @@ def agent_traits(name: str) -> AgentTraits:
     return AGENT_TRAITS.get(name.lower(), AgentTraits())
 
 
-def agents_for(game: str) -> list[str]:
-    """The names of `AGENT_FACTORIES` that can play `game` (a shipped game's name, or a file), in table order."""
+def agents_for(game: "Game | str") -> list[str]:
+    """The names of `AGENT_FACTORIES` that can play `game` (its capabilities), in table order."""
     return [name for name in AGENT_FACTORIES if agent_traits(name).plays(game)]
 
 
-def refusal(name: str, game: str) -> str:
-    """Why agent `name` cannot sit at `game`, and the agents that can (cheating ones labelled)."""
-    only = " or ".join(agent_traits(name).games)
+def refusal(name: str, game: "Game | str") -> str:
+    """Why agent `name` cannot sit at `game` (the capability it needs that the game lacks), and the agents
+    that can (cheating ones labelled)."""
+    missing = capabilities_of(game).missing(agent_traits(name).needs)
+    why = "; ".join(NEED_WORDS.get(need, f"it needs {need}") for need in missing)
     able = ", ".join(n + (" (cheating)" if agent_traits(n).cheats else "") for n in agents_for(game))
-    personality = ", or a personality" if game == PRESIDENT else ""
-    return f"{name} cannot play {game} (it plays {only} only); agents that can play {game}: {able}{personality}"
+    personality = ", or a personality" if capabilities_of(game).climbing_view or game == PRESIDENT else ""
+    title = display_name(game)
+    return f"{name} cannot play {title} ({why}); agents that can play {title}: {able}{personality}"
 
 
-def unplayable_agent(spec: str, game: str) -> str | None:
+def unplayable_agent(spec: str, game: "Game | str") -> str | None:
     """The first agent name in `spec` (nested specs such as `rollout=` included) that cannot play
     `game`, or None. Names outside the table (personalities) are the game's own to judge."""
     try:
@@ -154,7 +219,7 @@ def unplayable_agent(spec: str, game: str) -> str | None:
     return None
 
 
-def check_agents_for(specs: list[str] | tuple[str, ...], game: str) -> None:
+def check_agents_for(specs: list[str] | tuple[str, ...], game: "Game | str") -> None:
     """Raise `AgentSpecError` for a spec naming an agent that cannot play `game`, naming those that can."""
     for spec in specs:
         name = unplayable_agent(spec, game)

@@ -269,7 +269,7 @@ def test_report_of_several_games_is_one_self_contained_page(tmp_path):
 def test_a_subject_can_carry_its_game_text(shared_dir, tmp_path):
     import shutil
 
-    from recycle.analysis import RecycleSubject
+    from recycle.interp.analysis_subject import RecycleSubject
 
     copy = tmp_path / "Agram2.gdl"
     shutil.copy(shared_dir / "recycle-corpus" / "gdl" / "Agram2.gdl", copy)

@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from recycle.analysis import ALL_AI, ONE_AI, RANDOM, Config, DecisionRecord, GameLog, RecycleSubject, analyze
+from recycle.analysis import ALL_AI, ONE_AI, RANDOM, Config, DecisionRecord, GameLog, analyze
+from recycle.interp.analysis_subject import RecycleSubject
 from recycle.analysis.estimator import _value
 from recycle.analysis.experiment import PlayUnit, units
 from recycle.analysis.heuristics import HeuristicFigures, drama_threshold, drops, fairness_of, summaries

@@ -177,7 +177,8 @@ def test_a_tiny_evolution_on_a_local_cluster_equals_one_process(tmp_path, monkey
 
 @pytest.mark.slow
 def test_an_analysis_on_a_local_cluster_equals_one_process():
-    from recycle.analysis import Config, RecycleSubject, analyze
+    from recycle.analysis import Config, analyze
+    from recycle.interp.analysis_subject import RecycleSubject
     from recycle.games import game_path
 
     subject = RecycleSubject(game_path("Poker5"))

@@ -7,9 +7,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from recycle.kernel.specs import AgentSpecError
-from recycle.players import make_agent
+from recycle.players import make_bot as make_game_bot
 from recycle.kernel.protocol import Agent
+
+from president.game.president_game import PresidentGame
+from president.game.settings import Settings
+
+#: Which agents a President table hosts is the same at every table (`president_game.CAPABILITIES`).
+ANY_TABLE = PresidentGame(Settings())
 
 
 def personality_agent(spec: str, rules_dirs: tuple[Path, ...] = ()) -> Agent | None:
@@ -26,7 +31,7 @@ def personality_agent(spec: str, rules_dirs: tuple[Path, ...] = ()) -> Agent | N
 
 
 def make_bot(spec: str, rules_dirs: tuple[Path, ...] = ()) -> Agent:
-    """The agent for one BOT argument; raises AgentSpecError or RulError with a clear message."""
-    if not spec.strip():
-        raise AgentSpecError("empty bot name")
-    return make_agent(spec, lambda name: personality_agent(name, rules_dirs), game="President")
+    """The agent for one BOT argument (`recycle.players.make_bot` at a President table); raises
+    AgentSpecError (an agent the game cannot host among them) or RulError with a clear message."""
+    return make_game_bot(ANY_TABLE, spec, lambda name: personality_agent(name, rules_dirs))
+

@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from typing import Callable, Hashable
 
+from recycle.kernel.game import Capabilities
 from recycle.kernel.protocol import TERMINAL, GameError, GameState, IllegalAction, Results
 
 from president.game import fastplay
@@ -43,6 +44,10 @@ class PresidentState(GameState):
         "history", "pending", "gifts", "bounds", "known_public", "deal_seed", "first_leader",
         "round_only", "lock",
     )
+
+    #: Everything search may use; agents are the game's to add (`president.game.president_game`).
+    capabilities = Capabilities(neighbours=True, evidence=True, still_in=True, holdings=True,
+                                transposition_keys=True, policy_playout=True)
 
     # ---- construction -------------------------------------------------
     @classmethod

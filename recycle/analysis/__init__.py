@@ -6,10 +6,12 @@ pool; `estimator` is the estimating AI; `heuristics` and `metrics` compute
 every figure of docs/analysis.md from the game logs of `records`; `stats` gives
 each one a 95% bootstrap interval; `result` ties them together; `report`
 writes the HTML page and `folder` the resumable table of a folder of games.
+A game comes in as a `Subject` (`subject`), implemented on the game's side.
 """
-from recycle.analysis.experiment import PlayUnit, RecycleSubject, Unit, units
+from recycle.analysis.experiment import PlayUnit, Unit, units
 from recycle.analysis.records import ALL_AI, ONE_AI, RANDOM, SETS, DecisionRecord, GameLog
 from recycle.analysis.result import Analysis, Config, analyze, compute
+from recycle.analysis.subject import Subject
 
 __all__ = ["ALL_AI", "ONE_AI", "RANDOM", "SETS", "Analysis", "Config", "DecisionRecord", "GameLog", "PlayUnit",
-           "RecycleSubject", "Unit", "analyze", "compute", "units"]
+           "Subject", "Unit", "analyze", "compute", "units"]

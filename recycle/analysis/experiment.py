@@ -1,12 +1,10 @@
 """CardStock's three experiment sets, as work units for the tournament's worker pool.
 
-A *subject* is the game under analysis, behind a few duck-typed methods
-(picklable, so workers rebuild it): `name`, `players`, `new_state(seed)`,
-`episode(state)` (which episode a decision belongs to), `places(state)`
-(per episode, each player's place, 1 the best), `rounds(state)` (None when the
-game has no rounds) and `describe(state, player)` (state size, share of cards
-hidden from `player`). `RecycleSubject` serves every RECYCLE game;
-`president.match.analysis.PresidentSubject` serves native President.
+A *subject* is the game under analysis (`subject.Subject`, a `typing.Protocol`
+implemented on each game's side, picklable so workers rebuild it):
+`recycle.interp.analysis_subject.RecycleSubject` serves every RECYCLE game,
+`president.match.analysis.PresidentSubject` native President. This package knows
+games through it and the game protocol alone.
 
 A work unit is one game of one set, seeded from (master seed, set, index)
 alone, so the same seed gives the same logs whichever process plays which
@@ -20,13 +18,12 @@ import random
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
 
 from recycle.kernel.protocol import GameError, decide
 
 from recycle.analysis.estimator import DEFAULT_ROLLOUTS, estimates, make_estimator
 from recycle.analysis.records import ALL_AI, ONE_AI, RANDOM, SETS, DecisionRecord, GameLog
+from recycle.analysis.subject import Subject, was_called
 
 #: A game's decisions are bounded by its own rules (RECYCLE's choice limit); this is the last resort.
 MAX_DECISIONS = 200_000
@@ -51,80 +48,11 @@ def units(games: int, seed: int, sets: Sequence[str] = SETS) -> list[Unit]:
     return [Unit(k * games + i, s, unit_seed(seed, s, i)) for k, s in enumerate(sets) for i in range(games)]
 
 
-_LOADED: dict[tuple, Any] = {}
-
-
-@dataclass(frozen=True)
-class RecycleSubject:
-    """A RECYCLE game file under analysis (the game is read once per process).
-
-    With `text` (the file's content, see `with_text`) a worker parses that
-    instead of opening `path`: what a machine without the file needs.
-    """
-
-    path: str
-    max_choices: int = 500
-    compat: str | None = None
-    text: str | None = None
-    engine: str | None = None  # "reference" or "fast" (None: fast); the numbers do not depend on it
-
-    def with_text(self) -> "RecycleSubject":
-        """The same subject carrying its file's content, for workers that cannot read the file."""
-        from dataclasses import replace
-
-        return replace(self, text=Path(self.path).read_text(encoding="utf-8"))
-
-    def _game(self):
-        from recycle.lang import load_game
-        from recycle.lang.reader import parse_game
-
-        key = (self.path, None if self.text is None else hash(self.text))
-        if key not in _LOADED:
-            while len(_LOADED) >= 16:  # a folder run reads many games: keep the last few
-                del _LOADED[next(iter(_LOADED))]
-            _LOADED[key] = load_game(self.path) if self.text is None else parse_game(self.text, self.path)
-        return _LOADED[key]
-
-    @property
-    def name(self) -> str:
-        return Path(self.path).stem
-
-    @property
-    def players(self) -> int:
-        return self.new_state(0).num_players
-
-    def new_state(self, seed: int):
-        from recycle.interp import new_game
-
-        extra = {"compat": self.compat} if self.compat else {}
-        return new_game(self._game(), seed, max_choices=self.max_choices, engine=self.engine, **extra)
-
-    def episode(self, state) -> int:
-        return 0
-
-    def places(self, state) -> tuple[tuple[int, ...], ...]:
-        return (state.results().ranks,)
-
-    def rounds(self, state) -> int | None:
-        return None
-
-    def called(self, state) -> bool:
-        return bool(state.called)
-
-    def describe(self, state, player: int) -> tuple[int, float]:
-        """Cards in play plus storages and non-empty locations; the share of cards `player` cannot see."""
-        st = state.st
-        cards = sum(len(c) for k, c in st.locs.items() if k[2] != "mem")
-        locations = sum(1 for k, c in st.locs.items() if c and k[2] != "mem")
-        size = cards + locations + len(st.ints) + len(st.strs)
-        return size, (len(state.hidden_cards(player)) / cards if cards else 0.0)
-
-
 @dataclass(frozen=True)
 class PlayUnit:
     """Plays one unit into its `GameLog` (the pool's picklable work: `run(unit)`)."""
 
-    subject: Any
+    subject: Subject
     estimator: str = "cardstock"
     rollouts: int = DEFAULT_ROLLOUTS
 
@@ -157,9 +85,8 @@ class PlayUnit:
             decisions.append(record)
             state.apply(action)
         results = state.results()
-        called = getattr(subject, "called", None)  # RECYCLE games may be called at the choice limit
         return GameLog(unit.index, unit.set, unit.seed, n, tuple(decisions), tuple(subject.places(state)),
-                       results.ranks, results.scores, len(texts), bool(called and called(state)),
+                       results.ranks, results.scores, len(texts), was_called(subject, state),
                        subject.rounds(state))
 
 

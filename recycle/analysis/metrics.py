@@ -34,6 +34,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from recycle.analysis.records import GameLog
+from recycle.analysis.subject import Subject
 from recycle.analysis.stats import Summaries, ratio, total
 
 BINS = 10
@@ -141,7 +142,7 @@ class ClimbingFigures:
         return out
 
 
-def forward_model_speed(subject: Any, seed: int, seconds: float = 0.3) -> dict[str, float]:
+def forward_model_speed(subject: Subject, seed: int, seconds: float = 0.3) -> dict[str, float]:
     """TAG's forward-model speed: states copied, option lists built and actions applied per second.
 
     Random games are played for about `seconds`, each operation timed on its

@@ -9,13 +9,13 @@ notes each move's text as it is applied.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from rich.table import Table
 
 from recycle.analysis.experiment import PlayUnit, units
 from recycle.analysis.findings import no_real_choice, stretch_leaders
 from recycle.analysis.records import GameLog
+from recycle.analysis.subject import Subject
 
 
 class _Recording:
@@ -36,7 +36,7 @@ class _Recording:
 class _RecordingSubject:
     """The analysed subject, its states recorded."""
 
-    subject: Any
+    subject: Subject
     moves: list = field(default_factory=list, compare=False)
 
     @property
@@ -62,7 +62,7 @@ class Replay:
     moves: tuple[str, ...]
 
 
-def replay(subject: Any, config, index: int) -> Replay:
+def replay(subject: Subject, config, index: int) -> Replay:
     """Play unit `index` of an analysis of `subject` with `config` again (ValueError: no such game)."""
     todo = units(config.games, config.seed)
     if not 0 <= index < len(todo):

@@ -20,6 +20,7 @@ from recycle.analysis.metrics import (
     spread_of,
 )
 from recycle.analysis.records import ALL_AI, ONE_AI, RANDOM, SETS, GameLog
+from recycle.analysis.subject import Subject
 from recycle.analysis.stats import DEFAULT_REPLICATES, TARGET_WIDTH, Bootstrap, Interval, bootstrap, proportion, total
 
 
@@ -197,7 +198,7 @@ def todo_units(config: Config, done: Iterable[GameLog] = ()) -> list[Unit]:
     return [u for u in units(config.games, config.seed) if u.index not in have]
 
 
-def analyze(subject: Any, config: Config, jobs: int = 1, progress: Callable[[int], None] | None = None,
+def analyze(subject: Subject, config: Config, jobs: int = 1, progress: Callable[[int], None] | None = None,
             done: Iterable[GameLog] = (), on_log: Callable[[GameLog], None] | None = None,
             speed: bool = True, cluster=None, on_played: Callable[[GameLog, float], None] | None = None) -> Analysis:
     """Play the units not in `done` (a journal's logs), then compute every figure. `on_played`

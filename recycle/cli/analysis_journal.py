@@ -81,7 +81,7 @@ def analyze_journaled(args: argparse.Namespace, journal, config, subjects: Seque
     from recycle.analysis.result import compute
     from recycle.analysis.records import SETS
 
-    from recycle.cli.main.analysis import analyze_with_progress
+    from recycle.cli.analysis import analyze_with_progress
 
     analyses: list = []
     failed: list[tuple[str, str]] = []

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from recycle.kernel.errors import UsageError
 from recycle.kernel.protocol import Agent
-from recycle.kernel.specs import AgentSpecError, fill_seats
 
 
 #: The shipped game whose native twin `--native` plays.
@@ -26,10 +25,7 @@ def native_state(seed: int):
 
 def native_agents(specs: list[str]) -> tuple[list[Agent], list[str]]:
     """Two fresh agents for the native round; a rule personality gets a clear error."""
-    from recycle.players import cannot_play, make_agent
+    from recycle.games.tides.tides_game import TidesGame
+    from recycle.players import make_bots
 
-    def no_personality(spec: str):
-        raise AgentSpecError(cannot_play(spec, "TidesOfTime2"))
-
-    seats = fill_seats(specs or ["random"], 2)
-    return [make_agent(s, no_personality, "TidesOfTime2") for s in seats], seats
+    return make_bots(TidesGame(), specs or ["random"])

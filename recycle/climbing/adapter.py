@@ -40,14 +40,15 @@ from typing import Any, Sequence
 from personalities.player import RulePlayer
 from personalities.view import JOKER, NO_RANK, TWO, ClimbingView
 from recycle.kernel import user_files as uploads
-from recycle.kernel.specs import AgentSpecError, fill_seats
-from recycle.players import AGENT_FACTORIES, cannot_play, make_agent
+from recycle.kernel.specs import AgentSpecError
+from recycle.players import AGENT_FACTORIES, cannot_play, make_agent, make_bot, make_bots
 from recycle.kernel.protocol import Agent, GameError
 from recycle.interp.effects import Move
 from recycle.lang import load_game
 from recycle.lang import tree as T
 
 from recycle.climbing.metadata import ClimbingMeta, ClimbingMetaError, game_names, read_meta
+from recycle.climbing.recycle_game import recycle_game
 
 #: A card's `.rul` value from its RANK (the default when no `value=` point map is named).
 RANK_VALUES = {"THREE": 3, "FOUR": 4, "FIVE": 5, "SIX": 6, "SEVEN": 7, "EIGHT": 8, "NINE": 9, "TEN": 10,
@@ -306,19 +307,21 @@ def _adapter_for_personality(name: str, game, meta: ClimbingMeta | str | None) -
         raise AgentSpecError(cannot_play(name, shipped)) from None
 
 
-def make_climbing_bot(spec: str, game, **options) -> Agent:
-    """The agent for one BOT argument at a climbing game (any agent spec, a personality, a .rul file)."""
-    if not spec.strip():
-        raise AgentSpecError("empty bot name")
-    return make_agent(spec, lambda name: climbing_bot(name, game, **options), game=Path(loaded(game).filename).stem)
+def make_climbing_bot(spec: str, game, players: int | None = None, **options) -> Agent:
+    """The agent for one BOT argument at a RECYCLE game (any agent spec, a personality, a .rul file):
+    `make_bot` with the game's capabilities and the climbing adapter as its personality resolver."""
+    return make_bot(_game_of(game, players, options), spec, lambda name: climbing_bot(name, game, **options))
 
 
 def make_climbing_bots(specs: Sequence[str], game, players: int, **options) -> tuple[list[Agent], list[str]]:
-    """One agent per seat (fewer specs are repeated in rotation), each its own object; and the seat names.
-    `options`: fallback, rules_dirs, meta (as `climbing_bot`)."""
-    seats = fill_seats(specs, players)
-    # Fresh objects per seat: stateful agents (search players) never share memory.
-    return [make_climbing_bot(s, game, **options) for s in seats], seats
+    """One agent per seat (fewer specs are repeated in rotation), each its own object; and the seat names
+    (`make_bots`). `options`: fallback, rules_dirs, meta (as `climbing_bot`)."""
+    return make_bots(_game_of(game, players, options), specs, lambda name: climbing_bot(name, game, **options))
+
+
+def _game_of(game, players: int | None, options: dict):
+    """The `Game` of a RECYCLE file for its bots: its capabilities and seats."""
+    return recycle_game(loaded(game), meta=options.get("meta"), players=players)
 
 
 __all__ = ["ClimbingAdapter", "ClimbingError", "adapter_for", "climbing_bot",

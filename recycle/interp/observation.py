@@ -41,14 +41,19 @@ class RecycleObservation(Observation):
             state, p = self.live_state(), self.player
             table = state.table
             # Empty locations left out and the rest sorted: trying options creates empty ones.
-            locs = tuple((location_name(key), tuple(table.text[c] for c in cards) if table.visible(key, p)
+            sees = self._sees
+            locs = tuple((location_name(key), tuple(table.text[c] for c in cards) if sees(table, key, p)
                           else len(cards)) for key, cards in sorted(state.st.locs.items()) if cards)
             storage = tuple((f"{owner_text(k)} {k[2]}", v) for d in (state.st.ints, state.st.strs)
                             for k, v in d.items())
             known = tuple(sorted((table.text[c], location_name(key)) for (q, c), key in state.st.known.items()
-                                 if q == p))
+                                 if q == p)) if sees is RecycleObservation._sees else ()
             self._snap = (locs, storage, known)
         return self._snap
+
+    @staticmethod
+    def _sees(table, key: tuple, player: int) -> bool:
+        return table.visible(key, player)
 
     @property
     def locations(self) -> tuple:
@@ -64,6 +69,21 @@ class RecycleObservation(Observation):
     def known(self) -> tuple:
         """(card, location) of the hidden cards this player saw go where they are."""
         return self._snapshot()[2]
+
+    # ---- the public setup, for a seat's board (`tui/anygame/board.py`) ----
+    @property
+    def num_players(self) -> int:
+        return self._source.num_players
+
+    @property
+    def team_members(self) -> tuple[tuple[int, ...], ...]:
+        """The players of each team (the setup makes them public)."""
+        return self._source.table.team_members
+
+    @property
+    def team_of(self) -> tuple[int, ...]:
+        """Each player's team."""
+        return self._source.table.team_of
 
     def cards(self, location: str):
         return dict(self.locations).get(location, ())
@@ -91,6 +111,17 @@ class RecycleObservation(Observation):
         locs, storage, known = self._snapshot()
         return (f"RecycleObservation(player={self.player}, current={self.current_player}, "
                 f"choices={self.choices}, locations={locs!r}, storage={storage!r}, known={known!r})")
+
+
+class OpenObservation(RecycleObservation):
+    """Every card face up, as the table looks once the game is over or with open hands (marked on the
+    table): the same observation, its every location seen. Never given to an agent."""
+
+    __slots__ = ()
+
+    @staticmethod
+    def _sees(table, key: tuple, player: int) -> bool:
+        return True
 
 
 def location_name(key: tuple) -> str:

@@ -116,9 +116,9 @@ class BeliefTally:
 
     def add(self, world: Any) -> None:
         """Count one world's hands (a game without `holdings()` gives no belief)."""
-        held = world.holdings()
-        if held is None:
+        if not world.capabilities.holdings:
             return
+        held = world.holdings()
         labels, rows = held
         sums, observer = self.sums, self.observer
         if not sums:
@@ -180,9 +180,9 @@ def uniform_belief(world: Any, observer: int, method: str = UNIFORM) -> Belief |
     `world` is any determinization of `observer`'s information set: together, the others' hands in
     it are exactly the cards the observer has not seen, whoever holds which.
     """
-    held = world.holdings()
-    if held is None:
+    if not world.capabilities.holdings:
         return None
+    held = world.holdings()
     labels, rows = held
     others = [p for p in range(len(rows)) if p != observer]
     sizes = {p: sum(rows[p]) for p in others}

@@ -14,7 +14,9 @@ from __future__ import annotations
 import abc
 import random
 from dataclasses import dataclass
-from typing import Any, Callable, Hashable, Protocol, Sequence, runtime_checkable
+from typing import Any, Callable, ClassVar, Hashable, Protocol, Sequence, runtime_checkable
+
+from recycle.kernel.game import Capabilities
 
 #: `current_player()` of a finished game.
 TERMINAL = -1
@@ -79,6 +81,11 @@ class GameState(abc.ABC):
     """
 
     num_players: int
+
+    #: What search may use beyond the plain protocol (`recycle.kernel.game.Capabilities`): a game whose
+    #: states override `neighbours`, `evidence`, `still_in`, `holdings` or `transposition_key` says so here, and
+    #: search reads this instead of calling them to see whether they answer None.
+    capabilities: ClassVar[Capabilities] = Capabilities()
 
     @abc.abstractmethod
     def current_player(self) -> int:

@@ -58,6 +58,7 @@ class Solver:
         self.nodes = 0
         self.table: dict[Hashable, tuple[float, int, Any]] = {}
         self.history: dict[tuple[int, Any], int] = {}
+        self.keyed = True  # the game offers transposition keys (set from the root's capabilities)
 
     def root_values(self, state: GameState, actions: list) -> tuple[dict[Any, float], set]:
         """Each action's value for the root player, and the set of actions whose value is exact.
@@ -66,6 +67,7 @@ class Solver:
         may get only an upper bound, which is below the best value.
         """
         lo, hi = state.value_range(self.player)
+        self.keyed = state.capabilities.transposition_keys
         values: dict[Any, float] = {}
         exact: set = set()
         best = -INF
@@ -93,7 +95,7 @@ class Solver:
         """Fail-soft alpha-beta value of `state` for the root player."""
         if state.is_terminal():
             return state.results().utilities()[self.player]
-        key = state.transposition_key()
+        key = state.transposition_key() if self.keyed else None
         tt_move = None
         if key is not None:
             hit = self.table.get(key)

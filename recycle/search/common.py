@@ -148,9 +148,8 @@ def worlds(meter: Meter, root: GameState, player: int, rng: random.Random,
 
 def remaining_players(state: GameState) -> int | None:
     """How many players are still in the episode, if the game says (`still_in()`), else None."""
-    still_in = state.still_in()
-    if still_in is not None:
-        return len(still_in)
+    if state.capabilities.still_in:
+        return len(state.still_in())
     return 2 if state.num_players == 2 else None
 
 
@@ -433,8 +432,7 @@ class PolicyRollout(Rollout):
         super().__init__(None, "greedy")
 
     def run(self, state: GameState, rng: random.Random) -> tuple[tuple[float, ...], int]:
-        playout = getattr(state, "policy_playout", None)
-        if playout is None:
+        if not state.capabilities.policy_playout:
             raise SearchError(f"{type(state).__name__} has no playout policy: use rollout=random or an agent")
-        steps = playout(rng)
+        steps = state.policy_playout(rng)
         return state.results().utilities(), steps

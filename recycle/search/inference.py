@@ -64,16 +64,16 @@ class Inference:
         """`redeal` with its worlds drawn in proportion to their evidence weight; `redeal` itself
         when inference is off, the game offers no evidence, or nothing was observed. With an
         opponent `model`, the evidence is the opponents' decisions under that model."""
-        make = getattr(root, "evidence", None) if self.q else None
-        if make is None:
+        offers = root.capabilities
+        if not (self.q and offers.evidence):
             evidence = None
         elif model is None:
-            evidence = make(player, self.q)
+            evidence = root.evidence(player, self.q)
         else:
-            evidence = make(player, self.q, Known(model, dict(self.known)) if self.known else model)
+            evidence = root.evidence(player, self.q, Known(model, dict(self.known)) if self.known else model)
         if evidence is None or not evidence.events:
             return redeal
-        neighbour = root.neighbours(player) if self.pool else None
+        neighbour = root.neighbours(player) if self.pool and offers.neighbours else None
         if neighbour is not None:
             return _chain(redeal, neighbour, evidence.weight, self.pool)
         return _rejecter(redeal, evidence.weight, self.tries)

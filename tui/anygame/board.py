@@ -3,8 +3,8 @@
 Drawn from the seat's observation (`RecycleObservation`: every location's cards
 the seat can see, the others' sizes, all storage, the hidden cards it knows the
 place of), never from the game's own store, so nothing the seat cannot see can
-reach the screen. `open_view` is the same for the whole table, for the "open
-hands" mode and once the game is over (nothing is hidden any more).
+reach the screen: the same observation agents get. For the "open hands" mode and
+once the game is over, the observation is `OpenObservation` (every card face up).
 
 Cards are ids of the game's card table (for faces), one per card text: two cards
 with the same text look the same and are the same to the person.
@@ -25,22 +25,16 @@ class View:
     locations: tuple
     storage: tuple
     known: tuple = ()
+    team_members: tuple = ()  # the players of each team (public from the setup)
+    team_of: tuple = ()  # each player's team
+    players: int = 0
 
 
 def seat_view(observation) -> View:
-    return View(observation.locations, observation.storage, observation.known)
-
-
-def open_view(state) -> View:
-    """Every card of the table face up (open hands, or the game over)."""
-    from recycle.interp.observation import location_name
-    from recycle.interp.state import owner_text
-
-    text = state.table.text
-    locs = tuple((location_name(k), tuple(text[c] for c in cards)) for k, cards in sorted(state.st.locs.items())
-                 if cards)
-    storage = tuple((f"{owner_text(k)} {k[2]}", v) for d in (state.st.ints, state.st.strs) for k, v in d.items())
-    return View(locs, storage)
+    """The view of an observation: a seat's (`state.observation(seat)`), or every card face up
+    (`recycle.interp.observation.OpenObservation`, open hands or the game over)."""
+    return View(observation.locations, observation.storage, observation.known, observation.team_members,
+                observation.team_of, observation.num_players)
 
 
 @dataclass(frozen=True)
@@ -125,12 +119,11 @@ def location_key(name: str) -> tuple:
     return _owner(owner) + (visibility, place)
 
 
-def board_of(view: View, table, viewer: int, shown: dict[str, bool], card_of: dict[str, int],
+def board_of(view: View, viewer: int, shown: dict[str, bool], card_of: dict[str, int],
              open: bool = False) -> Board:
-    """The board of `view`. `shown` (updated here: location name -> seen) holds every location
-    drawn so far, so a pile emptied between two looks (a trick gathered) keeps its place;
-    `card_of` gives a card text's id (for faces). `table` gives only what the setup made
-    public: the players and teams."""
+    """The board of `view` (an observation's, nothing else). `shown` (updated here: location name -> seen)
+    holds every location drawn so far, so a pile emptied between two looks (a trick gathered) keeps its
+    place; `card_of` gives a card text's id (for faces)."""
     known: dict[str, list[int]] = {}
     for text, where in view.known:
         known.setdefault(where, []).append(card_of[text])
@@ -149,11 +142,11 @@ def board_of(view: View, table, viewer: int, shown: dict[str, bool], card_of: di
     for label, value in view.storage:
         owner, store = label.split(" ", 1)
         stores.setdefault(_owner(owner), []).append((store, value))
-    owners = set(groups) | set(stores) | {("p", p) for p in range(table.num_players)}  # every seat has a group
-    teams = table.team_members if any(len(m) > 1 for m in table.team_members) else ()
+    owners = set(groups) | set(stores) | {("p", p) for p in range(view.players)}  # every seat has a group
+    teams = view.team_members if any(len(m) > 1 for m in view.team_members) else ()
     views = tuple(OwnerView(o, tuple(groups.get(o, ())), tuple(sorted(stores.get(o, ()), key=lambda s: s[0])))
                   for o in sorted(owners, key=lambda o: (_KIND_ORDER.get(o[0], 3), o[1])))
-    return Board(viewer, views, teams, table.team_of, open)
+    return Board(viewer, views, teams, view.team_of, open)
 
 
 def _name_order(name: str) -> tuple:

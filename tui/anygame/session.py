@@ -17,13 +17,14 @@ from typing import Any
 from recycle.about import About, about_game
 from recycle.interp import new_game
 from recycle.interp.effects import Move, RecycleAction
+from recycle.interp.observation import OpenObservation
 from recycle.interp.state import loc_text
 from recycle.interp.transcript import finished_records
 from recycle.kernel.protocol import GameError, Results
 from recycle.labels import Labeller
 
 from tui.shared.botjob import BotDecision, DecisionJob
-from tui.anygame.board import Board, board_of, open_view, seat_view
+from tui.anygame.board import Board, board_of, seat_view
 from tui.anygame.events import words
 from tui.anygame.faces import CardFaces
 from tui.anygame.seats import Seats, read_seats
@@ -128,8 +129,8 @@ class GameSession:
 
     def board(self) -> Board:
         """What the person sees: their seat's observation (the whole table when `open`)."""
-        view = open_view(self.state) if self.open else seat_view(self.state.observation(self.me))
-        return board_of(view, self.state.table, self.me, self._shown, self.card_of, self.open)
+        seen = OpenObservation(self.state, self.me) if self.open else self.state.observation(self.me)
+        return board_of(seat_view(seen), self.me, self._shown, self.card_of, self.open)
 
     def _name_cards(self, cards) -> str:
         faces = self.faces
@@ -281,6 +282,6 @@ def play_options(game, players: str | None = None, seat: int | None = None, seed
     limits = dict(limits or {})
     count = new_game(game, 0, **limits).num_players
     seats = read_seats(players, seat, count)
-    agents = [None if p == seats.human else make_climbing_bot(spec, game, **(bots or {}))
+    agents = [None if p == seats.human else make_climbing_bot(spec, game, count, **(bots or {}))
               for p, spec in enumerate(seats.specs)]
     return PlayOptions(game, seats, agents, seed, deal, limits, transcript, delay, open_hands)

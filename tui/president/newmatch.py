@@ -12,8 +12,9 @@ from textual.widgets import Button, Input, Label, Select, Static
 from president.game.settings import PRESETS, Settings, SettingsError, parse_assignments, preset
 from recycle.kernel.specs import AgentSpecError
 from recycle.kernel.diagnostics import DiagnosticError
+from recycle.players import check_agents_for
 
-from tui.president.options import MatchOptions, opponent_choices
+from tui.president.options import MatchOptions, opponent_choices, table_game
 from tui.president.session import SEAT_NAMES, Session
 
 
@@ -40,7 +41,8 @@ class NewMatchScreen(ModalScreen["Session | None"]):
     def __init__(self, options: MatchOptions) -> None:
         super().__init__()
         self.options = options
-        self.choices = opponent_choices(options.rules_dirs)
+        # What a seat may be given is read from the game's capabilities (the same for every President table).
+        self.choices = opponent_choices(options.rules_dirs, game=table_game(options.settings))
 
     def compose(self) -> ComposeResult:
         specs = self.options.seat_specs()
@@ -108,7 +110,10 @@ class NewMatchScreen(ModalScreen["Session | None"]):
     def start(self) -> None:
         error = self.query_one("#new-error", Static)
         try:
-            session = Session(self._options())
+            options = self._options()
+            # A bot named on the command line (an extra choice) may be one this game cannot host: say which and why.
+            check_agents_for(options.opponents, table_game(options.settings))
+            session = Session(options)
         except (SettingsError, AgentSpecError, DiagnosticError, OSError, ValueError) as exc:
             error.update(f"cannot start: {exc}")
             return

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from president.game.settings import Settings
+from recycle.kernel.game import Game
 from recycle.kernel.specs import fill_seats
 
 #: Four different shipped personalities, so a first match shows some variety.
@@ -54,35 +55,47 @@ def default_rules_dir() -> Path:
     return folder
 
 
-def registered_agents(fair_only: bool = False) -> list[tuple[str, str]]:
-    """(label, name) for the agents of the game protocol that can play President (each agent
-    declares the games it plays, `recycle.players.AGENT_TRAITS`); a cheating one says so."""
-    from recycle.players import PRESIDENT, agent_traits, agents_for
+def registered_agents(fair_only: bool = False, game: Game | None = None) -> list[tuple[str, str]]:
+    """(label, name) for the agents of the game protocol that `game` (default: a President table) can host,
+    read from its capabilities against what each agent needs (`recycle.players.AGENT_TRAITS`); a cheating
+    one says so."""
+    from recycle.players import agent_traits, agents_for
 
     out = []
-    for name in agents_for(PRESIDENT):
+    for name in agents_for(game or table_game()):
         cheats = agent_traits(name).cheats
         if not (cheats and fair_only):
             out.append((f"{name} (agent, cheating: sees every hand)" if cheats else f"{name} (agent)", name))
     return out
 
 
-def opponent_choices(rules_dirs: tuple[Path, ...], fair_only: bool = False) -> list[tuple[str, str]]:
-    """(label, spec) for every bot a seat can be given: personalities, user files, agents that can
-    play President; `fair_only` leaves out agents that see hidden cards (an adviser must not)."""
+def opponent_choices(rules_dirs: tuple[Path, ...], fair_only: bool = False,
+                     game: Game | None = None) -> list[tuple[str, str]]:
+    """(label, spec) for every bot a seat of `game` (default: a President table) can be given: personalities
+    and user files when it offers a climbing view, the agents it can host; `fair_only` leaves out agents
+    that see hidden cards (an adviser must not)."""
     from personalities.catalog import catalog
 
+    game = game or table_game()
     out: list[tuple[str, str]] = []
-    for entry in catalog(rules_dirs):
+    for entry in catalog(rules_dirs) if game.capabilities.climbing_view else ():
         if entry.path is None:  # by name: the user's edited copy when there is one, as everywhere
             out.append((f"{entry.name} ({'your copy' if entry.replaced else 'shipped'})", entry.name))
         elif not entry.edited:  # a path, so a user file never resolves to another of the same name
             out.append((f"{entry.name} ({entry.source})", str(entry.path)))
-    out += registered_agents(fair_only)
+    out += registered_agents(fair_only, game)
     # The strongest search player at a person's pace, ready to pick.
     from president.agents.levels import SEARCH
+    from recycle.players import unplayable_agent
 
-    return out + [(f"{bot_title(SEARCH)} (search player)", SEARCH)]
+    return out + ([(f"{bot_title(SEARCH)} (search player)", SEARCH)] if unplayable_agent(SEARCH, game) is None else [])
+
+
+def table_game(settings: Settings | None = None) -> Game:
+    """The `Game` of a President table (`president.game.president_game`), whose capabilities say who may sit."""
+    from president.game.president_game import PresidentGame
+
+    return PresidentGame(settings or Settings())
 
 
 def bot_title(spec: str) -> str:

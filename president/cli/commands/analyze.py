@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 
 from recycle.cli.analysis_journal import EXIT_INTERRUPTED, analyze_journaled, open_journal, resumed_journal
-from recycle.cli.main.analysis import (
+from recycle.cli.analysis import (
     FIGURES_EPILOG,
     FiguresHelp,
     add_analysis_options,

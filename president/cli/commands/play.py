@@ -9,9 +9,10 @@ from recycle.cli.arguments import FloatRange
 
 from recycle.kernel.errors import UsageError
 from recycle.kernel.specs import fill_seats, split_specs
-from recycle.players import PRESIDENT, check_agents_for
+from recycle.players import check_agents_for
 from tui.president.options import DEFAULT_DELAY, DEFAULT_OPPONENTS, MatchOptions, default_rules_dir
 
+from president.game.president_game import PresidentGame
 from president.game.deals import read_deal_file
 from president.agents.levels import LEVELS, level
 from president.cli.common import add_seed_option, add_table_options, seed_of, table_settings
@@ -61,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     else:  # a user's list must fit the table (the default four are cut to a smaller one)
         opponents = tuple(split_specs(args.opponents))
         fill_seats(opponents, settings.players - 1, "opponents")
-        check_agents_for(opponents, PRESIDENT)
+        check_agents_for(opponents, PresidentGame(settings))
     rules_dir = Path(args.rules_dir) if args.rules_dir else default_rules_dir()
     rules_dir.mkdir(parents=True, exist_ok=True)
     deal = read_deal_file(args.deal, settings).hands if args.deal else None

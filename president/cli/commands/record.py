@@ -10,9 +10,10 @@ import argparse
 from recycle.cli.arguments import GAMES, output_file
 from recycle.cli.output import progress_bar
 from recycle.kernel.specs import split_specs
-from recycle.players import PRESIDENT, check_agents_for
+from recycle.players import check_agents_for
 from tui.president.options import DEFAULT_OPPONENTS
 
+from president.game.president_game import PresidentGame
 from president.match.recording import record_matches, write_records
 from president.cli.common import add_seed_option, add_table_options, console, rules_dirs, seed_of, table_settings
 
@@ -34,7 +35,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     settings = table_settings(args)
     opponents = split_specs(args.opponents)
-    check_agents_for([args.bot, *opponents], PRESIDENT)
+    check_agents_for([args.bot, *opponents], PresidentGame(settings))
     seed = seed_of(args)
     with progress_bar(console, args.rounds, "recording", "rounds") as advance:
         decisions = record_matches(args.bot, opponents, settings, args.rounds, seed, rules_dirs(args), advance)

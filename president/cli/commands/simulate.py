@@ -11,8 +11,9 @@ from recycle.cli.output import progress_bar, write_csv, write_json
 from recycle.kernel.specs import split_specs
 from recycle.cli.console import add_wide_option, print_table
 from recycle.kernel.tables import add_name_column
-from recycle.players import PRESIDENT, check_agents_for
+from recycle.players import check_agents_for
 
+from president.game.president_game import PresidentGame
 from president.agents.opponents import make_bots
 from president.game.observation import ordinal, place_title
 from president.match.simulate import SimulationResult, simulate
@@ -46,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
     settings = table_settings(args, rounds=args.rounds)
     check_stdout_once(args, "json", "csv")
     specs = split_specs(args.players)
-    check_agents_for(specs, PRESIDENT)
+    check_agents_for(specs, PresidentGame(settings))  # from the game's capabilities, before any game
     agents, names = make_bots(specs, settings.players, rules_dirs(args))
     seed = seed_of(args)
     deal = None

@@ -21,7 +21,7 @@ from recycle.cli.arguments import (GAMES, ROUNDS, SEED, FloatRange, IntRange, ch
 from recycle.kernel.errors import UsageError
 from recycle.kernel.schema import ListOf, Maybe, Obj, Str
 from recycle.kernel.specs import AgentSpecError, split_specs
-from recycle.players import PRESIDENT, check_agents_for
+from recycle.players import check_agents_for
 from recycle.cli.output import progress_bar, write_csv, write_json
 from recycle.cli.console import add_wide_option, print_table
 from recycle.kernel.journal_file import given_options, interrupted_hint, state_folder
@@ -36,6 +36,7 @@ from president.game.settings import Settings
 from recycle.climbing.match import RecycleMatch
 
 from president.match.tournament import PresidentMatch
+from president.game.president_game import PresidentGame
 from president.match.simulate import match_seed
 from president.cli.common import (add_table_options, console, err_console, read_once, recorded_personalities, rules_dirs,
                      seed_of, table_settings, warn)
@@ -142,7 +143,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--plot needs matplotlib: pip install 'president-rul[plot]'")
     settings = table_settings(args, rounds=args.rounds)
     folders = rules_dirs(args)
-    check_agents_for(args.bots, Path(args.recycle_game).stem if args.recycle_game else PRESIDENT)
+    check_agents_for(args.bots, Path(args.recycle_game).stem if args.recycle_game else PresidentGame(settings))
     # Read once, used throughout: what the game and the bots read now is recorded in the journal and is
     # all that workers (processes or a cluster) and a resumed run ever read; edits made meanwhile change nothing.
     with read_once(recorded_files) as recorded:

@@ -21,7 +21,7 @@ from recycle.kernel.schema import Bool, Maybe, Str
 from recycle.tournament.cluster import refuse_jobs_with_cluster
 
 from recycle.cli.analysis_journal import EXIT_INTERRUPTED, analyze_journaled, open_journal, resumed_journal
-from recycle.cli.main.analysis import (FIGURES_EPILOG, FiguresHelp, add_analysis_options, check_replay, config_of, replay_command, replay_game, write_outputs)
+from recycle.cli.analysis import (FIGURES_EPILOG, FiguresHelp, add_analysis_options, check_replay, config_of, replay_command, replay_game, write_outputs)
 
 
 
@@ -67,7 +67,7 @@ COMMAND_SHAPE = {"game": Str(4096), "max_choices": CHOICES.shape, "strict": Bool
 
 
 def run(args: argparse.Namespace) -> int:
-    from recycle.analysis import RecycleSubject
+    from recycle.interp.analysis_subject import RecycleSubject
     from recycle.kernel.diagnostics import DiagnosticError
     from recycle.kernel.protocol import GameError
 

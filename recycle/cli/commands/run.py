@@ -125,7 +125,7 @@ def _seat_name(spec: str, agent, folders: tuple[Path, ...]) -> str:
 
 def _run_native(args: argparse.Namespace) -> int:
     """`--native`: the game's native implementation (recycle.cli.commands.tides), same seeds and table."""
-    from recycle.cli.main.native import check_native, native_agents, native_state
+    from recycle.cli.native import check_native, native_agents, native_state
 
     check_native(args.game)
     if args.deal or args.transcript:

@@ -17,7 +17,7 @@ from recycle.cli.console import EXIT_FAILED, console, fail, print_table
 from recycle.cli.output import progress_bar, write_json
 from recycle.kernel.protocol import GameError
 from recycle.kernel.specs import fill_seats, split_specs
-from recycle.cli.main.native import native_agents
+from recycle.cli.native import native_agents
 
 DEALS = GAMES
 

@@ -58,7 +58,7 @@ def run_trace(args: argparse.Namespace) -> int:
 
     seed = seed_of(args)
     if args.native:  # the native twin (recycle.cli.commands.tides): same seeds as `recycle run --native`
-        from recycle.cli.main.native import check_native, native_agents, native_state
+        from recycle.cli.native import check_native, native_agents, native_state
 
         check_native(args.game)
         state, title, n = native_state(seed), f"{args.game} (native)", 2
