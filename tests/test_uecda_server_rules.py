@@ -184,6 +184,16 @@ def test_the_last_player_passing_ends_the_trick_and_it_leads():
     assert state.upcards is None and state.current == 4
 
 
+@pytest.mark.parametrize("name", ["Classic", "Expert", "Beginner"])
+def test_a_rule_personality_asked_again_passes_to_lead_but_still_answers_another_players_play(name):
+    bot = make_bot(name)
+    state, _ = everyone_else_passed(UECDA)
+    assert bot.choose(state.observation(4), state.legal_actions(), random.Random(0)).is_pass
+    theirs = state.clone()
+    theirs.last_player, theirs.declined = 3, 0b0111  # the same single, played by player 3
+    assert not bot.choose(theirs.observation(4), theirs.legal_actions(), random.Random(0)).is_pass
+
+
 def test_without_the_setting_the_trick_ends_when_everyone_else_passed():
     state, _ = everyone_else_passed(replace(UECDA, last_player_answers=False))
     assert state.upcards is None and state.current == 4
