@@ -194,6 +194,13 @@ def test_a_rule_personality_asked_again_passes_to_lead_but_still_answers_another
     assert not bot.choose(theirs.observation(4), theirs.legal_actions(), random.Random(0)).is_pass
 
 
+def test_the_table_tells_a_person_asked_again_that_the_play_is_their_own():
+    from tui.prompts import follow_prompt
+
+    state, single = everyone_else_passed(UECDA)
+    assert follow_prompt(UECDA, state).startswith(f"Everyone else passed your {single}: p to pass and lead")
+
+
 def test_without_the_setting_the_trick_ends_when_everyone_else_passed():
     state, _ = everyone_else_passed(replace(UECDA, last_player_answers=False))
     assert state.upcards is None and state.current == 4
