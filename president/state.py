@@ -461,11 +461,11 @@ class PresidentState(GameState):
         self.round_log.append(tuple(self.places))
         self.prev_places = tuple(self.places)
         self.round_no += 1
-        if s.class_reset and self.round_no % s.class_reset == 0:  # a new period: no ranks, no exchange
-            self.prev_places = None
         if (s.target_score and max(self.scores) >= s.target_score) or (s.rounds and self.round_no >= s.rounds):
             self.phase = Phase.OVER
             return
+        if s.class_reset and self.round_no % s.class_reset == 0:  # a new period: no ranks, no exchange
+            self.prev_places = None
         self._start_round()
 
     # ---- conveniences -------------------------------------------------

@@ -257,3 +257,8 @@ def test_the_server_command_takes_settings_of_the_preset_but_not_another_table()
     code, out, err = fuzzing.call(main, ["uecda-server", "--port", "0", "--games", "1", "--join-timeout", "0.3",
                                          "--set", "seat_change=0", "--set", "later_leader=loser"], seconds=30)
     assert code == 1 and "only 0 of 5 client(s) joined" in out + err
+
+
+def test_a_match_ending_on_a_reset_still_shows_its_last_ranks():
+    final = play_match(replace(UECDA, rounds=4, class_reset=2), 4)
+    assert final.prev_places == final.round_log[-1]
