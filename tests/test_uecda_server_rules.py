@@ -12,10 +12,10 @@ from dataclasses import replace
 
 import pytest
 
-from president.bots import make_bot
-from president.cards import PASS, Card, Play
-from president.settings import PRESETS, LaterLeader, SettingsError, preset
-from president.state import Phase, PresidentState
+from president.agents.bots import make_bot
+from president.game.cards import PASS, Card, Play
+from president.game.settings import PRESETS, LaterLeader, SettingsError, preset
+from president.game.state import Phase, PresidentState
 from president.uecda import wire
 from president.uecda.server import UecdaServer
 
@@ -195,7 +195,7 @@ def test_a_rule_personality_asked_again_passes_to_lead_but_still_answers_another
 
 
 def test_the_table_tells_a_person_asked_again_that_the_play_is_their_own():
-    from tui.prompts import follow_prompt
+    from tui.president.prompts import follow_prompt
 
     state, single = everyone_else_passed(UECDA)
     assert follow_prompt(UECDA, state).startswith(f"Everyone else passed your {single}: p to pass and lead")
@@ -248,7 +248,7 @@ def test_the_server_sends_the_drawn_seats_and_no_ranks_after_they_start_over():
 
 def test_the_server_command_takes_settings_of_the_preset_but_not_another_table():
     from president.cli import main
-    from president.commands import fuzzing
+    from fuzzing import commands as fuzzing
 
     code, out, err = fuzzing.call(main, ["uecda-server", "--port", "0", "--set", "players=6"], seconds=30)
     assert code == 2 and "five players and 53 cards" in out + err
