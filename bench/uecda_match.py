@@ -20,7 +20,7 @@ import time
 from president.agents.bots import make_bot
 from president.cli.commands.uecda import standings_table
 from president.agents.levels import SEARCH
-from president.game.settings import preset
+from president.game.settings import parse_assignments, preset
 from president.uecda.client import UecdaClient
 from president.uecda.server import UecdaServer
 from recycle.cli.console import print_table
@@ -36,11 +36,14 @@ def main() -> int:
     parser.add_argument("--label", default="master", help="seat 0's name in the table")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--timeout", type=float, default=30.0)
+    parser.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
+                        help="a setting of the uecda preset, e.g. --set seat_change=0 (as uecda-server --set)")
     add_smoke_option(parser)
     args = smoke(parser.parse_args(), games=2, bot="Classic", label="Classic")
     listener = socket.create_server(("127.0.0.1", 0))
     port = listener.getsockname()[1]
-    server = UecdaServer(preset("uecda"), [args.bot] + ["remote"] * 4, args.games, args.seed, make_bot,
+    settings = preset("uecda").with_overrides(parse_assignments(args.overrides))
+    server = UecdaServer(settings, [args.bot] + ["remote"] * 4, args.games, args.seed, make_bot,
                          timeout=args.timeout, log=lambda line: print(line, file=sys.stderr))
     started = time.perf_counter()
     if args.client:
@@ -58,7 +61,8 @@ def main() -> int:
         c.wait(60) if isinstance(c, subprocess.Popen) else c.join(60)
     result.stats[0].name = args.label
     print_table(standings_table(result))
-    print(f"{args.games} games in {time.perf_counter() - started:.0f} s; seat 0: {args.bot}")
+    print(f"{args.games} games in {time.perf_counter() - started:.0f} s; seat 0: {args.bot}"
+          + "".join(f"; --set {o}" for o in args.overrides))
     return 0
 
 

@@ -48,6 +48,9 @@ def tables(draw) -> Settings:
         no_going_out_on_two=draw(st.booleans()),
         rounds=rounds,
         target_score=target,
+        class_reset=draw(st.integers(0, 2)),
+        seat_change=draw(st.integers(0, 2)),
+        last_player_answers=draw(st.booleans()),
     )
 
 

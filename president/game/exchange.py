@@ -166,5 +166,4 @@ def apply_gift(state: "PresidentState", give: Give) -> None:
     if state.pending:
         state.current = state.pending[0][0]
     else:
-        state.phase = Phase.PLAY
-        state.current = state.first_leader
+        state.lead_after_exchange()

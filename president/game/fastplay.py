@@ -69,14 +69,16 @@ _RULES: dict[int, tuple["Settings", tuple | None]] = {}  # id(settings) -> (sett
 
 def rules_of(settings: "Settings") -> tuple | None:
     """The table's rules as the C loop reads them, or None where it does not apply
-    (suits matter, or two decks: a hand is then more than 64 bits)."""
+    (suits matter, or two decks: a hand is then more than 64 bits; seats redrawn or the last player asked
+    again: the C loop turns in seat order and ends a trick when all others have passed)."""
     entry = _RULES.get(id(settings))
     if entry is not None and entry[0] is settings:
         return entry[1]
     from president.game.settings import EqualValue, JokerMode
 
     rules = None
-    if not settings.suited and settings.decks == 1:
+    if (not settings.suited and settings.decks == 1 and not settings.seat_change
+            and not settings.last_player_answers):
         equal = {EqualValue.SKIP: 0, EqualValue.ALLOW: 1, EqualValue.NO: 2}[settings.equal_value]
         rules = (settings.joker_mode is JokerMode.WILD, settings.pass_locks, equal, settings.twos_end_trick,
                  settings.revolution, settings.eight_cut, settings.no_going_out_on_two)

@@ -29,7 +29,7 @@ def hypothetical_state(settings: Settings, view: ClimbingView, played: list[int]
     validated by `hypothetical_view` (counts within the pack, opponents' cards
     adding up to the unseen ones).
     """
-    settings = replace(settings, rounds=1, target_score=0)
+    settings = replace(settings, rounds=1, target_score=0, seat_change=0)  # seats in order of number
     state = PresidentState.new_match(settings, rng.getrandbits(63))
     lay, n = state.lay, settings.players
     free = lay.full

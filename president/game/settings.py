@@ -58,6 +58,8 @@ class LaterLeader(enum.Enum):
     """The Loser of the previous round (classic)."""
     PRESIDENT = "president"
     """The President of the previous round."""
+    THREE_OF_DIAMONDS = "three-of-diamonds"
+    """The holder of the 3 of diamonds once the exchange is done (the UECda server: every game)."""
 
 
 @dataclass(frozen=True)
@@ -85,6 +87,10 @@ class Settings:
     lock: bool = False  # a play of the same suits as the one it beats locks the trick to them (shibari)
     spade_three: bool = False  # a lone joker is beaten by the 3 of spades alone
     last_place_points: int = 0  # points of the last place a round (UECda: 1, so 5..1 with 5 players)
+    # How a long match runs (the UECda server's; all off at the other tables).
+    class_reset: int = 0  # every N rounds all players start equal again: no ranks, no exchange (0: never)
+    seat_change: int = 0  # before rounds 1, 1+N, 1+2N, ... the seats (the turn order) are drawn anew (0: never)
+    last_player_answers: bool = False  # everyone else passed: the last play's player may play on it, or pass
 
     def __post_init__(self) -> None:
         if not 3 <= self.players <= 7:
@@ -103,6 +109,8 @@ class Settings:
             raise SettingsError("sequences, lock and spade_three need one deck (a card is named by its suit)")
         if not 0 <= self.last_place_points <= 100:
             raise SettingsError(f"last_place_points must be 0 to 100, not {self.last_place_points}")
+        if not (0 <= self.class_reset <= MAX_ROUNDS and 0 <= self.seat_change <= MAX_ROUNDS):
+            raise SettingsError(f"class_reset and seat_change must be 0 to {MAX_ROUNDS:,} rounds")
         if self.rounds > MAX_ROUNDS or self.target_score > MAX_TARGET:
             # a match of 10**20 rounds is a typo that would never end
             raise SettingsError(f"rounds must be at most {MAX_ROUNDS:,} and target_score at most {MAX_TARGET:,}")
@@ -169,10 +177,14 @@ PRESETS: dict[str, Settings] = {
                       later_leader=LaterLeader.PRESIDENT, first_leader=FirstLeader.LEFT_OF_DEALER),
     "daifugo": Settings(revolution=True, eight_cut=True, jokers=2, joker_mode=JokerMode.WILD),
     # The computer Daifugo competition's standard rules (docs/uecda.md): strictly higher plays, a pass
-    # sits out the trick, twos do not end it, 8-cut, revolution, sequences, lock, one wild joker.
+    # sits out the trick, twos do not end it, 8-cut, revolution, sequences, lock, one wild joker; and
+    # its server's way of running a match: the 3 of diamonds leads every game, ranks start over every
+    # 100 games, seats are drawn every 3, and the last player is asked again before a trick ends.
     "uecda": Settings(jokers=1, joker_mode=JokerMode.WILD, pass_locks=True, equal_value=EqualValue.NO,
                       twos_end_trick=False, first_leader=FirstLeader.THREE_OF_DIAMONDS, revolution=True,
-                      eight_cut=True, sequences=True, lock=True, spade_three=True, last_place_points=1),
+                      eight_cut=True, sequences=True, lock=True, spade_three=True, last_place_points=1,
+                      later_leader=LaterLeader.THREE_OF_DIAMONDS, class_reset=100, seat_change=3,
+                      last_player_answers=True),
 }
 
 

@@ -27,11 +27,14 @@ from president.game.legality import check_play, is_legal, legal_plays
 from president.game.phase import Phase
 from president.game.observation import PresidentObservation, round_points
 from president.game.playout import greedy_playout
+from president.game.seating import drawn_seating, turn_table
 from president.game.settings import EqualValue, FirstLeader, LaterLeader, Settings
 from president.game.suited import next_lock, suited_cards
 
 #: The card whose holder leads the first round, by `Settings.first_leader`.
 _OPENING_CARD = {FirstLeader.THREE_OF_CLUBS: Card(3, "c"), FirstLeader.THREE_OF_DIAMONDS: Card(3, "d")}
+#: The card whose holder leads the later rounds once the exchange is done, by `Settings.later_leader`.
+_LATER_CARD = {LaterLeader.THREE_OF_DIAMONDS: Card(3, "d")}
 
 
 class PresidentState(GameState):
@@ -42,7 +45,7 @@ class PresidentState(GameState):
         "current", "upcards", "last_player", "declined", "out", "places", "best_free",
         "worst_free", "reversed", "round_no", "prev_places", "scores", "round_log",
         "history", "pending", "gifts", "bounds", "known_public", "deal_seed", "first_leader",
-        "round_only", "lock",
+        "round_only", "lock", "seating", "turns",
     )
 
     #: Everything search may use; agents are the game's to add (`president.game.president_game`).
@@ -63,6 +66,7 @@ class PresidentState(GameState):
         s.round_log = []
         s.deal_seed = seed
         s.round_only = False
+        s.seat(tuple(range(n)))
         s._start_round(deal)
         return s
 
@@ -81,8 +85,15 @@ class PresidentState(GameState):
         """The dealer of this round: seat n-1 first, then clockwise."""
         return (self.num_players - 1 + self.round_no) % self.num_players
 
+    def seat(self, seating: tuple[int, ...]) -> None:
+        """Sit the players in the order `seating` (the turn goes from each to the next in it)."""
+        self.seating, self.turns = seating, turn_table(seating)
+
     def _start_round(self, deal: list[list[Card]] | None = None) -> None:
         n, lay = self.num_players, self.lay
+        change = self.settings.seat_change
+        if change and self.round_no % change == 0:  # as the UECda server: seats drawn at random
+            self.seat(drawn_seating(self.deal_seed, self.round_no, n))
         if deal is not None:
             if len(deal) != n:
                 raise GameError(f"the deal has {len(deal)} hands for {n} players")
@@ -114,8 +125,10 @@ class PresidentState(GameState):
         self.gifts = []  # (giver, receiver, mask) of this round's exchange
         self.bounds = []  # (knower, target, highest value target may hold)
         self.known_public = []  # (holder, mask): cards everyone knows a player holds
-        self.first_leader = self._round_leader()
         self.pending = start_exchange(self)
+        # a leader named by a card is found once the exchange has moved the cards
+        later_card = self.prev_places is not None and self.settings.later_leader in _LATER_CARD
+        self.first_leader = -1 if self.pending and later_card else self._round_leader()
         if self.pending:
             self.phase = Phase.EXCHANGE
             self.current = self.pending[0][0]
@@ -126,15 +139,25 @@ class PresidentState(GameState):
     def _round_leader(self) -> int:
         s, n = self.settings, self.num_players
         if self.prev_places is None:
-            if s.first_leader in _OPENING_CARD:
-                opening = self.lay.bit(_OPENING_CARD[s.first_leader])
-                for p in range(n):
-                    if self.masks[p] & opening:
-                        self.known_public.append((p, opening))
-                        return p
-            return (self.dealer() + 1) % n
-        wanted = n if s.later_leader is LaterLeader.LOSER else 1
-        return self.prev_places.index(wanted)
+            card = _OPENING_CARD.get(s.first_leader)
+        elif s.later_leader in _LATER_CARD:
+            card = _LATER_CARD[s.later_leader]
+        else:
+            return self.prev_places.index(n if s.later_leader is LaterLeader.LOSER else 1)
+        if card is not None:
+            opening = self.lay.bit(card)
+            for p in range(n):
+                if self.masks[p] & opening:
+                    self.known_public.append((p, opening))  # everyone sees who leads, so who held it
+                    return p
+        return (self.dealer() + 1) % n
+
+    def lead_after_exchange(self) -> None:
+        """The exchange is done: the round's leader (found now, if a card names it) plays first."""
+        self.phase = Phase.PLAY
+        if self.first_leader < 0:
+            self.first_leader = self._round_leader()
+        self.current = self.first_leader
 
     # ---- protocol -----------------------------------------------------
     def current_player(self) -> int:
@@ -161,6 +184,7 @@ class PresidentState(GameState):
         c.pending = self.pending[:]
         c.gifts, c.bounds, c.known_public = self.gifts[:], self.bounds[:], self.known_public[:]
         c.deal_seed, c.first_leader, c.round_only = self.deal_seed, self.first_leader, self.round_only
+        c.seating, c.turns = self.seating, self.turns
         return c
 
     def truncated(self) -> "PresidentState":
@@ -392,22 +416,24 @@ class PresidentState(GameState):
 
     def _next_waiting(self, p: int) -> int:
         """The next player after p who may still answer the upcards, or -1 if none may."""
-        n = self.num_players
-        return _FIRST_AFTER[n][p][_ALL_SEATS[n] & ~(self.out | self.declined | 1 << self.last_player)]
+        return self.turns[p][_ALL_SEATS[self.num_players] & ~(self.out | self.declined | 1 << self.last_player)]
 
     def _advance(self, p: int) -> None:
         """Pass the turn on from p, or end the trick when all others have declined."""
         q = self._next_waiting(p)
-        if q < 0:
-            self._new_trick(self.last_player)
-        else:
+        if q >= 0:
             self.current = q
+            return
+        last = self.last_player
+        if self.settings.last_player_answers and not (self.out | self.declined) >> last & 1:
+            self.current = last  # asked again: it may play on its own play, or pass to end the trick
+        else:
+            self._new_trick(last)
 
     def _new_trick(self, leader: int) -> None:
         self.upcards, self.last_player, self.declined, self.lock = None, -1, 0, 0
         if self.out >> leader & 1:  # the leader went out: the next player still holding cards leads
-            n = self.num_players
-            leader = _FIRST_AFTER[n][leader][_ALL_SEATS[n] & ~self.out]
+            leader = self.turns[leader][_ALL_SEATS[self.num_players] & ~self.out]
         self.current = leader
 
     def _finish_player(self, p: int, foul: bool = False) -> bool:
@@ -437,6 +463,8 @@ class PresidentState(GameState):
         if (s.target_score and max(self.scores) >= s.target_score) or (s.rounds and self.round_no >= s.rounds):
             self.phase = Phase.OVER
             return
+        if s.class_reset and self.round_no % s.class_reset == 0:  # a new period: no ranks, no exchange
+            self.prev_places = None
         self._start_round()
 
     # ---- conveniences -------------------------------------------------
@@ -460,17 +488,6 @@ class PresidentState(GameState):
 _FAST = fastplay.playout if fastplay.compiled() else None
 
 
-def _first_after(n: int, p: int, seats: int) -> int:
-    """The first of the `seats` (a bitmask) after p, going round a table of n (p itself last); -1 if none."""
-    for step in range(1, n + 1):
-        q = (p + step) % n
-        if seats >> q & 1:
-            return q
-    return -1
-
-
-# [n][p][seats]: _first_after as a table, for the turn order of every rollout move.
-_FIRST_AFTER = [[[_first_after(n, p, m) for m in range(1 << n)] for p in range(n)] for n in range(8)]
 _ALL_SEATS = [(1 << n) - 1 for n in range(8)]
 
 

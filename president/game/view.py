@@ -41,6 +41,10 @@ def president_view(obs: PresidentObservation, legal_actions: Sequence[Play | Giv
             runs.setdefault((action.value, action.count), action)
     if not actions and pass_action is None:  # ...unless only such plays are legal
         actions = {(a.value, a.count): a for a in legal_actions}
+    if up is not None and obs.last_player == obs.player and pass_action is not None:
+        # asked again with its own play standing (`last_player_answers`): rules that answer a play
+        # would beat its own; passing wins the trick and the lead, which is what those rules play for
+        actions = {}
     view = PresidentView(obs, None if up is None else (up.value, up.count), actions, pass_action)
     if runs:
         view.runs = runs

@@ -36,7 +36,7 @@ class Seen:
 def position(settings: Settings, me: int, hand: int, rows: wire.TableState, seen: Seen,
              rng: random.Random) -> PresidentState:
     """An engine state of one game in which I (`me`) am to play holding `hand`."""
-    settings = replace(settings, rounds=1, target_score=0)
+    settings = replace(settings, rounds=1, target_score=0, seat_change=0)  # seats in order of number
     state = PresidentState.new_match(settings, rng.getrandbits(63))
     lay, n = state.lay, settings.players
     seat_of = {player: s for s, player in enumerate(rows.seats)} if sorted(rows.seats) == list(range(n)) \

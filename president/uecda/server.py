@@ -126,7 +126,7 @@ class UecdaServer:
         classes = (0,) * n if prev is None else tuple(place - 1 for place in prev)  # the first game: all 0
         rows = wire.TableState(turn=state.current, field_empty=state.upcards is None,
                                revolution=state.reversed, lock=bool(state.lock), counts=tuple(state.sizes),
-                               classes=classes, seats=tuple(range(n)))
+                               classes=classes, seats=state.seating)
         return replace(rows, **extra)
 
     def _deal(self, state: PresidentState) -> None:

@@ -29,6 +29,8 @@ def follow_prompt(settings: Settings, state: PresidentState) -> str:
     """The prompt when there are upcards to answer, from the settings and the state of the trick."""
     up = state.upcards
     assert up is not None
+    if state.last_player == state.current:  # asked again (`last_player_answers`): its own play stands
+        return f"Everyone else passed your {up}: p to pass and lead next, or beat it yourself."
     if up.value == JOKER and up.count == 1:
         if settings.spade_three:
             return f"Your turn: only the 3{SUIT_SYMBOLS['s']} beats a lone joker ({up}): play it, or p to pass."

@@ -42,6 +42,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--record", type=output_file, metavar="FILE",
                    help="write the game record, one JSON line a game ('-': standard output)")
     s.add_argument("--rules-dir", default=None, help="a folder of .rul files to find personalities in")
+    s.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
+                   help="change one setting of the uecda preset, e.g. --set seat_change=0 --set "
+                        "later_leader=loser (docs/president-rules.md); five players and 53 cards stay")
     add_seed_option(s)
     s.set_defaults(run=run_server)
     c = sub.add_parser("uecda-client", help="one of our bots plays on a UECda server",
@@ -63,11 +66,13 @@ def _say(line: str) -> None:
 
 
 def run_server(args: argparse.Namespace) -> int:
-    from president.game.settings import preset
+    from president.game.settings import parse_assignments, preset
     from president.uecda.seats import REMOTE, SeatLost
     from president.uecda.server import UecdaServer
 
-    settings = preset("uecda")
+    settings = preset("uecda").with_overrides(parse_assignments(args.overrides))
+    if (settings.players, settings.deck_size) != (5, 53):  # the protocol's tables have room for no other
+        raise UsageError("a UECda table is five players and 53 cards: --set cannot change players, decks or jokers")
     specs = split_specs(args.seats) or [REMOTE]
     seats = [specs[i % len(specs)] for i in range(settings.players)]
     dirs = rules_dirs(args)
