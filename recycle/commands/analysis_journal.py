@@ -79,7 +79,7 @@ def analyze_journaled(args: argparse.Namespace, journal, config, subjects: Seque
     from recycle.analysis.result import compute
     from recycle.analysis.records import SETS
 
-    from .analyze import analyze_with_progress
+    from .analyze import analyze_with_progress, jobs_of
 
     analyses: list = []
     failed: list[tuple[str, str]] = []
@@ -93,14 +93,15 @@ def analyze_journaled(args: argparse.Namespace, journal, config, subjects: Seque
                 current = (key, make())
                 # the bar restarts for each subject: it says which (a variant of --compare, a game of a folder)
                 of = f" ({position} of {len(subjects)})" if len(subjects) > 1 else ""
-                analyses.append(analyze_with_progress(current[1], config, args.jobs or 1,
+                analyses.append(analyze_with_progress(current[1], config, jobs_of(args),
                                                       f"analysing {current[1].name}{of}",
                                                       journal.logs.get(key, ()),
                                                       lambda log, k=key: journal.append(k, log), args.cluster))
                 current = None
             except catch as exc:
                 current = None
-                message = exc.render().splitlines()[0] if hasattr(exc, "render") else str(exc)
+                # a worker's error carries its traceback: its last line says what failed
+                message = exc.render().splitlines()[0] if hasattr(exc, "render") else str(exc).strip().splitlines()[-1]
                 journal.fail(key, message)
                 failed.append((key, message))
     except KeyboardInterrupt:
