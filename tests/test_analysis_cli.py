@@ -66,8 +66,9 @@ STUCK = """(game
 
 
 def test_a_folder_game_failing_in_a_worker_is_listed_as_one_failing_here(agram2, tmp_path, capsys):
-    """With -j 2 the game fails in a worker process (its error comes back with a traceback): the
-    folder run still lists it in the error's own words, as with -j 1, and analyses the others alike."""
+    """With -j 2 the game fails in a worker process (an exception there reaches this process only as a
+    traceback): the folder run still lists it in the error's own words, as with -j 1, and analyses the
+    others alike."""
     games = tmp_path / "games"
     games.mkdir()
     shutil.copy(agram2, games / "Agram2.gdl")
@@ -85,6 +86,16 @@ def test_a_folder_game_failing_in_a_worker_is_listed_as_one_failing_here(agram2,
         assert "Traceback" not in text and "NoOptionsError" not in text
     one, two = (_without_timing(json.loads((tmp_path / f"j{j}.json").read_text())) for j in "12")
     assert one == two and [o["game"] for o in two] == ["Agram2"]
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_game_failing_in_a_worker_is_the_game_error_not_an_internal_one(tmp_path, capsys, jobs):
+    (tmp_path / "Stuck2.gdl").write_text(STUCK)
+    code = recycle_main(["analyze", str(tmp_path / "Stuck2.gdl"), *FAST, "-j", jobs,
+                         "--journal", str(tmp_path / "j.jsonl")])
+    err = capsys.readouterr().err
+    assert code == 1 and "internal error" not in err
+    assert re.search(r"error: \S*Stuck2\.gdl:5:9: player p0 has no possible option in this choice", err)
 
 
 def test_folder_table_resumes_after_an_interruption(agram2, tmp_path, capsys):

@@ -70,16 +70,6 @@ def open_journal(args: argparse.Namespace, resumed, settings: dict[str, Any], co
         yield journal
 
 
-def failure_message(exc: Exception) -> str:
-    """What failed, in one line: a located error's first line; an error from a -j worker (which carries
-    its traceback) the traceback's last line, without the exception's class, as the same error here says it."""
-    if hasattr(exc, "render"):
-        return exc.render().splitlines()[0]
-    last = str(exc).strip().splitlines()[-1]
-    kind, sep, said = last.partition(": ")
-    return said if sep and "." in kind and " " not in kind else last
-
-
 def analyze_journaled(args: argparse.Namespace, journal, config, subjects: Sequence[tuple[str, Callable]],
                       program: str, catch: tuple = (), show: Callable | None = None):
     """Analyse each (key, make subject) with the logs its journal has; (analyses, failed subjects).
@@ -110,7 +100,7 @@ def analyze_journaled(args: argparse.Namespace, journal, config, subjects: Seque
                 current = None
             except catch as exc:
                 current = None
-                message = failure_message(exc)
+                message = exc.render().splitlines()[0] if hasattr(exc, "render") else str(exc)
                 journal.fail(key, message)
                 failed.append((key, message))
     except KeyboardInterrupt:

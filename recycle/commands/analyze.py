@@ -219,7 +219,6 @@ def run(args: argparse.Namespace) -> int:
     from recycle.analysis import RecycleSubject
     from recycle.kernel.diagnostics import DiagnosticError
     from recycle.kernel.protocol import GameError
-    from recycle.tournament.workers import WorkerError
 
     refuse_jobs_with_cluster(args)
     check_stdout_once(args, "json", "csv")
@@ -238,8 +237,7 @@ def run(args: argparse.Namespace) -> int:
         settings = {**config.to_json(), "folder": str(target.resolve()), "max_choices": args.max_choices,
                     "compat": args.compat}
         title, name = f"{target.name}: analysis of {{}} games", target.resolve().name
-        # a game that fails is listed, not fatal (in a -j worker its error comes back as a WorkerError)
-        catch: tuple = (DiagnosticError, GameError, WorkerError)
+        catch: tuple = (DiagnosticError, GameError)  # a game that fails is listed, not fatal
     else:
         path = game_path(args.game)
         if not Path(path).is_file():
