@@ -11,7 +11,7 @@ from rich.console import Console
 from recycle.analysis import ALL_AI, ONE_AI, RANDOM, Config, PlayUnit, analyze, units
 from recycle.analysis.eta import Eta
 from recycle.analysis.experiment import schedule, run_units
-from recycle.kernel.progress import EtaColumn
+from recycle.cli.progress import EtaColumn
 
 
 class FakeClock:
@@ -130,7 +130,7 @@ def test_jobs_default_to_the_cores_this_process_may_use(monkeypatch):
     import argparse
     import os
 
-    from recycle.commands.analyze import jobs_of
+    from recycle.cli.commands.analyze import jobs_of
 
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 3, 5}, raising=False)
     assert jobs_of(argparse.Namespace(jobs=None)) == 3
