@@ -1,6 +1,7 @@
 """CardStock's standard run, timed: 300 games (100 per set, the estimator's 10 rollouts per option).
 
     .venv/bin/python bench/analysis_speed.py [GAME ...] [--games N] [-j 2] [--sample K] [--top T] [--smoke]
+    .venv/bin/python bench/analysis_speed.py BigTwo4 --against /tmp/base --rounds 2   # before/after, one sitting
 
 For each game (a shipped game's name, or a corpus file such as Agram4), three
 figures:
@@ -14,17 +15,24 @@ figures:
 - where the time goes: the profile's top entries over one all-AI game.
 
 Only the public analysis API is used, so the same script times an older
-checkout (run it there with that checkout's Python) for an A/B in one sitting.
+checkout: `--against DIR` (an export of it, e.g. `git archive REV | tar -x -C DIR`)
+times the phases there and here in turns, each in a fresh process (`--rounds`
+times each, alternating, so a changing load falls on both), and prints the
+projected CPU seconds of the 300 games of each and their ratio.
 """
 from __future__ import annotations
 
 import argparse
 import cProfile
 import io
+import json
+import os
 import pstats
 import resource
+import subprocess
 import sys
 import time
+from pathlib import Path
 
 from timing import SHARED, add_smoke_option, smoke
 
@@ -71,6 +79,36 @@ def profile(subject, top: int) -> str:
     return "\n".join(line for line in lines[start:] if line.strip())
 
 
+def phases_in(checkout: Path | None, name: str, sample: int, compat: str | None) -> tuple[str, dict[str, float]]:
+    """`by_phase` in a fresh process, on `checkout`'s code (None: this one's), and where that code is."""
+    env = dict(os.environ)
+    if checkout is not None:
+        env["PYTHONPATH"] = os.pathsep.join([str(checkout), env.get("PYTHONPATH", "")])
+    cmd = [sys.executable, __file__, name, "--phases-json", "--sample", str(sample),
+           *(["--compat", compat] if compat else [])]
+    out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True).stdout
+    got = json.loads(out.strip().splitlines()[-1])
+    return got["code"], got["phases"]
+
+
+def against(args) -> None:
+    """Before (`args.against`) and after (here), in turns: per set CPU s per game, the 300 games, the ratio."""
+    for name in args.games:
+        totals: dict[str, list[float]] = {"before": [], "now": []}
+        for r in range(args.rounds):
+            for label, checkout in (("before", args.against), ("now", None)):
+                code, phases = phases_in(checkout, name, args.sample, args.compat)
+                total = args.n * sum(phases.values())
+                totals[label].append(total)
+                shown = ", ".join(f"{s} {sec:.3f}" for s, sec in phases.items())
+                print(f"{name} {label} ({code}, round {r + 1}): CPU s per game: {shown}; {3 * args.n} games = "
+                      f"{total:.0f} CPU s", flush=True)
+        before, now = (sum(v) / len(v) for v in totals.values())
+        print(f"{name}: {3 * args.n} games, mean of {args.rounds}: before {before:.0f} CPU s, now {now:.0f} CPU s, "
+              f"{before / now:.2f}x less CPU; {now / 2:.0f} s on 2 free cores (before {before / 2:.0f} s)",
+              flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("games", nargs="*", default=["Agram4", "BigTwo4"], help="games (default Agram4 BigTwo4)")
@@ -80,8 +118,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sample", type=int, default=3, help="games per set timed by phase (default 3)")
     ap.add_argument("--top", type=int, default=12, help="profile entries (default 12; 0: no profile)")
     ap.add_argument("--no-run", action="store_true", help="phases and profile only")
+    ap.add_argument("--against", type=Path, metavar="DIR",
+                    help="an older checkout's export: time the phases there and here in turns (no run, no profile)")
+    ap.add_argument("--rounds", type=int, default=2, help="with --against: turns of each (default 2)")
+    ap.add_argument("--phases-json", action="store_true", help=argparse.SUPPRESS)  # one line for --against
     add_smoke_option(ap)
     args = smoke(ap.parse_args(argv), n=2, sample=1, top=3, jobs=1, games=["Agram4"])
+    if args.phases_json:
+        subject = subject_of(args.games[0], args.compat)
+        PlayUnit(subject)(units(1, 1)[0])  # read and compiled outside the timing
+        import recycle
+
+        print(json.dumps({"code": str(Path(recycle.__file__).parents[1]), "phases": by_phase(subject, args.sample)}))
+        return 0
+    if args.against:
+        against(args)
+        return 0
     for name in args.games:
         subject = subject_of(name, args.compat)
         PlayUnit(subject)(units(1, 1)[0])  # the game read and compiled once, outside every timing

@@ -55,6 +55,49 @@ def test_same_numbers_for_any_jobs(agram2, tmp_path):
     assert one == two
 
 
+#: Set up, then stuck: its third choice has no option (a play-time error, not a reading one).
+STUCK = """(game
+ (setup (create players 2)
+        (create deck (game iloc STOCK) (deck (RANK (ACE, KING)) (COLOR (RED (SUIT (HEARTS)))))))
+ (stage player (end (== 0 1))
+        (choice (((> (size (game iloc STOCK)) 0) (move (top (game iloc STOCK)) (top ((current player) iloc HAND)))))))
+ (scoring max (size ((current player) iloc HAND))))
+"""
+
+
+def test_a_folder_game_failing_in_a_worker_is_listed_as_one_failing_here(agram2, tmp_path, capsys):
+    """With -j 2 the game fails in a worker process (an exception there reaches this process only as a
+    traceback): the folder run still lists it in the error's own words, as with -j 1, and analyses the
+    others alike."""
+    games = tmp_path / "games"
+    games.mkdir()
+    shutil.copy(agram2, games / "Agram2.gdl")
+    (games / "Stuck2.gdl").write_text(STUCK)
+    said = {}
+    for jobs in ("1", "2"):
+        out = tmp_path / f"j{jobs}.json"
+        assert recycle_main(["analyze", str(games), *FAST, "-j", jobs, "--json", str(out),
+                             "--journal", str(tmp_path / f"j{jobs}.jsonl")]) == 0
+        said[jobs] = " ".join(line.strip() for line in capsys.readouterr().err.split("not analysed:")[1].splitlines())
+    for text in said.values():  # the error's own words (located or not), never a traceback
+        assert text.startswith("Stuck2.gdl: ") and text.endswith("player p0 has no possible option in this choice "
+                                                                  "(hint: every option's condition is false or it "
+                                                                  "has nothing to do)")
+        assert "Traceback" not in text and "NoOptionsError" not in text
+    one, two = (_without_timing(json.loads((tmp_path / f"j{j}.json").read_text())) for j in "12")
+    assert one == two and [o["game"] for o in two] == ["Agram2"]
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_game_failing_in_a_worker_is_the_game_error_not_an_internal_one(tmp_path, capsys, jobs):
+    (tmp_path / "Stuck2.gdl").write_text(STUCK)
+    code = recycle_main(["analyze", str(tmp_path / "Stuck2.gdl"), *FAST, "-j", jobs,
+                         "--journal", str(tmp_path / "j.jsonl")])
+    err = capsys.readouterr().err
+    assert code == 1 and "internal error" not in err
+    assert re.search(r"error: \S*Stuck2\.gdl:5:9: player p0 has no possible option in this choice", err)
+
+
 def test_folder_table_resumes_after_an_interruption(agram2, tmp_path, capsys):
     games = tmp_path / "games"
     games.mkdir()

@@ -108,3 +108,30 @@ def test_eta_column_shows_measuring_then_hours_minutes_seconds():
     left[0] = 3725.4
     assert column.render(None).plain == "1:02:05"
     console.print(column.render(None))
+
+
+def test_options_counted_before_a_playout_change_no_log(monkeypatch):
+    """The estimator plays each option in a state that only counts the next options, as the playout
+    after it does: the same moves and draws as exploring them, so the same logs (BigTwo4, where
+    counting applies; one rollout per option keeps it short)."""
+    from recycle.analysis import RecycleSubject
+    from recycle.analysis import estimator
+    from recycle.games import game_path
+
+    run = PlayUnit(RecycleSubject(game_path("BigTwo4")), rollouts=1)
+    todo = [u for u in units(1, 5) if u.set != RANDOM]
+    counted = [run(u) for u in todo]
+    monkeypatch.setattr(estimator, "_apply", estimator._play_option)  # every option explored
+    assert [run(u) for u in todo] == counted
+    assert all(d.values for g in counted if g.set == ALL_AI for d in g.decisions)
+
+
+def test_jobs_default_to_the_cores_this_process_may_use(monkeypatch):
+    import argparse
+    import os
+
+    from recycle.cli.analysis import jobs_of
+
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 3, 5}, raising=False)
+    assert jobs_of(argparse.Namespace(jobs=None)) == 3
+    assert jobs_of(argparse.Namespace(jobs=1)) == 1  # -j given: as given

@@ -93,7 +93,19 @@ def _value(points: int, rollouts: int, players: int) -> Fraction:
 
 
 def _apply(world: GameState, action: Any, index: int) -> bool:
-    """Play the mover's option in a determinization: by identity, by text, else by position."""
+    """Play the mover's option in a determinization: by identity, by text, else by position.
+
+    A random playout follows, which only counts the options of every position where counting is
+    proven to offer what exploring would (a RECYCLE state's `counting`, see `recycle.interp.counting`):
+    the position this option leads to is counted too instead of explored (3 to 7% of a BigTwo4 all-AI
+    game; the same moves and draws, so the same logs)."""
+    if hasattr(world, "counting"):
+        world.counting = True  # reset by the playout, which sets it again for its own positions
+    return _play_option(world, action, index)
+
+
+def _play_option(world: GameState, action: Any, index: int) -> bool:
+    """`_apply` whatever the state counts: by identity, by text, else by position."""
     try:
         world.apply(action)
         return True

@@ -115,29 +115,39 @@ def schedule(todo: Iterable[Unit]) -> list[Unit]:
     return head + rest
 
 
+class GameFailed(GameError):
+    """A game of the analysis went wrong (a defect of the game), in the words of its error, whichever
+    process played it."""
+
+
 @dataclass(frozen=True)
 class TimedLog:
     """A unit's log and the seconds it took in the process that played it (for the ETA only:
-    never journaled, no figure depends on it)."""
+    never journaled, no figure depends on it); or, when the game failed, its error's words."""
 
-    log: GameLog
+    index: int
+    log: GameLog | None
     seconds: float
-
-    @property
-    def index(self) -> int:
-        return self.log.index
+    failure: str | None = None
 
 
 @dataclass(frozen=True)
 class Timed:
-    """`run`, timed where it runs (a worker's wall clock, so a loaded machine shows in it)."""
+    """`run`, timed where it runs (a worker's wall clock, so a loaded machine shows in it).
+
+    A game's own error comes back as words (`Played.failure`), raised by `run_units` as `GameFailed`: a
+    worker's exception reaches this process only as a traceback (an internal error), and a
+    RECYCLE error does not survive pickling whole. Any other exception is a bug and stays one."""
 
     run: Callable[[Unit], GameLog]
 
     def __call__(self, unit: Unit) -> TimedLog:
         start = time.perf_counter()
-        log = self.run(unit)
-        return TimedLog(log, time.perf_counter() - start)
+        try:
+            log = self.run(unit)
+        except GameError as exc:
+            return TimedLog(unit.index, None, time.perf_counter() - start, str(exc))
+        return TimedLog(unit.index, log, time.perf_counter() - start)
 
 
 def run_units(run: Callable[[Unit], GameLog], todo: Iterable[Unit], jobs: int = 1,
@@ -169,6 +179,8 @@ def run_units(run: Callable[[Unit], GameLog], todo: Iterable[Unit], jobs: int = 
             if not workers.busy:
                 break
             for played in workers.finished():
+                if played.failure is not None:
+                    raise GameFailed(played.failure)
                 log = played.log
                 logs.append(log)
                 if on_log:

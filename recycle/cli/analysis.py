@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -52,8 +53,9 @@ def add_analysis_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rollouts", type=ROLLOUTS, default=10,
                    help=f"cardstock estimator: rollouts per option ({ROLLOUTS.text}, default 10)")
     add_seed_option(p)
-    p.add_argument("-j", "--jobs", type=JOBS, default=None, help=f"processes ({JOBS.text}, default 1); "
-                                                              "the numbers do not depend on it")
+    p.add_argument("-j", "--jobs", type=JOBS, default=None,
+                   help=f"processes ({JOBS.text}, default: one per core this process may use); "
+                        "the numbers do not depend on it")
     p.add_argument("--cluster", metavar="ADDRESS", type=cluster_argument,
                    help="play on a Dask cluster instead: tcp://HOST:8786, or local[:N] for N worker processes "
                         "here (pip install 'president-rul[cluster]'); the numbers do not depend on it")
@@ -83,6 +85,17 @@ def config_of(args: argparse.Namespace):
     return Config(args.games, seed_of(args), args.estimator, args.rollouts, args.bootstrap, args.drama)
 
 
+def jobs_of(args: argparse.Namespace) -> int:
+    """-j, else one process per core this process may use: an analysis is hours of one core's work
+    that splits by game, and the same seed gives the same numbers on any number of processes."""
+    if args.jobs:
+        return args.jobs
+    try:
+        return max(1, len(os.sched_getaffinity(0)))  # the cores it may run on (a container, taskset)
+    except AttributeError:  # not on every platform
+        return os.cpu_count() or 1
+
+
 def analyze_with_progress(subject: Any, config, jobs: int, label: str, done=(), on_log=None, cluster=None):
     """One analysis with a progress bar over its 3 x games games, and an ETA from what each kind of
     game is measured to cost (`recycle.analysis.eta`)."""
@@ -91,7 +104,9 @@ def analyze_with_progress(subject: Any, config, jobs: int, label: str, done=(), 
     from recycle.analysis.result import todo_units
 
     done = list(done)
-    eta = Eta((u.set for u in todo_units(config, done)), cluster.workers if cluster else jobs)
+    todo = [u.set for u in todo_units(config, done)]
+    jobs = max(1, min(jobs, len(todo)))  # no process started for nothing to play
+    eta = Eta(todo, cluster.workers if cluster else jobs)
     with progress_bar(console, 3 * config.games, label, status=status_line if cluster else None,
                       eta=eta.seconds_left) as advance:
         return analyze(subject, config, jobs, advance, done, on_log, cluster=cluster,

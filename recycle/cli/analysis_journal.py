@@ -81,7 +81,7 @@ def analyze_journaled(args: argparse.Namespace, journal, config, subjects: Seque
     from recycle.analysis.result import compute
     from recycle.analysis.records import SETS
 
-    from recycle.cli.analysis import analyze_with_progress
+    from recycle.cli.analysis import analyze_with_progress, jobs_of
 
     analyses: list = []
     failed: list[tuple[str, str]] = []
@@ -95,7 +95,7 @@ def analyze_journaled(args: argparse.Namespace, journal, config, subjects: Seque
                 current = (key, make())
                 # the bar restarts for each subject: it says which (a variant of --compare, a game of a folder)
                 of = f" ({position} of {len(subjects)})" if len(subjects) > 1 else ""
-                analyses.append(analyze_with_progress(current[1], config, args.jobs or 1,
+                analyses.append(analyze_with_progress(current[1], config, jobs_of(args),
                                                       f"analysing {current[1].name}{of}",
                                                       journal.logs.get(key, ()),
                                                       lambda log, k=key: journal.append(k, log), args.cluster))

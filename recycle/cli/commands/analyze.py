@@ -137,7 +137,9 @@ def _subject(subject, args: argparse.Namespace):
     text, problems = read_user_file(subject.path, MAX_CHARS, "a RECYCLE game")
     if text is None:
         raise GameSyntaxError(problems)
-    return replace(subject, text=text)
+    made = replace(subject, text=text)
+    made.players  # read and set up here: a game that cannot be read fails now, not in a -j worker
+    return made
 
 
 def game_files_of(folder: Path):
