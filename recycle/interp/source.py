@@ -64,7 +64,9 @@ class Step:
         _ex.at = at                            (`at` None: left as it is)
 
     `nodes` names the node of each step (one per step where the bound is checked); in a
-    quiet function with its steps kept in a local (`local_steps`), `_stepped += count`."""
+    quiet function with its steps kept in a local (`local_steps`), `_stepped += count`.
+    `more`: source of a number of steps counted besides (quiet functions only: the turns a
+    `repeat` leaves out, see `runners`)."""
 
     indent: int
     count: int
@@ -72,12 +74,14 @@ class Step:
     at: str | None = None
     bound: int | None = None
     local: bool = False
+    more: str | None = None
 
     def lines(self) -> list[str]:
         pad = "    " * self.indent
+        count = str(self.count) if self.more is None else self.more if not self.count else f"{self.count} + {self.more}"
         if self.local:
-            return [f"{pad}_stepped += {self.count}"] + ([f"{pad}_ex.at = {self.at}"] if self.at else [])
-        out = [f"{pad}st.steps += {self.count}"]
+            return [f"{pad}_stepped += {count}"] + ([f"{pad}_ex.at = {self.at}"] if self.at else [])
+        out = [f"{pad}st.steps += {count}"]
         if self.bound is not None:
             raise_ = (f"raise _too_long({self.nodes[0]})" if self.count == 1
                       else f"_over(st, {self.count}, ({', '.join(self.nodes)}))")
@@ -117,7 +121,8 @@ def merge_steps(entries: list[Entry]) -> list[Entry]:
     out: list[Entry] = []
     for entry in entries:
         last = out[-1] if out else None
-        if type(entry) is Step and type(last) is Step and (last.indent, last.bound) == (entry.indent, entry.bound):
+        if type(entry) is Step and type(last) is Step and (last.indent, last.bound) == (entry.indent, entry.bound) \
+                and last.more is None and entry.more is None:
             out[-1] = replace(last, count=last.count + entry.count, nodes=last.nodes + entry.nodes,
                               at=entry.at or last.at)
         else:
@@ -177,9 +182,11 @@ class Source:
     def emit(self, indent: int, line: str) -> None:
         self.lines.append("    " * indent + line)
 
-    def step(self, indent: int, count: int, node: str | None = None, bound: int | None = None) -> Step:
-        """Count `count` steps (of `node`, which `_ex.at` is then set to; `bound`: raise past it)."""
-        made = Step(indent, count, (node,) if node else (), node, bound)
+    def step(self, indent: int, count: int, node: str | None = None, bound: int | None = None,
+             more: str | None = None) -> Step:
+        """Count `count` steps (of `node`, which `_ex.at` is then set to; `bound`: raise past it;
+        `more`: source of more steps, in a quiet function)."""
+        made = Step(indent, count, (node,) if node else (), node, bound, more=more)
         self.lines.append(made)
         return made
 
