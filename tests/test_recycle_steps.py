@@ -83,6 +83,19 @@ def test_a_quiet_function_counts_its_steps_in_a_local():
         "            _stepped += 1", "    finally:", "        st.steps += _stepped"]
 
 
+def test_an_env_is_reset_only_where_source_holds_it():
+    """Whether an env built on demand is used is known from the source written, not its text."""
+    src = Source({})
+    outer, _ = src.bind(1, "env", {}, "N", "int", "_v0")
+    inner, _ = src.bind(2, outer, {}, "T", "set", "_v1")
+    unused, _ = src.bind(2, "env", {}, "'P", "seat", "_v2")
+    src.emit(2, f"_c1({inner}, st)")  # the inner env holds the outer one
+    assert src.text().splitlines() == [
+        "    _e1 = None", "        _e2 = None", "        pass",
+        "        _c1((_e2 or (_e2 := {**(_e1 or (_e1 := {**env, 'N': _v0})), 'T': _v1})), st)"]
+    assert not unused.used
+
+
 def _built(monkeypatch, game, playouts: int) -> list[list[source.Entry]]:
     """The entries of every function the compiled engine builds for `game`, as they run."""
     made, build = [], Source.build
