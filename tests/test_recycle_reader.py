@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from recycle.kernel.diagnostics import DiagnosticError, Severity
 from recycle.lang import (MAX_CHARS, MAX_DEPTH, GameSyntaxError, check_file, check_text, load_game,
                           parse_game)
+from recycle.lang import lexer
 from recycle.lang import tree as T
 from recycle.lang.reader import INTERNAL
 
@@ -520,6 +521,29 @@ FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCh
                  mutated()))
 def test_fuzz_any_text_gives_a_game_or_a_located_error(text):
     assert_reads_or_reports(text)
+
+
+def _pyparsing_tokens(text: str) -> list[tuple[int, int]]:
+    """The tokens as the reader cut them before it used `re`: pyparsing's `Regex` of the same
+    token, skipping the same whitespace, tabs kept."""
+    import pyparsing as pp
+
+    token = pp.Regex(lexer.TOKEN)
+    token.set_whitespace_chars(" \t\r\n\f\v", copy_defaults=False)
+    token.parse_with_tabs()
+    return [(start, end) for _, start, end in token.scan_string(text)]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(st.text(max_size=200),
+                 st.text(alphabet=" \t\r\n\f\v\u00a0();:.,=!<>/+-*%^'\u2018\u2019aAz9_moveloc", max_size=60),
+                 mutated()))
+def test_tokens_are_those_pyparsing_cut(text):
+    assert list(lexer._tokens(text)) == _pyparsing_tokens(text)
+
+
+def test_trailing_whitespace_is_no_token():
+    assert list(lexer._tokens("(a) \t\r\n ")) == [(0, 1), (1, 2), (2, 3)]
 
 
 def test_rich_sample_reads():

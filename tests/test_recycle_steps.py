@@ -23,8 +23,17 @@ LOOPING = """(game (setup (create players 2) (create deck (game iloc STOCK) (dec
   (scoring max ((current player) sto N)))"""
 
 
-def _failure(max_steps: int, engine: Engine) -> tuple:
-    game = parse_game(LOOPING, "loop.rcy")  # a new Game: rules (and their code) made anew
+#: A repeat whose condition turns false after two turns: the turns after are counted at once.
+UNTIL_FALSE = """(game (setup (create players 2) (create deck (game iloc STOCK) (deck (RANK (ONE, TWO)))))
+  (stage player (end (== 1 0))
+    (do ((repeat 5 ((< (game sto C) 2) (inc (game sto C) 1)))
+         (set (game sto C) 0)))
+    (choice ((inc (game sto N) 1) (inc (game sto N) 2))))
+  (scoring max ((current player) sto N)))"""
+
+
+def _failure(max_steps: int, engine: Engine, text: str = LOOPING) -> tuple:
+    game = parse_game(text, "loop.rcy")  # a new Game: rules (and their code) made anew
     try:
         state = new_game(game, 0, max_steps=max_steps, engine=engine)
         for _ in range(3):
@@ -37,6 +46,17 @@ def _failure(max_steps: int, engine: Engine) -> tuple:
 @pytest.mark.parametrize("max_steps", range(1, 40))
 def test_steps_counted_at_once_stop_where_one_by_one_stops(max_steps):
     assert _failure(max_steps, Engine.COMPILED) == _failure(max_steps, Engine.REFERENCE)
+
+
+@pytest.mark.parametrize("max_steps", range(1, 30, 2))
+def test_a_repeat_left_at_a_false_condition_stops_where_every_turn_stops(max_steps):
+    assert _failure(max_steps, Engine.COMPILED, UNTIL_FALSE) == _failure(max_steps, Engine.REFERENCE, UNTIL_FALSE)
+
+
+def test_a_repeat_left_at_a_false_condition_is_written_so(monkeypatch):
+    """(Steps restart at every choice: the bound, above, is where a wrong count would show.)"""
+    functions = _built(monkeypatch, parse_game(UNTIL_FALSE, "loop.rcy"), 1)
+    assert any(type(e) is source.Step and e.more for f in functions for e in f)
 
 
 def test_steps_in_a_row_become_one_step_of_them_all():
@@ -61,6 +81,19 @@ def test_a_quiet_function_counts_its_steps_in_a_local():
     assert src.text().splitlines()[3:] == [
         "    _stepped = 0", "    try:", "        _stepped += 3", "        _ex.at = _c2", "        if x:",
         "            _stepped += 1", "    finally:", "        st.steps += _stepped"]
+
+
+def test_an_env_is_reset_only_where_source_holds_it():
+    """Whether an env built on demand is used is known from the source written, not its text."""
+    src = Source({})
+    outer, _ = src.bind(1, "env", {}, "N", "int", "_v0")
+    inner, _ = src.bind(2, outer, {}, "T", "set", "_v1")
+    unused, _ = src.bind(2, "env", {}, "'P", "seat", "_v2")
+    src.emit(2, f"_c1({inner}, st)")  # the inner env holds the outer one
+    assert src.text().splitlines() == [
+        "    _e1 = None", "        _e2 = None", "        pass",
+        "        _c1((_e2 or (_e2 := {**(_e1 or (_e1 := {**env, 'N': _v0})), 'T': _v1})), st)"]
+    assert not unused.used
 
 
 def _built(monkeypatch, game, playouts: int) -> list[list[source.Entry]]:
@@ -90,6 +123,24 @@ def test_each_pass_fires_on_a_shipped_game(monkeypatch):
     assert any(type(e) is source.EnvReset and not e.used for e in entries)  # an env no call needs
     written = [e.strip() for e in entries if type(e) is str and "st.steps +=" in e]
     assert set(written) == {"st.steps += _stepped"}  # every other step is a Step
+
+
+def test_counted_options_are_written_without_closures(monkeypatch):
+    """Counting a choice's options: an `any` whose every element is an option appends them all at
+    once (President5's leads); a max that cannot tie is called directly, not through the closures
+    of its condition (BigTwo4's follows)."""
+    made, build = [], Source.build
+
+    def recording(self, node):
+        made.append((type(node).__name__, self.text(), self.ns))
+        return build(self, node)
+
+    monkeypatch.setattr(Source, "build", recording)
+    for name in ("President5", "BigTwo4"):
+        new_game(load_game(game_path(name)), 0, engine=Engine.COMPILED).random_playout(random.Random(0))
+    walks = [(text, ns) for kind, text, ns in made if kind == "Choice"]
+    assert any("_out.extend(_zip(" in text for text, _ in walks)
+    assert any(getattr(v, "__name__", "") == "extreme_of" for _, ns in walks for v in ns.values())
 
 
 def test_the_looping_game_has_steps_counted_at_once(monkeypatch):

@@ -37,7 +37,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Sequence
 
-from personalities.player import RulePlayer
 from personalities.view import JOKER, NO_RANK, TWO, ClimbingView
 from recycle.kernel import user_files as uploads
 from recycle.kernel.specs import AgentSpecError
@@ -280,6 +279,7 @@ def climbing_bot(spec: str, game, *, fallback: str = "random", rules_dirs: tuple
     The metadata is read only when `spec` is a personality, so games without it
     still run agents that need none."""
     from personalities.catalog import find_personality
+    from personalities.player import RulePlayer  # (here: runs of agent specs never load the rule engine)
 
     personality = find_personality(spec, tuple(rules_dirs))
     if personality is None:

@@ -327,6 +327,22 @@ class ExprSource:
         return Piece(f"({got} if ({got} := ({m} := {pm.code})._cache.get({c} := {card.code})) is not None "
                      f"else {m}.score({c}, _attrs))", "int")
 
+    def _src_MaxCard(self, src, n, env, bound, depth):
+        return self._extreme(src, n, env, bound, depth, 1)
+
+    def _src_MinCard(self, src, n, env, bound, depth):
+        return self._extreme(src, n, env, bound, depth, -1)
+
+    def _extreme(self, src, n, env, bound, depth, sign: int):
+        """max/min by a point map: `extreme_of` called on the map and the cards, read in the closure's
+        order (see `fast._extreme_fn`). Impure (a tie draws): only written where the caller knows it
+        cannot tie (`counting`: the map scores every card apart), else the closure is called."""
+        pm = self.expr(src, n.using, env, bound, depth)
+        if pm.kind != "points":
+            return None
+        cards = self.expr(src, n.cards, env, bound, depth)
+        return Piece(f"{src.call(self.extreme_of)}({src.const(n)}, {pm.code}, {cards.code}, st, {sign})", "card")
+
     def _src_Tuples(self, src, n, env, bound, depth):
         pm = self.expr(src, n.using, env, bound, depth)
         if pm.kind != "points":

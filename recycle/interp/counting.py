@@ -28,6 +28,8 @@ errors, same steps.
 """
 from __future__ import annotations
 
+from itertools import repeat
+
 from recycle.lang import tree as T
 
 from recycle.interp.codegen import IMPURE
@@ -182,7 +184,7 @@ class CountingMixin:
             # Trying options leaves the empty places they moved cards to; `(indexed ...)` lists
             # those too, so counting (which tries none) could list fewer.
             return None
-        src, sites = Source(self._statement_base()), []
+        src, sites = Source({**self._statement_base(), "_repeat": repeat, "_zip": zip}), []
         src.emit(0, "def f(env, st, _out):")
         points: set = set()
         ranked: set = set()
@@ -216,7 +218,9 @@ class CountingMixin:
         if kind is T.Conditional:  # a false condition: nothing done, no option
             if not self.steady(n.condition, maps[1]):
                 return False  # (counted and then explored, a draw would be made twice)
-            cond, _ = self.value(src, n.condition, env, bound, indent)
+            # (steady: its max and min cannot tie, `count` checks that first; so what falls back
+            # to the closure on a Python error draws nothing either)
+            cond, _ = self.value(src, n.condition, env, bound, indent, steady=True)
             src.emit(indent, f"if {cond}:")
             return self._walk(src, n.action, env, bound, indent + 1, path, sites, maps)
         if kind is T.AnyDo:  # an `any` over nothing: no option
@@ -226,18 +230,29 @@ class CountingMixin:
             if type(n.action) is T.Conditional:  # the state is the same for every element: see `hoist`
                 self.hoist(src, n.action.condition, env, bound, indent)
             x = src.temp()
+            if type(n.action) not in (T.Conditional, T.AnyDo):  # an option per element
+                return self._site(src, n.action, indent, path + ((n, x, ikind),), sites, maps, items)
             src.emit(indent, f"for {x} in {items}:")
             inner, ibound = src.bind(indent + 1, env, bound, n.var.name, ikind, x)
             done = self._walk(src, n.action, inner, ibound, indent + 1, path + ((n, x, ikind),), sites, maps)
             src.hoisted.clear()
             return done
-        if kind is T.Choice or self.flat(n) is None:
+        return self._site(src, n, indent, path, sites, maps)
+
+    def _site(self, src: Source, n, indent: int, path: tuple, sites: list, maps, items: str | None = None) -> bool:
+        """Source recording action `n` as a leaf, its variables bound by `path`; False: not provable.
+        `items`: the last variable runs over them, one leaf each, all recorded at once (in C)."""
+        if type(n) is T.Choice or self.flat(n) is None:
             return False
         site = Proof(self, path).site(n, *maps)
         if site is None:
             return False
         sites.append(site)
-        src.emit(indent, f"_out.append(({len(sites) - 1}, {''.join(x + ', ' for _, x, _ in path)}))")
+        if items is None:
+            src.emit(indent, f"_out.append(({len(sites) - 1}, {''.join(x + ', ' for _, x, _ in path)}))")
+        else:  # (site, the outer values..., each element): as the loop would append them
+            outer = "".join(f"_repeat({x}), " for _, x, _ in path[:-1])
+            src.emit(indent, f"_out.extend(_zip(_repeat({len(sites) - 1}), {outer}{items}))")
         return True
 
 

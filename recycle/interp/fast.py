@@ -9,7 +9,7 @@ the methods (the tests run both through the same corpus games).
 """
 from __future__ import annotations
 
-from itertools import combinations, groupby
+from itertools import combinations
 from operator import attrgetter
 
 from recycle.lang import tree as T
@@ -32,12 +32,26 @@ def _in_score_order(pm, cards: list, attrs) -> list:
         return sorted(cards, key=score)
 
 
+def _shared_scores(ordered: list, score) -> list:
+    """The runs of 2 or more cards of one score in `ordered` (cards in score order), in that
+    order. (A dict of runs by score: cheaper than `itertools.groupby`, whose groups are
+    iterators made into lists one by one.)"""
+    runs: dict = {}
+    for c in ordered:
+        s = score(c)
+        run = runs.get(s)
+        if run is None:
+            runs[s] = [c]
+        else:
+            run.append(c)
+    return [run for run in runs.values() if len(run) > 1]
+
+
 def _same_score_sets(n, found: list, pm, k: int, size: int, check) -> list:
     """The sets of `k` (2 or more) cards of one score of a hand `found` keeps (see `tuple_sets`);
     `check(n, groups, k)` raises the located error of too many."""
     if found[1] is None:  # the cards that share their score, by score
-        score = pm._cache.__getitem__
-        found[1] = [g for g in (list(g) for _, g in groupby(found[0], score)) if len(g) > 1]
+        found[1] = _shared_scores(found[0], pm._cache.__getitem__)
     if size > 16 and tuple_count(found[1], k) > MAX_MADE:  # (16 cards: at most 12,870)
         check(n, found[1], k)
     out = []

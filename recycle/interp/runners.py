@@ -83,14 +83,15 @@ class RunnersMixin:
         except (SyntaxError, RecursionError, MemoryError):  # beyond Python's limits: closures
             return None
 
-    def value(self, src: Source, node, env: str, bound: dict, indent: int):
+    def value(self, src: Source, node, env: str, bound: dict, indent: int, steady: bool = False):
         """(source evaluating `node` exactly, its kind): inlined when it cannot fail; when it can
         and is pure, computed first into a temporary, by the node's function if Python raises
-        (it raises the located error); else a call of that function."""
+        (it raises the located error); else a call of that function. `steady`: the node is known
+        to draw nothing where the source runs (`counting.steady`), so it counts as pure."""
         piece = self.expr(src, node, env, bound)
         if piece.safe:
             return piece.code, piece.kind
-        if piece.called or not self.pure(node):
+        if piece.called or not (steady or self.pure(node)):
             return f"{src.call(self.fn(node))}({env}, st)", piece.kind
         t = src.temp()
         src.emit(indent, "try:")
@@ -108,7 +109,7 @@ class RunnersMixin:
     def stmt(self, src: Source, n, env: str, bound: dict, indent: int, counted: bool, loops: int) -> None:
         """Source running action `n` (`counted` False: walked as `_explore` does, see `flat`)."""
         kind = type(n)
-        if loops > MAX_LOOPS or indent > MAX_INDENT or not self._writable(n):
+        if not self._written(n, indent, loops):
             made = self.flat(n) if kind in WALKED and not counted else self.runner(n)
             src.emit(indent, f"{src.call(made)}({env}, st)")
             return
@@ -124,6 +125,10 @@ class RunnersMixin:
             # carries its own place): a quiet action calling nothing (no `src.call` while it was
             # written) leaves `at` at its block
             src.unplace(start - 1)
+
+    def _written(self, n, indent: int, loops: int) -> bool:
+        """Does `stmt` write `n` as source here (else: a call of its runner or walk)?"""
+        return loops <= MAX_LOOPS and indent <= MAX_INDENT and self._writable(n)
 
     def _writable(self, n) -> bool:
         """Does this module write `n` as source (else: a call of its method's runner)?"""
@@ -180,8 +185,34 @@ class RunnersMixin:
             src.emit(indent, f"if type({t}) is not int:")
             src.emit(indent + 1, f"raise _not_int({src.const(n.times)}, {t})")
             times = t
+        if self._until_false(src, n, indent, loops):
+            self._repeat_until_false(src, n, times, env, bound, indent, counted, loops)
+            return
         src.emit(indent, f"for _ in range({times}):")
         self._block(src, n.action, env, bound, indent + 1, counted, loops + 1)
+
+    def _until_false(self, src: Source, n, indent: int, loops: int) -> bool:
+        """Is `(repeat K (COND ACTION))` written in a quiet function with COND pure (see below)?"""
+        action = n.action
+        return src.quiet and type(action) is T.Conditional and self.pure(action.condition) \
+            and self._written(action, indent + 1, loops + 1)
+
+    def _repeat_until_false(self, src: Source, n, times: str, env, bound, indent, counted, loops) -> None:
+        """`(repeat K (COND ACTION))` left at the first turn COND is false: that turn changed
+        nothing, so COND (pure: it reads the state and draws nothing) is false at every turn
+        after, which would only count its step. They are counted at once (a quiet function
+        checked the bound at its start), and `Executor.at` is already at COND."""
+        if not times.isdigit():  # evaluated once, before the turns (as `range` does)
+            t = src.temp()
+            src.emit(indent, f"{t} = {times}")
+            times = t
+        turn = src.temp()
+        src.emit(indent, f"for {turn} in range({times}):")
+        self.stmt(src, n.action, env, bound, indent + 1, counted, loops + 1)  # the step, then `if COND:`
+        src.emit(indent + 1, "else:")
+        if not src.bare:
+            src.step(indent + 2, 0, more=f"{times} - 1 - {turn}")
+        src.emit(indent + 2, "break")
 
     def _stmt_RepeatAll(self, src, n, env, bound, indent, counted, loops):
         cards, _ = self.value(src, n.action.card.cards, env, bound, indent)

@@ -7,17 +7,16 @@ The entries are lines of source and, for what the passes change, statements kept
 (`Step`, `EnvReset`): a pass finds them by what they are, never by matching text, so a change
 in how a line is written cannot turn one off (`tests/test_recycle_steps.py` checks each fires).
 
+An env built on demand is an `EnvRef`, written into source by formatting it: it knows whether
+any line (or piece of one) holds it, so no pass reads the text to find its uses.
+
 `codegen` writes expressions into a `Source`, `runners` and `explorers` statements, `counting`
 the walks of choices; `Source.build` makes the function.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, replace
 from typing import Union
-
-#: The name of an env built on demand (see `Source.bind`).
-_ENV = re.compile(r"\b_e\d+\b")
 
 
 class Piece:
@@ -64,7 +63,9 @@ class Step:
         _ex.at = at                            (`at` None: left as it is)
 
     `nodes` names the node of each step (one per step where the bound is checked); in a
-    quiet function with its steps kept in a local (`local_steps`), `_stepped += count`."""
+    quiet function with its steps kept in a local (`local_steps`), `_stepped += count`.
+    `more`: source of a number of steps counted besides (quiet functions only: the turns a
+    `repeat` leaves out, see `runners`)."""
 
     indent: int
     count: int
@@ -72,12 +73,14 @@ class Step:
     at: str | None = None
     bound: int | None = None
     local: bool = False
+    more: str | None = None
 
     def lines(self) -> list[str]:
         pad = "    " * self.indent
+        count = str(self.count) if self.more is None else self.more if not self.count else f"{self.count} + {self.more}"
         if self.local:
-            return [f"{pad}_stepped += {self.count}"] + ([f"{pad}_ex.at = {self.at}"] if self.at else [])
-        out = [f"{pad}st.steps += {self.count}"]
+            return [f"{pad}_stepped += {count}"] + ([f"{pad}_ex.at = {self.at}"] if self.at else [])
+        out = [f"{pad}st.steps += {count}"]
         if self.bound is not None:
             raise_ = (f"raise _too_long({self.nodes[0]})" if self.count == 1
                       else f"_over(st, {self.count}, ({', '.join(self.nodes)}))")
@@ -85,17 +88,42 @@ class Step:
         return out + ([f"{pad}_ex.at = {self.at}"] if self.at else [])
 
 
+class EnvRef:
+    """The source of an env built on demand (see `Source.bind`), the env `outer` with variable
+    `var` bound to the Python local `local`:
+
+        (_e3 or (_e3 := {**OUTER, 'VAR': local}))
+
+    It is written into source by formatting it (`f"{env}"`), which marks it `used` (and its
+    outer env, written inside it). A piece formatted and then left out only keeps a reset."""
+
+    __slots__ = ("name", "outer", "var", "local", "used")
+
+    def __init__(self, name: str, outer: "EnvRef | str", var: str, local: str) -> None:
+        self.name, self.outer, self.var, self.local, self.used = name, outer, var, local, False
+
+    def __format__(self, spec: str) -> str:
+        self.used = True
+        return f"({self.name} or ({self.name} := {{**{self.outer}, {self.var!r}: {self.local}}}))"
+
+    def __str__(self) -> str:
+        return self.__format__("")
+
+    def __repr__(self) -> str:
+        return f"EnvRef({self.name})"
+
+
 @dataclass(frozen=True, slots=True)
 class EnvReset:
     """`name = None`: the reset of an env built on demand (see `Source.bind`); `pass` where no
-    call needed the env (`name` appears nowhere else)."""
+    source holds the env (`used` False, see `unused_envs`)."""
 
     indent: int
-    name: str
+    env: EnvRef
     used: bool = True
 
     def lines(self) -> list[str]:
-        return ["    " * self.indent + (f"{self.name} = None" if self.used else "pass")]
+        return ["    " * self.indent + (f"{self.env.name} = None" if self.used else "pass")]
 
 
 #: An entry of a generated function: a line of source, or a statement kept as a structure.
@@ -117,7 +145,8 @@ def merge_steps(entries: list[Entry]) -> list[Entry]:
     out: list[Entry] = []
     for entry in entries:
         last = out[-1] if out else None
-        if type(entry) is Step and type(last) is Step and (last.indent, last.bound) == (entry.indent, entry.bound):
+        if type(entry) is Step and type(last) is Step and (last.indent, last.bound) == (entry.indent, entry.bound) \
+                and last.more is None and entry.more is None:
             out[-1] = replace(last, count=last.count + entry.count, nodes=last.nodes + entry.nodes,
                               at=entry.at or last.at)
         else:
@@ -139,10 +168,9 @@ def local_steps(entries: list[Entry], head: int) -> list[Entry]:
 
 
 def unused_envs(entries: list[Entry]) -> list[Entry]:
-    """Env resets (`EnvReset`) of envs no call needed written `pass`: their names (`_e<n>`, made
-    by `Source.bind`) appear in no line. (The same name in a string would only keep a reset.)"""
-    used = set(_ENV.findall("\n".join(e for e in entries if type(e) is str)))
-    return [replace(e, used=False) if type(e) is EnvReset and e.name not in used else e for e in entries]
+    """Env resets (`EnvReset`) of envs no source holds (never formatted, see `EnvRef`) written
+    `pass`."""
+    return [replace(e, used=False) if type(e) is EnvReset and not e.env.used else e for e in entries]
 
 
 class Source:
@@ -177,9 +205,11 @@ class Source:
     def emit(self, indent: int, line: str) -> None:
         self.lines.append("    " * indent + line)
 
-    def step(self, indent: int, count: int, node: str | None = None, bound: int | None = None) -> Step:
-        """Count `count` steps (of `node`, which `_ex.at` is then set to; `bound`: raise past it)."""
-        made = Step(indent, count, (node,) if node else (), node, bound)
+    def step(self, indent: int, count: int, node: str | None = None, bound: int | None = None,
+             more: str | None = None) -> Step:
+        """Count `count` steps (of `node`, which `_ex.at` is then set to; `bound`: raise past it;
+        `more`: source of more steps, in a quiet function)."""
+        made = Step(indent, count, (node,) if node else (), node, bound, more=more)
         self.lines.append(made)
         return made
 
@@ -204,13 +234,14 @@ class Source:
             return self.kept(len(self.ns[keys]), f"{i} := {seat}", f"_place({{cells}}, {i}, st, {keys}[{i}])")[1]
         return f"st.locs.get({key.code})"
 
-    def bind(self, indent: int, env: str, bound: dict, name: str, kind: str, local: str) -> tuple[str, dict]:
+    def bind(self, indent: int, env: EnvRef | str, bound: dict, name: str, kind: str,
+             local: str) -> tuple[EnvRef, dict]:
         """Variable `name` bound to the Python local `local` (it holds the value): -> (env, bound).
         The env dict with the binding is built only where a call needs one, once per binding."""
         self.temps += 1
-        e = f"_e{self.temps}"
-        self.lines.append(EnvReset(indent, e))
-        return f"({e} or ({e} := {{**{env}, {name!r}: {local}}}))", {**bound, name: (kind, local)}
+        made = EnvRef(f"_e{self.temps}", env, name, local)
+        self.lines.append(EnvReset(indent, made))
+        return made, {**bound, name: (kind, local)}
 
     def final(self) -> list[Entry]:
         """The entries of the function as it is built: steps counted at once, in a local in a

@@ -1,10 +1,13 @@
 """Tokens and s-expressions: the bottom layer of the RECYCLE reader.
 
-A pyparsing `Regex` cuts the text into tokens; a small loop nests them into
+A regular expression cuts the text into tokens; a small loop nests them into
 `SList`s. Why not a full pyparsing grammar: measured on the corpus (690 kB,
 129 files) a nested pyparsing s-expression grammar alone takes 2.8 s, over
 the 3 s budget before any typing, while this tokenizer takes 0.25 s
-(`bench/bench_recycle_parse.py --compare` repeats the measurement).
+(`bench/bench_recycle_parse.py --compare` repeats the measurement). Why not
+pyparsing's `Regex` for the tokens (as before): the same expression through `re`
+reads the same tokens (a property test compares them), and importing pyparsing
+(about 70 ms of CPU) cost every `recycle` command that reads a game.
 
 Lexing rules (all dialects): `;;` starts a comment to the end of the line (a
 lone `;` is an error, not a comment); names are upper-case letters; keywords
@@ -14,10 +17,9 @@ a warning (several corpus files carry an extra `)`).
 """
 from __future__ import annotations
 
+import re
 import unicodedata
 from sys import intern
-
-import pyparsing as pp
 
 from recycle.lang.errors import Reject, SourceFile
 from recycle.lang.vocab import KEYWORDS
@@ -34,12 +36,19 @@ MAX_INT_DIGITS = 18
 # (`('OPvloc DISCARD)` reads as `('OP vloc DISCARD)`, as in the reference engine); any other
 # tail stays in the token and is reported as a bad variable name.
 _GLUED = "|".join(sorted(KEYWORDS, key=len, reverse=True))
-_TOKEN = pp.Regex(
-    r";;[^\n]*|;[^\n]*|[()]|'[A-Z]+(?=(?:" + _GLUED + r")(?![A-Za-z0-9_]))"
-    r"|['\u2018\u2019][A-Za-z0-9_]*|[A-Za-z0-9_]+|\.\.|==|!=|>=|<=|//|[<>+*%^:,-]|."
-).set_name("RECYCLE token")
-_TOKEN.set_whitespace_chars(" \t\r\n\f\v", copy_defaults=False)
-_TOKEN.parse_with_tabs()  # keep offsets exact: pyparsing would expand tabs
+#: One token (`_TOKEN` skips the whitespace before it).
+TOKEN = (r";;[^\n]*|;[^\n]*|[()]|'[A-Z]+(?=(?:" + _GLUED + r")(?![A-Za-z0-9_]))"
+         r"|['\u2018\u2019][A-Za-z0-9_]*|[A-Za-z0-9_]+|\.\.|==|!=|>=|<=|//|[<>+*%^:,-]|.")
+#: Whitespace, then a token (group 1). The whitespace is skipped possessively: never given
+#: back to be read as a `.` token at the end of the text. Tabs stay tabs: offsets are exact.
+_TOKEN = re.compile(r"[ \t\r\n\f\v]*+(" + TOKEN + ")")
+
+
+def _tokens(text: str):
+    """(start, end) of each token of `text`, in order."""
+    for m in _TOKEN.finditer(text):
+        yield m.span(1)
+
 
 _OPERATORS = {"==", "!=", ">=", "<=", "//", "<", ">", "+", "*", "%", "^", "-"}
 _PUNCT = {",": "comma", ":": "colon", "..": "dots"}
@@ -121,8 +130,8 @@ def read_form(src: SourceFile) -> Reading:
     line, line_start, pos, prev_line = 1, 0, 0, 0
     suspect: tuple[SList, int] | None = None  # a '(' whose ')' is probably missing
     stray_reported = False
-    tokens = _TOKEN.scan_string(text)
-    for _, start, end in tokens:
+    tokens = _tokens(text)
+    for start, end in tokens:
         newlines = text.count("\n", pos, start)
         if newlines:
             line += newlines
@@ -177,7 +186,7 @@ def read_form(src: SourceFile) -> Reading:
 
 
 def _trailing(tokens, text: str) -> int:
-    for _, start, end in tokens:
+    for start, _ in tokens:
         if not text.startswith(";;", start):
             return start
     return -1
