@@ -20,7 +20,7 @@ import sys
 import time
 from pathlib import Path
 
-from timing import add_smoke_option, smoke, with_bytecode
+from timing import add_smoke_option, cli_module, smoke, with_bytecode
 
 ROOT = Path(__file__).resolve().parents[1]
 

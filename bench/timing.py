@@ -113,3 +113,9 @@ def smoke(args: argparse.Namespace, **tiny) -> argparse.Namespace:
         for key, value in tiny.items():
             setattr(args, key, value)
     return args
+
+
+def cli_module(root: str | Path, tool: str) -> str:
+    """The module of a command line (`president`, `recycle`) in a copy of the packages: `TOOL.cli.main`,
+    or `TOOL.cli` in a copy from before the command lines had folders of their own."""
+    return f"{tool}.cli.main" if (Path(root) / tool / "cli" / "main.py").exists() else f"{tool}.cli"

@@ -103,8 +103,8 @@ def test_make_bots_fills_the_seats_and_refuses_what_the_game_cannot_host():
     ("president", ["simulate", "--players", "Classic,tides-seed", "--matches", "1"], "tides-seed", "President"),
 ])
 def test_players_refuses_an_agent_the_game_cannot_host(tool, argv, agent, game, capsys, tmp_path, monkeypatch):
-    from president.cli import main as president
-    from recycle.cli import main as recycle_main
+    from president.cli.main import main as president
+    from recycle.cli.main import main as recycle_main
 
     monkeypatch.chdir(tmp_path)
     assert (recycle_main if tool == "recycle" else president)(argv) == 2

@@ -9,7 +9,7 @@ from pathlib import Path
 
 _CODE = """
 import io, sys, contextlib
-from recycle.cli import main
+from recycle.cli.main import main
 with contextlib.redirect_stdout(io.StringIO()):
     main(["run", "President5", "--games", "1", "--players", "random,osla"])
 print(sorted(m for m in sys.modules if m == "pyparsing" or m == "personalities.player"))

@@ -247,7 +247,7 @@ def test_the_server_sends_the_drawn_seats_and_no_ranks_after_they_start_over():
 
 
 def test_the_server_command_takes_settings_of_the_preset_but_not_another_table():
-    from president.cli import main
+    from president.cli.main import main
     from fuzzing import commands as fuzzing
 
     code, out, err = fuzzing.call(main, ["uecda-server", "--port", "0", "--set", "players=6"], seconds=30)
