@@ -30,9 +30,7 @@ def simulate_rate(players: str, rounds: int, path: str) -> tuple[float, float]:
 
     On a loaded machine the wall clock mostly measures the wait for a core; CPU time is steadier."""
     matches = max(1, rounds // 10)
-    # the command line's module: president.cli.main, or president.cli.main in a tree from before the layout's folders
-    module = "president.cli.main" if (Path(path) / "president" / "cli" / "main.py").exists() else "president.cli.main"
-    argv = [sys.executable, "-m", module, "simulate", "--players", players, "--matches", str(matches),
+    argv = [sys.executable, "-m", cli_module(path, "president"), "simulate", "--players", players, "--matches", str(matches),
             "--rounds", "10", "--seed", "1", "--json", os.devnull]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
