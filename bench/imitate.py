@@ -4,10 +4,12 @@ files `president imitate` learns from them (docs/imitate.md).
     python bench/imitate.py RECORDS.jsonl [RECORDS.jsonl ...] [--holdout 0.2] [--seed 1] [--learned A.rul ...] [--smoke]
 
 The records files are one set, as `president imitate` reads them: every
-shipped personality's rate of playing the recorded play, on all the decisions
-and on the held-out rounds `president imitate --holdout H --seed S` keeps
-aside, with 95% Wilson intervals; then each `--learned` file on the same
-decisions. The shipped personality best on the held-out decisions is marked.
+shipped personality's rate of playing the recorded play (`played`) and, for a
+search player's records with visits, its preferred play (`preferred`, the
+most visited over the recorded searches), on the held-out rounds
+`president imitate --holdout H --seed S` keeps aside and on all the
+decisions, with 95% Wilson intervals; then each `--learned` file on the same
+decisions. The shipped personality best on the held-out decisions is named.
 Record files with `president record BOT --rounds N --seed S`.
 """
 from __future__ import annotations
@@ -18,7 +20,7 @@ from pathlib import Path
 from personalities.catalog import shipped, shipped_names
 from personalities.matching import Scorer
 from personalities.reader import load_personality
-from personalities.records import load_all, load_records
+from personalities.records import Label, label_shown, labelled, load_all, load_records
 from president.imitation import rate_text, split
 from timing import add_smoke_option
 
@@ -91,15 +93,25 @@ def main() -> None:
     players_of = ", ".join(dict.fromkeys(load_records(path)[0]["player"] for path in args.records))
     decisions = load_all(args.records)
     held = split(decisions, args.holdout, args.seed).held_out
-    everything, kept = Scorer(decisions), Scorer(held)
-    rows = [(name, everything.tally(p), kept.tally(p)) for name, p in players]
-    best = max((r for r in rows if r[0] in shipped_names()), key=lambda r: r[2].matched)
+    labels = [label_shown(decisions, label) for label in Label]
+    labels = list(dict.fromkeys(labels))  # records without visits: one label only
     print(f"{', '.join(Path(p).name for p in args.records)}: {len(decisions)} decisions of {players_of}, "
           f"{len(held)} held out (--holdout {args.holdout} --seed {args.seed})\n")
-    print("| personality | all decisions | held out |\n| --- | --- | --- |")
-    for name, all_, out in rows:
-        mark = " (best shipped)" if name == best[0] else ""
-        print(f"| {name}{mark} | {rate_text(all_.matched, all_.total)} | {rate_text(out.matched, out.total)} |")
+    if Label.PREFERRED in labels:
+        same = sum(r.preferred().play == r.play and r.preferred().jokers == r.jokers for r in held)
+        print(f"the play made is the preferred play in {rate_text(same, len(held))} of the held-out decisions\n")
+    columns = [(label, Scorer(labelled(held, label)), Scorer(labelled(decisions, label))) for label in labels]
+    rows = [(name, [(kept.tally(p), everything.tally(p)) for _, kept, everything in columns]) for name, p in players]
+    print("| personality | " + " | ".join(f"{label.value}: held out | {label.value}: all" for label in labels)
+          + " |\n" + "| --- " * (1 + 2 * len(labels)) + "|")
+    for name, cells in rows:
+        print(f"| {name} | " + " | ".join(f"{rate_text(out.matched, out.total)} | {rate_text(all_.matched, all_.total)}"
+                                          for out, all_ in cells) + " |")
+    for k, label in enumerate(labels):
+        best = max((r for r in rows if r[0] in shipped_names()), key=lambda r: r[1][k][0].matched)
+        print(f"\nbest shipped personality on the held-out decisions ({label.value}): {best[0]}", end="")
+    print()
+
 
 if __name__ == "__main__":
     main()

@@ -36,7 +36,7 @@ from personalities.induction import Features, induce
 from personalities.matching import Scorer, Tally, recorded
 from personalities.mutation import Candidate, Mutator
 from personalities.reader import parse_personality
-from personalities.records import RecordedDecision, Situation, load_all
+from personalities.records import Label, RecordedDecision, Situation, load_all
 from personalities.syntax import Personality
 from recycle.tournament.schedule import derive_seed
 from recycle.tournament.stats import wilson
@@ -73,9 +73,9 @@ def split(records: Sequence[RecordedDecision], holdout: float, seed: int) -> Spl
 _WORKER: Scorer | None = None
 
 
-def _init_worker(paths: tuple[str, ...], holdout: float, seed: int) -> None:
+def _init_worker(paths: tuple[str, ...], holdout: float, seed: int, label: Label) -> None:
     global _WORKER
-    _WORKER = Scorer(split(load_all(paths), holdout, seed).train)
+    _WORKER = Scorer(split(load_all(paths, label), holdout, seed).train)
 
 
 def _score_text(text: str) -> int:
@@ -85,10 +85,11 @@ def _score_text(text: str) -> int:
 class Judge:
     """Training matches of many candidates; with `jobs` > 1, worker processes each read the records once."""
 
-    def __init__(self, scorer: Scorer, paths: Sequence[str], holdout: float, seed: int, jobs: int) -> None:
+    def __init__(self, scorer: Scorer, paths: Sequence[str], holdout: float, seed: int, jobs: int,
+                 label: Label = Label.PLAYED) -> None:
         self.scorer, self.jobs = scorer, jobs
         self._pool = None if jobs <= 1 else ProcessPoolExecutor(jobs, initializer=_init_worker,
-                                                                 initargs=(tuple(paths), holdout, seed))
+                                                                 initargs=(tuple(paths), holdout, seed, label))
         self._known: dict[str, int] = {}
 
     def close(self) -> None:
@@ -229,13 +230,13 @@ class Search:
 
 
 def imitate(paths: Sequence[str], start: Personality, start_name: str, seed: int, holdout: float,
-            budget_seconds: float, jobs: int = 1, note: Callable[[str], None] = lambda text: None
-            ) -> tuple[Candidate, Split, list[str]]:
-    """The best candidate found, the split it was found on, and its lineage."""
-    records = split(load_all(paths), holdout, seed)
+            budget_seconds: float, jobs: int = 1, note: Callable[[str], None] = lambda text: None,
+            label: Label = Label.PLAYED) -> tuple[Candidate, Split, list[str]]:
+    """The best candidate found, the split it was found on (labelled with `label`'s play), and its lineage."""
+    records = split(load_all(paths, label), holdout, seed)
     if not records.train:
         raise ImitateError("no training decisions: record more rounds, or lower --holdout")
-    judge = Judge(Scorer(records.train, seed), paths, holdout, seed, jobs)
+    judge = Judge(Scorer(records.train, seed), paths, holdout, seed, jobs, label)
     try:
         search = Search(judge, Candidate.of(start, start_name), seed, time.monotonic() + budget_seconds, [], note)
         _, found = search.run()
@@ -284,11 +285,13 @@ def imitated_text(candidate: Candidate, about: dict, lineage: Sequence[str], tra
                   fired: dict[int, tuple[int, int]]) -> str:
     """The commented file: what it imitates and how well, each rule's origin and how often it matched."""
     lines = [f"; Plays like {about['player']} (president imitate from {about['start']}, seed {about['seed']}): "
-             f"plays the recorded play in {rate_text(held.matched, held.total)} of {held.total} held-out "
+             f"plays {about.get('label', Label.PLAYED).words} in {rate_text(held.matched, held.total)} of {held.total} held-out "
              "decisions.",
              ";",
              f"; Records: {', '.join(about['records'])}; {train.total} training decisions "
              f"({rate_text(train.matched, train.total)} matched), {held.total} held out.",
+             *([f"; Label: the preferred play, the most visited over every search of a position the records "
+                 "keep (president record --searches K)."] if about.get('label') is Label.PREFERRED else []),
              "; Search (a step kept only when it matched more training decisions than chance would, or as many "
              "with a shorter file):"]
     lines += [f";   {step}" for step in lineage]
