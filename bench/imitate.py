@@ -70,6 +70,36 @@ def agreement(spec: str, decisions: int, seed: int) -> tuple[int, int]:
     return same, asked
 
 
+def induction(paths: list[str], label: Label, holdout: float, seed: int, start: str, depths: list[int],
+              supports: list[int]) -> None:
+    """Richer induced rules: the decision list induced from the training rounds with at most `depth`
+    conditions a rule and the least support, alone and above START's rules, matched on the training and
+    the held-out decisions (no mutation, no simplification: what the induction alone earns)."""
+    import time
+
+    from personalities.induction import Features, induce
+    from personalities.mutation import Candidate
+
+    records = split(load_all(paths, label), holdout, seed)
+    features, train, held = Features(records.train), Scorer(records.train), Scorer(records.held_out)
+    first = Candidate.of(shipped(start), start)
+    print(f"label {label.value}: {len(records.train)} training, {len(records.held_out)} held-out decisions; "
+          f"{start}: {rate_text(train.matched(first.personality), len(records.train))} training, "
+          f"{rate_text(held.matched(first.personality), len(records.held_out))} held out\n")
+    print(f"| conditions | support | rules | alone: training | alone: held out | above {start}: training "
+          f"| above {start}: held out | seconds |\n" + "| --- " * 8 + "|")
+    for depth in depths:
+        for support in supports:
+            began = time.process_time()
+            rules = [r.rule for r in induce(features, max_rules=80, max_conditions=depth, min_support=support)]
+            alone = first.with_rules(rules, [""] * len(rules)).personality
+            above = first.with_rules([*rules, *first.personality.rules],
+                                     [""] * (len(rules) + len(first.personality.rules))).personality
+            cells = [rate_text(s.matched(p), len(s.records)) for p in (alone, above) for s in (train, held)]
+            print(f"| {depth} | {support} | {len(rules)} | {' | '.join(cells)} | {time.process_time() - began:.0f} |",
+                  flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("records", nargs="*", help="records files (with --smoke: two rounds of Expert, recorded)")
@@ -78,8 +108,20 @@ def main() -> None:
     parser.add_argument("--learned", nargs="*", default=[], help=".rul files written by president imitate")
     parser.add_argument("--agreement", metavar="BOT", help="instead: how often BOT decides alike twice")
     parser.add_argument("--decisions", type=int, default=100, help="decisions asked twice (--agreement)")
+    parser.add_argument("--induction", action="store_true",
+                        help="instead: the induced decision lists by depth and support (richer rules)")
+    parser.add_argument("--label", choices=[x.value for x in Label], default="preferred", help="with --induction")
+    parser.add_argument("--start", default="Expert", help="with --induction: the rules below the induced ones")
+    parser.add_argument("--depths", default="1,2,3,5", help="with --induction: conditions a rule, at most")
+    parser.add_argument("--supports", default="6,12,24,48,96", help="with --induction: least supports")
     add_smoke_option(parser)
     args = parser.parse_args()
+    if args.induction:
+        if args.smoke and not args.records:
+            args.records = [_recorded_expert(2)]
+        induction(args.records, Label(args.label), args.holdout, args.seed, args.start,
+                  [int(x) for x in args.depths.split(",")], [int(x) for x in args.supports.split(",")])
+        return
     if args.agreement:
         same, asked = agreement(args.agreement, 5 if args.smoke else args.decisions, args.seed)
         print(f"{args.agreement} made the same decision twice in {rate_text(same, asked)} of {asked} positions")

@@ -52,6 +52,8 @@ POPULATION = 8
 Z = 2.0
 #: Least supports of an induced rule tried (decisions it must play right), chosen by inner validation.
 SUPPORTS = (3, 6, 12, 24, 48)
+#: Most conditions an induced rule may have, tried alike (deeper rules fit more: the records, and chance).
+DEPTHS = (3,)
 
 
 @dataclass(frozen=True)
@@ -142,31 +144,35 @@ class Search:
                 "the induced rules above the start's": start.with_rules([*rules, *start.personality.rules],
                                                                         [*origins, *start.origins])}
 
-    def choose(self) -> tuple[str, int]:
-        """Which list to begin with, and the least support of an induced rule: the choice that matches most
-        decisions it was not induced from (the training rounds split again, a quarter kept aside)."""
+    def choose(self) -> tuple[str, int, int]:
+        """Which list to begin with, the least support of an induced rule and its most conditions: the choice
+        that matches most decisions it was not induced from (the training rounds split again, a quarter kept
+        aside)."""
         inner = split(self.judge.scorer.records, 0.25, derive_seed(self.seed, "imitate", "inner"))
         if not inner.held_out or not inner.train:  # too few rounds to keep any aside
             self.lineage.append(f"began with the induced rules above the start's (too few rounds to choose: "
                                 f"rules supported by {SUPPORTS[0]} decisions or more)")
-            return "the induced rules above the start's", SUPPORTS[0]
+            return "the induced rules above the start's", SUPPORTS[0], DEPTHS[0]
         features, judge = Features(inner.train), Scorer(inner.held_out, self.seed)
-        scores: dict[tuple[str, int], int] = {}
-        for support in SUPPORTS:
-            rules = [r.rule for r in induce(features, min_support=support)]
-            for label, candidate in self._lists(rules, [""] * len(rules)).items():
-                scores.setdefault((label, 0 if candidate is self.start else support),
-                                  judge.matched(candidate.personality))
-        (label, support), score = max(scores.items(), key=lambda kv: (kv[1], kv[0][1]))
-        self.lineage.append(f"began with {label}" + (f" (rules supported by {support} decisions or more)"
-                                                     if support else "")
+        scores: dict[tuple[str, int, int], int] = {}
+        for depth in DEPTHS:
+            for support in SUPPORTS:
+                rules = [r.rule for r in induce(features, min_support=support, max_conditions=depth)]
+                for label, candidate in self._lists(rules, [""] * len(rules)).items():
+                    key = (label, 0, 0) if candidate is self.start else (label, support, depth)
+                    scores.setdefault(key, judge.matched(candidate.personality))
+        # ties: the larger support, then the fewer conditions (the rules that fit chance least)
+        (label, support, depth), score = max(scores.items(), key=lambda kv: (kv[1], kv[0][1], -kv[0][2]))
+        how = f"rules supported by {support} decisions or more" + (f", at most {depth} conditions"
+                                                                    if len(DEPTHS) > 1 else "")
+        self.lineage.append(f"began with {label}" + (f" ({how})" if support else "")
                             + f": on a quarter of the training rounds kept aside it matched {score} of "
                               f"{len(inner.held_out)}")
-        return label, support or SUPPORTS[-1]
+        return label, support or SUPPORTS[-1], depth or DEPTHS[0]
 
     def run(self) -> tuple[int, Candidate]:
-        label, support = self.choose()
-        found = induce(self.judge.scorer.records, min_support=support)
+        label, support, depth = self.choose()
+        found = induce(self.judge.scorer.records, min_support=support, max_conditions=depth)
         self.induced = [r.rule for r in found]
         origins = [f"induced from the records (where it came in, it fired on {r.fired} decisions, {r.correct} "
                    "right)" for r in found]
