@@ -37,16 +37,30 @@ def _recorded_expert(rounds: int) -> str:
     return str(path)
 
 
-def agreement(spec: str, decisions: int, seed: int) -> tuple[int, int]:
+def agreement(spec: str, decisions: int, seed: int, searches: int = 1) -> tuple[int, int]:
     """How often `spec` makes the same decision twice (two draws of its own randomness) on the positions
-    of its seat 0 games: the ceiling of any imitation's match rate on its records."""
+    of its seat 0 games: the ceiling of any imitation's match rate on its records. With `searches` > 1
+    (a search player), a decision is the preferred play over that many searches (`--label preferred` of
+    records made with `president record --searches K`): how often two such labels agree."""
     import random
 
+    from personalities.records import most_visited
     from president.bots import make_bots
+    from president.cards import Give
+    from president.recording import root_visits, searched
     from president.settings import preset
     from president.simulate import match_seed
     from president.state import PresidentState
     from recycle.kernel.protocol import play_game
+
+    def decide(inner, obs, legal, rng):
+        if searches == 1 or not searched(inner) or isinstance(legal[0], Give):
+            return inner.choose(obs, legal, rng)
+        found = [inner.explain(obs, legal, random.Random(rng.random()), believe=False) for _ in range(searches)]
+        first = found[0].action
+        best = most_visited(root_visits(legal, found), None if first.count == 0 else (first.value, first.count),
+                            first.jokers)
+        return best.play, best.jokers
 
     same = asked = match = 0
     while asked < decisions:
@@ -58,10 +72,14 @@ def agreement(spec: str, decisions: int, seed: int) -> tuple[int, int]:
 
             def choose(self, obs, legal, rng):
                 nonlocal same, asked
-                first = inner.choose(obs, legal, random.Random(rng.random()))
+                first = decide(inner, obs, legal, random.Random(rng.random()))
                 if len(legal) > 1 and asked < decisions:
-                    same += first == inner.choose(obs, legal, random.Random(rng.random()))
+                    same += first == decide(inner, obs, legal, random.Random(rng.random()))
                     asked += 1
+                if isinstance(first, tuple):  # a preferred play: play it as the table would
+                    play, jokers = first
+                    return next(a for a in legal if (a.value, a.count, a.jokers) == (*(play or (0, 0)), jokers)
+                                or (play is None and a.count == 0))
                 return first
         agents[0] = Twice()
         state = PresidentState.new_match(preset("classic").with_overrides({"rounds": "2"}), match_seed(seed, match))
@@ -108,6 +126,8 @@ def main() -> None:
     parser.add_argument("--learned", nargs="*", default=[], help=".rul files written by president imitate")
     parser.add_argument("--agreement", metavar="BOT", help="instead: how often BOT decides alike twice")
     parser.add_argument("--decisions", type=int, default=100, help="decisions asked twice (--agreement)")
+    parser.add_argument("--searches", type=int, default=1,
+                        help="with --agreement: a decision is the preferred play over this many searches")
     parser.add_argument("--induction", action="store_true",
                         help="instead: the induced decision lists by depth and support (richer rules)")
     parser.add_argument("--label", choices=[x.value for x in Label], default="preferred", help="with --induction")
@@ -123,8 +143,9 @@ def main() -> None:
                   [int(x) for x in args.depths.split(",")], [int(x) for x in args.supports.split(",")])
         return
     if args.agreement:
-        same, asked = agreement(args.agreement, 5 if args.smoke else args.decisions, args.seed)
-        print(f"{args.agreement} made the same decision twice in {rate_text(same, asked)} of {asked} positions")
+        same, asked = agreement(args.agreement, 5 if args.smoke else args.decisions, args.seed, args.searches)
+        what = "decision" if args.searches == 1 else f"preferred play over {args.searches} searches"
+        print(f"{args.agreement} made the same {what} twice in {rate_text(same, asked)} of {asked} positions")
         return
     if args.smoke and not args.records:
         args.records = [_recorded_expert(2)]

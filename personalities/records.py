@@ -99,9 +99,7 @@ class RecordedDecision:
         of the position (ties: the recorded play, else the first listed). Itself when it has no visits."""
         if not self.visits:
             return self
-        most = max(v.visits for v in self.visits)
-        tied = [v for v in self.visits if v.visits == most]
-        best = next((v for v in tied if (v.play, v.jokers) == (self.play, self.jokers)), tied[0])
+        best = most_visited(self.visits, self.play, self.jokers)
         return replace(self, play=best.play, jokers=best.jokers)
 
     def to_json(self) -> dict:
@@ -135,6 +133,13 @@ class Visit:
     def to_json(self) -> list[int]:
         value, count = self.play or (0, 0)
         return [value, count, self.visits] + ([self.jokers] if self.jokers else [])
+
+
+def most_visited(visits: Sequence[Visit], play: Play | None, jokers: int = 0) -> Visit:
+    """The most visited of `visits` (ties: the one of `play`, else the first listed)."""
+    most = max(v.visits for v in visits)
+    tied = [v for v in visits if v.visits == most]
+    return next((v for v in tied if (v.play, v.jokers) == (play, jokers)), tied[0])
 
 
 def situation_of(view: ClimbingView | ExchangeView) -> Situation:
