@@ -52,7 +52,9 @@ POPULATION = 8
 Z = 2.0
 #: Least supports of an induced rule tried (decisions it must play right), chosen by inner validation.
 SUPPORTS = (3, 6, 12, 24, 48)
-#: Most conditions an induced rule may have, tried alike (deeper rules fit more: the records, and chance).
+#: Most conditions an induced rule may have, tried alike. Deeper rules fit more of the records and of
+#: chance: on the search master's records, 5 conditions beside 3 only gave the inner choice more ways to
+#: pick an overfitted list (docs/imitate.md, "Richer induced rules"), so one depth is tried.
 DEPTHS = (3,)
 
 
