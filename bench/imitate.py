@@ -170,7 +170,7 @@ def main() -> None:
     for name, cells in rows:
         print(f"| {name} | " + " | ".join(f"{rate_text(out.matched, out.total)} | {rate_text(all_.matched, all_.total)}"
                                           for out, all_ in cells) + " |")
-    for k, label in enumerate(labels):
+    for k, label in enumerate(labels if held else []):
         best = max((r for r in rows if r[0] in shipped_names()), key=lambda r: r[1][k][0].matched)
         print(f"\nbest shipped personality on the held-out decisions ({label.value}): {best[0]}", end="")
     print()
