@@ -27,12 +27,12 @@ import re
 import time
 from pathlib import Path
 
-from president.beliefs import seat_belief
-from president.opponents import tell_opponents
-from president.bots import make_bot
-from president.levels import SEARCH
-from president.settings import preset
-from president.state import Phase, PresidentState
+from president.agents.beliefs import seat_belief
+from president.agents.opponents import tell_opponents
+from president.agents.bots import make_bot
+from president.agents.levels import SEARCH
+from president.game.settings import preset
+from president.game.state import Phase, PresidentState
 from recycle.kernel.beliefs import brier, placed_right
 from recycle.kernel.protocol import decide
 from timing import add_smoke_option, smoke
@@ -46,7 +46,7 @@ METHODS = [
     ("vote, 20 samples (`vote:samples=20`)", "vote:samples=20", False),
     ("ISMCTS without inference (`ismcts:iterations=300,rollout=greedy`)", "ismcts:iterations=300,rollout=greedy",
      False),
-    ("the inference chain alone, 300 worlds (`president.beliefs.seat_belief`)", None, False),
+    ("the inference chain alone, 300 worlds (`president.agents.beliefs.seat_belief`)", None, False),
     ("the chain told the table's names (`seat_belief(..., names=)`)", None, True),
     (f"the master level's search, uncapped (`{MASTER}`), not told the names", MASTER, False),
     ("**master**: the same, told the table's names (as at a table)", MASTER, True),

@@ -11,8 +11,8 @@ from personalities.catalog import shipped
 from personalities.matching import Scorer
 from personalities.records import Label, Visit, labelled, load_records
 from president.cli import main
-from president.recording import record_matches, write_records
-from president.settings import preset
+from president.match.recording import record_matches, write_records
+from president.game.settings import preset
 from recycle.kernel.diagnostics import DiagnosticError
 
 from test_imitate import GOOD, HEADER, records_file
