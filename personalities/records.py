@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import enum
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterable, Iterator, Sequence
 
@@ -44,6 +44,33 @@ class Situation(enum.Enum):
     """Cards to hand over after a round (President and Vice-President choose)."""
 
 
+class Label(enum.Enum):
+    """Which play of a record a match rate compares with (`labelled`)."""
+
+    PLAYED = "played"
+    """The play made at the table: for a search player, one search's decision (a noisy draw)."""
+    PREFERRED = "preferred"
+    """A search player's preferred play: the most visited over all the searches the record keeps
+    (`president record --searches K`); the play made, for records without visits."""
+
+    @property
+    def words(self) -> str:
+        """What is matched, in a sentence's words."""
+        return "the recorded play" if self is Label.PLAYED else "the preferred play"
+
+
+def labelled(records: Sequence["RecordedDecision"], label: Label) -> list["RecordedDecision"]:
+    """The records with `play` set to the label's play (the rest of each record unchanged)."""
+    if label is Label.PLAYED:
+        return list(records)
+    return [r.preferred() for r in records]
+
+
+def label_shown(records: Sequence["RecordedDecision"], label: Label) -> Label:
+    """The label a report names: records without visits have no preferred play but the one played."""
+    return label if any(r.visits for r in records) else Label.PLAYED
+
+
 class RecordsError(ValueError):
     """A records file that cannot be used as a whole (no decision, wrong format); located errors of
     single lines are `DiagnosticError`s."""
@@ -62,6 +89,18 @@ class RecordedDecision:
     round: int = 0
     seat: int = 0
     where: str = ""  # file:line it was read from, for messages
+    #: A search player's root visits, summed over `searches` searches of this position (`Visit`s); empty
+    #: for other players. The most visited is its preferred play (`preferred`).
+    visits: tuple["Visit", ...] = ()
+    searches: int = 0
+
+    def preferred(self) -> "RecordedDecision":
+        """This decision labelled with the searches' preferred play: the most visited over every search
+        of the position (ties: the recorded play, else the first listed). Itself when it has no visits."""
+        if not self.visits:
+            return self
+        best = most_visited(self.visits, self.play, self.jokers)
+        return replace(self, play=best.play, jokers=best.jokers)
 
     def to_json(self) -> dict:
         v = self.view
@@ -77,7 +116,30 @@ class RecordedDecision:
                    play=None if self.play is None else list(self.play))
         if self.jokers:
             out["jokers"] = self.jokers
+        if self.visits:
+            out.update(searches=self.searches, visits=[v.to_json() for v in self.visits])
         return out
+
+
+@dataclass(frozen=True)
+class Visit:
+    """How often a search tried one play at the root: `[value, count, visits]` in a record (a pass is
+    `[0, 0, visits]`; a play with wild jokers adds their number: `[value, count, visits, jokers]`)."""
+
+    play: Play | None
+    visits: int
+    jokers: int = 0
+
+    def to_json(self) -> list[int]:
+        value, count = self.play or (0, 0)
+        return [value, count, self.visits] + ([self.jokers] if self.jokers else [])
+
+
+def most_visited(visits: Sequence[Visit], play: Play | None, jokers: int = 0) -> Visit:
+    """The most visited of `visits` (ties: the one of `play`, else the first listed)."""
+    most = max(v.visits for v in visits)
+    tied = [v for v in visits if v.visits == most]
+    return next((v for v in tied if (v.play, v.jokers) == (play, jokers)), tied[0])
 
 
 def situation_of(view: ClimbingView | ExchangeView) -> Situation:
@@ -110,7 +172,9 @@ PLAYING = Obj({"upcards": Maybe(_PLAY), "legal": ListOf(_PLAY, 0, 200), "can_pas
                "unseen": _COUNTS, "opponents": ListOf(Int(0, 136), 0, 15), "played": Int(0, 136),
                "deck_size": Int(1, 136), "rank": Int(1, 6), "higher_players": Int(0, 15),
                "jokers_beat_singles": Bool(), "wild_jokers": Bool(), "play": Maybe(_PLAY),
-               "jokers": Int(0, 8)}, optional=frozenset({"jokers"}))
+               "jokers": Int(0, 8), "searches": Int(1, 1000),
+               "visits": ListOf(ListOf(Int(0, 10**9), 3, 4), 1, 200)},
+              optional=frozenset({"jokers", "searches", "visits"}))
 
 
 def load_records(path: str | Path) -> tuple[dict, list[RecordedDecision]]:
@@ -128,12 +192,12 @@ def load_records(path: str | Path) -> tuple[dict, list[RecordedDecision]]:
     return head, decisions
 
 
-def load_all(paths: Sequence[str | Path]) -> list[RecordedDecision]:
-    """Every decision of every file, in order."""
+def load_all(paths: Sequence[str | Path], label: Label = Label.PLAYED) -> list[RecordedDecision]:
+    """Every decision of every file, in order, labelled with `label`'s play."""
     out: list[RecordedDecision] = []
     for path in paths:
         out.extend(load_records(path)[1])
-    return out
+    return labelled(out, label)
 
 
 def _decision(line: Line, data) -> RecordedDecision:
@@ -170,8 +234,28 @@ def _decision(line: Line, data) -> RecordedDecision:
         raise line.error("field 'play': a pass (null) where passing was not allowed")
     if play is not None and play not in legal and not (jokers and play[0] <= JOKER):
         raise line.error(f"field 'play': {list(play)} is not one of the legal plays")
+    visits = _visits(line, p, legal, p["can_pass"])
     view = ClimbingView(hand, up, legal, p["can_pass"], tuple(p["unseen"]), tuple(p["opponents"]), p["played"],
                         p["deck_size"], order, p["rank"], p["higher_players"], p["jokers_beat_singles"],
                         p["wild_jokers"])
     return RecordedDecision(situation, view, play, jokers=jokers, round=common["round"], seat=common["seat"],
-                            where=where)
+                            where=where, visits=visits, searches=p.get("searches", 1) if visits else 0)
+
+
+def _visits(line: Line, p: dict, legal: frozenset, can_pass: bool) -> tuple[Visit, ...]:
+    """The `visits` field read and checked against the legal plays (optional: older records have none)."""
+    out = []
+    for entry in p.get("visits", ()):
+        value, count, visits = entry[:3]
+        jokers = entry[3] if len(entry) == 4 else 0
+        play = None if count == 0 else (value, count)
+        if play is None and value:
+            raise line.error("field 'visits': a pass is [0, 0, n]")
+        if play is None and not can_pass:
+            raise line.error("field 'visits': a pass [0, 0, n] where passing was not allowed")
+        if play is not None and play not in legal and not (jokers and 1 <= value <= JOKER):
+            raise line.error(f"field 'visits': {[value, count]} is not one of the legal plays")
+        out.append(Visit(play, visits, jokers))
+    if "searches" in p and not out:
+        raise line.error("field 'searches': given without 'visits'")
+    return tuple(out)

@@ -36,7 +36,7 @@ from personalities.induction import Features, induce
 from personalities.matching import MatchRate, Scorer, recorded
 from personalities.mutation import Candidate, Mutator
 from personalities.reader import parse_personality
-from personalities.records import RecordedDecision, Situation, load_all
+from personalities.records import Label, RecordedDecision, Situation, load_all
 from personalities.syntax import Personality
 from recycle.tournament.schedule import derive_seed
 from recycle.tournament.stats import wilson
@@ -52,6 +52,10 @@ POPULATION = 8
 Z = 2.0
 #: Least supports of an induced rule tried (decisions it must play right), chosen by inner validation.
 SUPPORTS = (3, 6, 12, 24, 48)
+#: Most conditions an induced rule may have, tried alike. Deeper rules fit more of the records and of
+#: chance: on the search master's records, 5 conditions beside 3 only gave the inner choice more ways to
+#: pick an overfitted list (docs/imitate.md, "Richer induced rules"), so one depth is tried.
+DEPTHS = (3,)
 
 
 @dataclass(frozen=True)
@@ -73,9 +77,9 @@ def split(records: Sequence[RecordedDecision], holdout: float, seed: int) -> Spl
 _WORKER: Scorer | None = None
 
 
-def _init_worker(paths: tuple[str, ...], holdout: float, seed: int) -> None:
+def _init_worker(paths: tuple[str, ...], holdout: float, seed: int, label: Label) -> None:
     global _WORKER
-    _WORKER = Scorer(split(load_all(paths), holdout, seed).train)
+    _WORKER = Scorer(split(load_all(paths, label), holdout, seed).train)
 
 
 def _score_text(text: str) -> int:
@@ -85,10 +89,11 @@ def _score_text(text: str) -> int:
 class Judge:
     """Training matches of many candidates; with `jobs` > 1, worker processes each read the records once."""
 
-    def __init__(self, scorer: Scorer, paths: Sequence[str], holdout: float, seed: int, jobs: int) -> None:
+    def __init__(self, scorer: Scorer, paths: Sequence[str], holdout: float, seed: int, jobs: int,
+                 label: Label = Label.PLAYED) -> None:
         self.scorer, self.jobs = scorer, jobs
         self._pool = None if jobs <= 1 else ProcessPoolExecutor(jobs, initializer=_init_worker,
-                                                                 initargs=(tuple(paths), holdout, seed))
+                                                                 initargs=(tuple(paths), holdout, seed, label))
         self._known: dict[str, int] = {}
 
     def close(self) -> None:
@@ -141,31 +146,35 @@ class Search:
                 "the induced rules above the start's": start.with_rules([*rules, *start.personality.rules],
                                                                         [*origins, *start.origins])}
 
-    def choose(self) -> tuple[str, int]:
-        """Which list to begin with, and the least support of an induced rule: the choice that matches most
-        decisions it was not induced from (the training rounds split again, a quarter kept aside)."""
+    def choose(self) -> tuple[str, int, int]:
+        """Which list to begin with, the least support of an induced rule and its most conditions: the choice
+        that matches most decisions it was not induced from (the training rounds split again, a quarter kept
+        aside)."""
         inner = split(self.judge.scorer.records, 0.25, derive_seed(self.seed, "imitate", "inner"))
         if not inner.held_out or not inner.train:  # too few rounds to keep any aside
             self.lineage.append(f"began with the induced rules above the start's (too few rounds to choose: "
                                 f"rules supported by {SUPPORTS[0]} decisions or more)")
-            return "the induced rules above the start's", SUPPORTS[0]
+            return "the induced rules above the start's", SUPPORTS[0], DEPTHS[0]
         features, judge = Features(inner.train), Scorer(inner.held_out, self.seed)
-        scores: dict[tuple[str, int], int] = {}
-        for support in SUPPORTS:
-            rules = [r.rule for r in induce(features, min_support=support)]
-            for label, candidate in self._lists(rules, [""] * len(rules)).items():
-                scores.setdefault((label, 0 if candidate is self.start else support),
-                                  judge.matched(candidate.personality))
-        (label, support), score = max(scores.items(), key=lambda kv: (kv[1], kv[0][1]))
-        self.lineage.append(f"began with {label}" + (f" (rules supported by {support} decisions or more)"
-                                                     if support else "")
+        scores: dict[tuple[str, int, int], int] = {}
+        for depth in DEPTHS:
+            for support in SUPPORTS:
+                rules = [r.rule for r in induce(features, min_support=support, max_conditions=depth)]
+                for label, candidate in self._lists(rules, [""] * len(rules)).items():
+                    key = (label, 0, 0) if candidate is self.start else (label, support, depth)
+                    scores.setdefault(key, judge.matched(candidate.personality))
+        # ties: the larger support, then the fewer conditions (the rules that fit chance least)
+        (label, support, depth), score = max(scores.items(), key=lambda kv: (kv[1], kv[0][1], -kv[0][2]))
+        how = f"rules supported by {support} decisions or more" + (f", at most {depth} conditions"
+                                                                    if len(DEPTHS) > 1 else "")
+        self.lineage.append(f"began with {label}" + (f" ({how})" if support else "")
                             + f": on a quarter of the training rounds kept aside it matched {score} of "
                               f"{len(inner.held_out)}")
-        return label, support or SUPPORTS[-1]
+        return label, support or SUPPORTS[-1], depth or DEPTHS[0]
 
     def run(self) -> tuple[int, Candidate]:
-        label, support = self.choose()
-        found = induce(self.judge.scorer.records, min_support=support)
+        label, support, depth = self.choose()
+        found = induce(self.judge.scorer.records, min_support=support, max_conditions=depth)
         self.induced = [r.rule for r in found]
         origins = [f"induced from the records (where it came in, it fired on {r.fired} decisions, {r.correct} "
                    "right)" for r in found]
@@ -229,13 +238,13 @@ class Search:
 
 
 def imitate(paths: Sequence[str], start: Personality, start_name: str, seed: int, holdout: float,
-            budget_seconds: float, jobs: int = 1, note: Callable[[str], None] = lambda text: None
-            ) -> tuple[Candidate, Split, list[str]]:
-    """The best candidate found, the split it was found on, and its lineage."""
-    records = split(load_all(paths), holdout, seed)
+            budget_seconds: float, jobs: int = 1, note: Callable[[str], None] = lambda text: None,
+            label: Label = Label.PLAYED) -> tuple[Candidate, Split, list[str]]:
+    """The best candidate found, the split it was found on (labelled with `label`'s play), and its lineage."""
+    records = split(load_all(paths, label), holdout, seed)
     if not records.train:
         raise ImitateError("no training decisions: record more rounds, or lower --holdout")
-    judge = Judge(Scorer(records.train, seed), paths, holdout, seed, jobs)
+    judge = Judge(Scorer(records.train, seed), paths, holdout, seed, jobs, label)
     try:
         search = Search(judge, Candidate.of(start, start_name), seed, time.monotonic() + budget_seconds, [], note)
         _, found = search.run()
@@ -284,11 +293,13 @@ def imitated_text(candidate: Candidate, about: dict, lineage: Sequence[str], tra
                   fired: dict[int, tuple[int, int]]) -> str:
     """The commented file: what it imitates and how well, each rule's origin and how often it matched."""
     lines = [f"; Plays like {about['player']} (president imitate from {about['start']}, seed {about['seed']}): "
-             f"plays the recorded play in {rate_text(held.matched, held.total)} of {held.total} held-out "
+             f"plays {about.get('label', Label.PLAYED).words} in {rate_text(held.matched, held.total)} of {held.total} held-out "
              "decisions.",
              ";",
              f"; Records: {', '.join(about['records'])}; {train.total} training decisions "
              f"({rate_text(train.matched, train.total)} matched), {held.total} held out.",
+             *([f"; Label: the preferred play, the most visited over every search of a position the records "
+                 "keep (president record --searches K)."] if about.get('label') is Label.PREFERRED else []),
              "; Search (a step kept only when it matched more training decisions than chance would, or as many "
              "with a shorter file):"]
     lines += [f";   {step}" for step in lineage]

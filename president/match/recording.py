@@ -8,10 +8,11 @@ forced gift) are not recorded: nobody chose anything there.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
-from personalities.records import RecordedDecision, header, record_lines, situation_of
+from personalities.records import RecordedDecision, Visit, header, record_lines, situation_of
 from recycle.kernel.protocol import play_game
 
 from president.agents.opponents import make_bots
@@ -36,37 +37,74 @@ def record_of(observation, legal_actions: Sequence[Any], action: Any) -> Recorde
     return RecordedDecision(situation_of(view), view, play, jokers=action.jokers, round=round_no, seat=seat)
 
 
-class RecordingAgent:
-    """An agent that decides as `inner` does and appends each real decision to `sink`."""
+def searched(agent) -> bool:
+    """Is `agent` a search player whose `choose` is its `explain`'s action (so its visits can be read)?"""
+    from recycle.search.common import SearchAgent
 
-    def __init__(self, inner, sink: Callable[[RecordedDecision], None]) -> None:
+    return isinstance(agent, SearchAgent) and type(agent).choose is SearchAgent.choose
+
+
+def root_visits(legal_actions: Sequence[Any], decisions: Sequence[Any]) -> tuple[Visit, ...]:
+    """The root visits of each play over the searches' decisions (their traces' candidates), summed.
+    A search that visited nothing (the exact endgame solver decided) counts one visit for its play."""
+    by_text = {str(a): a for a in legal_actions}
+    total: dict[Any, int] = {a: 0 for a in legal_actions}
+    for decision in decisions:
+        seen = [(by_text[c.action], c.visits) for c in getattr(decision.trace, "candidates", ())
+                if c.action in by_text]
+        if not any(n for _, n in seen):
+            seen = [(decision.action, 1)]
+        for action, n in seen:
+            total[action] += n
+    return tuple(Visit(None if a.count == 0 else (a.value, a.count), n, a.jokers) for a, n in total.items() if n)
+
+
+class RecordingAgent:
+    """An agent that decides as `inner` does and appends each real decision to `sink`.
+
+    With `searches` > 1 and a search player inside, every playing decision is searched that many times:
+    the first search decides (with the game's random stream, so the game goes as it would unrecorded)
+    and the record keeps the root visits of all of them, summed (`extra`: the other searches' stream)."""
+
+    def __init__(self, inner, sink: Callable[[RecordedDecision], None], searches: int = 1,
+                 extra: random.Random | None = None) -> None:
         self.inner, self.sink = inner, sink
         self.name = getattr(inner, "name", "bot")
+        self.searches = searches if searched(inner) else 0
+        self.extra = extra or random.Random(0)
 
     @property
     def draws_nothing_when_forced(self) -> bool:
         return getattr(self.inner, "draws_nothing_when_forced", False)
 
     def choose(self, observation, legal_actions, rng: random.Random):
-        action = self.inner.choose(observation, legal_actions, rng)
+        if not self.searches or len(legal_actions) < 2 or isinstance(legal_actions[0], Give):
+            action, visits = self.inner.choose(observation, legal_actions, rng), ()
+        else:
+            decisions = [self.inner.explain(observation, legal_actions, rng, believe=False)]
+            decisions += [self.inner.explain(observation, legal_actions, random.Random(self.extra.getrandbits(64)),
+                                             believe=False) for _ in range(self.searches - 1)]
+            action, visits = decisions[0].action, root_visits(legal_actions, decisions)
         record = record_of(observation, legal_actions, action)
         if record is not None:
-            self.sink(record)
+            self.sink(replace(record, visits=visits, searches=self.searches if visits else 0))
         return action
 
 
 def record_matches(bot: str, opponents: Sequence[str], settings: Settings, rounds: int, seed: int,
-                   rules_dirs: tuple[Path, ...] = (), progress: Callable[[int], None] | None = None
-                   ) -> Iterator[RecordedDecision]:
+                   rules_dirs: tuple[Path, ...] = (), progress: Callable[[int], None] | None = None,
+                   searches: int = 1) -> Iterator[RecordedDecision]:
     """`bot`'s decisions in seat 0 over `rounds` rounds: matches of the table's rounds (the last cut short),
-    each dealt from (`seed`, match number), the opponents in the other seats."""
+    each dealt from (`seed`, match number), the opponents in the other seats. A search player's records
+    keep its root visits over `searches` searches of each position (`RecordingAgent`)."""
     played, match = 0, 0
     while played < rounds:
         length = min(settings.rounds or rounds, rounds - played)
         table = settings.with_overrides({"rounds": str(length), "target_score": "0"})
         agents, _ = make_bots([bot, *opponents], table.players, rules_dirs)
         got: list[RecordedDecision] = []
-        agents[0] = RecordingAgent(agents[0], got.append)
+        agents[0] = RecordingAgent(agents[0], got.append, searches,
+                                   random.Random(f"president-record/{seed}/{match}/searches"))
         state = PresidentState.new_match(table, match_seed(seed, match))
         play_game(state, agents, random.Random(f"president-record/{seed}/{match}"))
         for record in got:
@@ -78,8 +116,6 @@ def record_matches(bot: str, opponents: Sequence[str], settings: Settings, round
 
 
 def _renumbered(record: RecordedDecision, before: int) -> RecordedDecision:
-    from dataclasses import replace
-
     return replace(record, round=record.round + before)
 
 

@@ -17,7 +17,7 @@ from rich.table import Table
 
 from personalities.catalog import find_personality, known_names
 from personalities.matching import MatchRate, Scorer
-from personalities.records import Situation, load_all, load_records
+from personalities.records import Label, Situation, label_shown, load_all, load_records
 from recycle.cli.arguments import SEED, FloatRange, IntRange, is_stdout, new_output_file, output_file
 from recycle.kernel.errors import UsageError
 from recycle.cli.output import write_json
@@ -46,6 +46,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--holdout", type=HOLDOUT, default=0.2, metavar="SHARE",
                    help="share of the rounds held out, to measure on decisions not trained on (default 0.2)")
     p.add_argument("-j", "--jobs", type=JOBS, default=1, metavar="J", help="processes scoring candidates (default 1)")
+    p.add_argument("--label", choices=[x.value for x in Label], default=Label.PREFERRED.value,
+                   help="what a match is: the play recorded (played), or a search player's preferred play, the "
+                        "most visited over the searches its records keep (preferred, the default; the same as "
+                        "played for records without visits)")
     p.add_argument("--json", metavar="FILE", type=output_file, help="also write the match rates as JSON")
     p.add_argument("--rules-dir", default=None, metavar="DIR", help="a folder of .rul files to find personalities in")
     p.set_defaults(run=run)
@@ -63,8 +67,8 @@ def _players(paths) -> list[str]:
     return list(dict.fromkeys(load_records(p)[0]["player"] for p in paths))
 
 
-def rates_table(columns: list[tuple[str, MatchRate]]) -> Table:
-    table = Table(title="plays the recorded play (95% interval)")
+def rates_table(columns: list[tuple[str, MatchRate]], label: Label = Label.PLAYED) -> Table:
+    table = Table(title=f"plays {label.words} (95% interval)")
     table.add_column("situation")
     for title, _ in columns:
         table.add_column(title, justify="right")
@@ -81,13 +85,17 @@ def rates_table(columns: list[tuple[str, MatchRate]]) -> Table:
 def run(args: argparse.Namespace) -> int:
     folders = rules_dirs(args)
     paths = [str(p) for p in args.records]
+    label = Label(args.label)
     if args.evaluate:
         personality = _personality(args.evaluate, folders)
-        tally = Scorer(load_all(paths), args.seed or 0).tally(personality)  # the seed only feeds Random
+        records = load_all(paths, label)
+        label = label_shown(records, label)
+        tally = Scorer(records, args.seed or 0).tally(personality)  # the seed only feeds Random
         if not is_stdout(args.json):
-            print_table(rates_table([(personality.name, tally)]))
+            print_table(rates_table([(personality.name, tally)], label))
         if args.json:
-            write_json(args.json, {"personality": personality.name, "records": paths, **tally_json(tally)})
+            write_json(args.json, {"personality": personality.name, "records": paths, "label": label.value,
+                                   **tally_json(tally)})
         return 0
     if not args.out:
         raise UsageError("give --out ME.rul (the file written), or --evaluate RUL to score a file")
@@ -95,22 +103,26 @@ def run(args: argparse.Namespace) -> int:
     seed = seed_of(args)
     began = time.monotonic()
     found, records, lineage = imitate(paths, start, start.name, seed, args.holdout, args.budget_hours * 3600,
-                                      args.jobs, note=lambda text: err_console.print(text, highlight=False))
+                                      args.jobs, note=lambda text: err_console.print(text, highlight=False),
+                                      label=label)
     train, held = Scorer(records.train, seed), Scorer(records.held_out, seed)
+    label = label_shown(records.train + records.held_out, label)
     personality = found.personality
     t_train, t_held = train.tally(personality), held.tally(personality)
     about = {"player": ", ".join(_players(paths)), "start": start.name, "seed": seed,
-             "records": [Path(p).name for p in paths]}
+             "records": [Path(p).name for p in paths], "label": label}
     text = imitated_text(found, about, lineage, t_train, t_held, firings(personality, records.train, seed))
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(text, encoding="utf-8")
     s_held = held.tally(start)
     if not is_stdout(args.json):
-        print_table(rates_table([("training", t_train), ("held out", t_held), (f"{start.name}, held out", s_held)]))
+        print_table(rates_table([("training", t_train), ("held out", t_held), (f"{start.name}, held out", s_held)],
+                                label))
         console.print(f"{len(personality.rules)} rules written to {args.out} "
                       f"({time.monotonic() - began:.0f} s)", highlight=False)
     if args.json:
         write_json(args.json, {"out": str(args.out), "start": start.name, "seed": seed, "records": paths,
+                               "label": label.value,
                                "training": tally_json(t_train), "held_out": tally_json(t_held),
                                "start_held_out": tally_json(s_held), "lineage": lineage})
     return 0

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import argparse
 
-from recycle.cli.arguments import GAMES, output_file
+from recycle.cli.arguments import GAMES, IntRange, output_file
 from recycle.cli.output import progress_bar
 from recycle.kernel.specs import split_specs
 from recycle.players import check_agents_for
@@ -16,6 +16,8 @@ from tui.president.options import DEFAULT_OPPONENTS
 from president.game.president_game import PresidentGame
 from president.match.recording import record_matches, write_records
 from president.cli.common import add_seed_option, add_table_options, console, rules_dirs, seed_of, table_settings
+
+SEARCHES = IntRange(1, 100)
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -26,6 +28,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--opponents", default=",".join(DEFAULT_OPPONENTS), metavar="A,B,C,D",
                    help=f"the other seats' bots, repeated in rotation (default {','.join(DEFAULT_OPPONENTS)})")
     p.add_argument("--out", required=True, metavar="FILE.jsonl", type=output_file, help="the records file")
+    p.add_argument("--searches", type=SEARCHES, default=1, metavar="K",
+                   help="a search player: search each position K times and record the root visits of all "
+                        "K, summed (its preferred play; the first search decides; default 1)")
     p.add_argument("--rules-dir", default=None, help="a folder of .rul files to find personalities in")
     add_seed_option(p)
     add_table_options(p)
@@ -38,8 +43,9 @@ def run(args: argparse.Namespace) -> int:
     check_agents_for([args.bot, *opponents], PresidentGame(settings))
     seed = seed_of(args)
     with progress_bar(console, args.rounds, "recording", "rounds") as advance:
-        decisions = record_matches(args.bot, opponents, settings, args.rounds, seed, rules_dirs(args), advance)
+        decisions = record_matches(args.bot, opponents, settings, args.rounds, seed, rules_dirs(args), advance,
+                                   args.searches)
         count = write_records(args.out, args.bot, decisions, seed=seed, rounds=args.rounds,
-                              opponents=list(opponents))
+                              opponents=list(opponents), searches=args.searches)
     console.print(f"{count} decisions of {args.bot} in {args.rounds} rounds written to {args.out}")
     return 0
