@@ -1,6 +1,6 @@
 """How well each bot's beliefs match the real hands, by stage of the round: the calibration table.
 
-    python bench/beliefs.py [--positions 60] [--write docs/beliefs.md] [--smoke]
+    python bench/beliefs.py [--positions 60] [--table T] [--rounds N] [--write docs/beliefs.md] [--smoke]
 
 Positions are decisions of seat 0 at a five-seat table of Classic copies (with
 a choice to make, past the round's first plays, every second one), as in
@@ -17,6 +17,11 @@ its belief) and the belief is scored against the true hands:
 by stage of the round: the share of the pack played when the decision is
 taken (early under 30%, mid-round 30-60%, late above 60%). `--write` replaces
 the table between the markers of the given page.
+
+`--rounds N` (N > 1) plays matches of N rounds and takes the positions from
+the rounds after the first only: those with an exchange before them, as nine
+rounds in ten of a classic match. Its rows include the master without the
+exchange's evidence (`ModelEvidence.EXCHANGE` off), on the same positions.
 """
 from __future__ import annotations
 
@@ -26,10 +31,12 @@ import random
 import re
 import time
 from pathlib import Path
+from unittest import mock
 
 from president.beliefs import seat_belief
 from president.opponents import tell_opponents
 from president.bots import make_bot
+from president.inference import ModelEvidence
 from president.levels import SEARCH
 from president.settings import preset
 from president.state import Phase, PresidentState
@@ -39,17 +46,19 @@ from timing import add_smoke_option, smoke
 
 #: The master level's search without its wall-clock cap: its iterations, whatever the machine's load.
 MASTER = re.sub(r",cap=[0-9.]+", "", SEARCH)
-#: (row title, agent spec or None for the inference chain alone, whether it is told the opponents' names)
+#: (row title, agent spec or None for the inference chain alone, whether it is told the opponents' names,
+#: whether its chain weighs the exchange: only `--rounds` above 1 has rows without it)
 METHODS = [
-    ("Classic: FollowOdds' uniform deal", "Classic", False),
-    ("PIMC, 30 samples (`pimc:iterations=30,rollout=greedy`)", "pimc:iterations=30,rollout=greedy", False),
-    ("vote, 20 samples (`vote:samples=20`)", "vote:samples=20", False),
+    ("Classic: FollowOdds' uniform deal", "Classic", False, True),
+    ("PIMC, 30 samples (`pimc:iterations=30,rollout=greedy`)", "pimc:iterations=30,rollout=greedy", False, True),
+    ("vote, 20 samples (`vote:samples=20`)", "vote:samples=20", False, True),
     ("ISMCTS without inference (`ismcts:iterations=300,rollout=greedy`)", "ismcts:iterations=300,rollout=greedy",
-     False),
-    ("the inference chain alone, 300 worlds (`president.beliefs.seat_belief`)", None, False),
-    ("the chain told the table's names (`seat_belief(..., names=)`)", None, True),
-    (f"the master level's search, uncapped (`{MASTER}`), not told the names", MASTER, False),
-    ("**master**: the same, told the table's names (as at a table)", MASTER, True),
+     False, True),
+    ("the inference chain alone, 300 worlds (`president.beliefs.seat_belief`)", None, False, True),
+    ("the chain told the table's names (`seat_belief(..., names=)`)", None, True, True),
+    (f"the master level's search, uncapped (`{MASTER}`), not told the names", MASTER, False, True),
+    ("master told the names, without the exchange's evidence (before)", MASTER, True, False),
+    ("**master**: the same, told the table's names (as at a table)", MASTER, True, True),
 ]
 #: The tables the positions are taken at: seat 0 (Classic) decides, the others are these bots.
 TABLES = {
@@ -61,9 +70,12 @@ STAGES = (("early", 0.0, 0.3), ("mid-round", 0.3, 0.6), ("late", 0.6, 1.01))
 BEGIN, END = "<!-- calibration table: bench/beliefs.py -->", "<!-- end of the calibration table -->"
 
 
-def positions(count: int, seed: int = 77, table: tuple[str, ...] = TABLES["classic"]) -> list[PresidentState]:
-    """Seat 0's decisions with a choice, past the round's first plays, every second one."""
-    settings = dataclasses.replace(preset("classic"), rounds=1)
+def positions(count: int, seed: int = 77, table: tuple[str, ...] = TABLES["classic"],
+              rounds: int = 1) -> list[PresidentState]:
+    """Seat 0's decisions with a choice, past the round's first plays, every second one (in matches of
+    more than one round, only in the rounds after the first: those with an exchange)."""
+    settings = dataclasses.replace(preset("classic"), rounds=rounds)
+    first = 1 if rounds > 1 else 0
     found: list[PresidentState] = []
     game = 0
     while len(found) < count:
@@ -73,7 +85,7 @@ def positions(count: int, seed: int = 77, table: tuple[str, ...] = TABLES["class
         while not state.is_terminal():
             p, legal = state.current_player(), state.legal_actions()
             if p == 0 and state.phase is Phase.PLAY and len(legal) > 1 and len(state.history) > 8 \
-                    and not state.hidden_is_determined(0):
+                    and state.round_no >= first and not state.hidden_is_determined(0):
                 seen += 1
                 if seen % 2 == 0:
                     found.append(state.clone())
@@ -95,12 +107,14 @@ def belief_of(spec: str | None, state: PresidentState, i: int, names: tuple[str,
     return decide(agent, state.observation(0), state.legal_actions(), rng, explain=True).belief
 
 
-def score(found: list[PresidentState], spec: str | None, names: tuple[str, ...] = ()) -> tuple[dict, float]:
+def score(found: list[PresidentState], spec: str | None, names: tuple[str, ...] = (),
+          exchange: bool = True) -> tuple[dict, float]:
     """Per stage: [cards right, cards, Brier sum, cards scored, positions]; CPU ms per position."""
     out = {name: [0.0, 0, 0.0, 0, 0] for name, _, _ in STAGES}
     start = time.process_time()
     for i, state in enumerate(found):
-        belief = belief_of(spec, state, i, names)
+        with mock.patch.object(ModelEvidence, "EXCHANGE", exchange):
+            belief = belief_of(spec, state, i, names)
         truth = state.holdings()
         right, total = placed_right(belief, truth)
         b, cards = brier(belief, truth)
@@ -113,7 +127,7 @@ def score(found: list[PresidentState], spec: str | None, names: tuple[str, ...] 
     return out, (time.process_time() - start) / len(found) * 1000
 
 
-def table(results: list[tuple[str, dict, float]], count: int, table_name: str = "classic") -> str:
+def table(results: list[tuple[str, dict, float]], count: int, table_name: str = "classic", rounds: int = 1) -> str:
     head = ("| bot | " + " | ".join(f"{name}: placed right | Brier" for name, _, _ in STAGES)
             + " | CPU ms |")
     lines = [head, "| --- |" + " ---: | ---: |" * len(STAGES) + " ---: |"]
@@ -124,7 +138,7 @@ def table(results: list[tuple[str, dict, float]], count: int, table_name: str = 
             cells.append(f"{right / total:.1%} | {b / cards:.3f}" if total else "- | -")
         lines.append(f"| {title} | " + " | ".join(cells) + f" | {ms:.0f} |")
     counts = ", ".join(f"{name} {results[0][1][name][4]}" for name, _, _ in STAGES)
-    command = f"`python bench/beliefs.py --table {table_name}`"
+    command = f"`python bench/beliefs.py --table {table_name}" + (f" --rounds {rounds}`" if rounds > 1 else "`")
     return "\n".join(lines) + f"\n\n{count} positions ({counts}); seed 77; {command}."
 
 
@@ -132,23 +146,25 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=60)
     parser.add_argument("--table", choices=TABLES, default="classic", help="the bots at the table")
+    parser.add_argument("--rounds", type=int, default=1, help="rounds per match; above 1, positions from the "
+                        "rounds after the first only (with an exchange)")
     parser.add_argument("--only", default=None, help="only the rows whose title contains this text")
     parser.add_argument("--write", type=Path, default=None, help="a page to write the table into, between "
                         "its markers")
     add_smoke_option(parser)
     args = smoke(parser.parse_args(), positions=3)
     table_names = TABLES[args.table]
-    found = positions(args.positions, table=table_names)
-    methods = [m for m in METHODS if args.only is None or args.only in m[0]]
+    found = positions(args.positions, table=table_names, rounds=args.rounds)
+    methods = [m for m in METHODS if (args.only is None or args.only in m[0]) and (m[3] or args.rounds > 1)]
     if args.smoke:
-        methods = [(t, s.replace("iterations=1500", "iterations=30") if s else s, k) for t, s, k in methods]
+        methods = [(t, s.replace("iterations=1500", "iterations=30") if s else s, k, e) for t, s, k, e in methods]
     results = []
-    for title, spec, knows in methods:
-        stats, ms = score(found, spec, table_names if knows else ())
+    for title, spec, knows, exchange in methods:
+        stats, ms = score(found, spec, table_names if knows else (), exchange)
         results.append((title, stats, ms))
         mid = stats["mid-round"]
         print(f"{title[:60]:<60} mid-round {mid[0] / max(1, mid[1]):6.1%}  {ms:7.0f} CPU ms", flush=True)
-    text = table(results, len(found), args.table)
+    text = table(results, len(found), args.table, args.rounds)
     print(text)
     if args.write:
         page = args.write.read_text()
