@@ -55,6 +55,7 @@ METHODS = [
     ("ISMCTS without inference (`ismcts:iterations=300,rollout=greedy`)", "ismcts:iterations=300,rollout=greedy",
      False, True),
     ("the inference chain alone, 300 worlds (`president.beliefs.seat_belief`)", None, False, True),
+    ("the chain told the names, without the exchange's evidence (before)", None, True, False),
     ("the chain told the table's names (`seat_belief(..., names=)`)", None, True, True),
     (f"the master level's search, uncapped (`{MASTER}`), not told the names", MASTER, False, True),
     ("master told the names, without the exchange's evidence (before)", MASTER, True, False),
@@ -68,6 +69,9 @@ TABLES = {
 }
 STAGES = (("early", 0.0, 0.3), ("mid-round", 0.3, 0.6), ("late", 0.6, 1.01))
 BEGIN, END = "<!-- calibration table: bench/beliefs.py -->", "<!-- end of the calibration table -->"
+#: The markers of the table of the rounds with an exchange (`--rounds` above 1).
+LATER = ("<!-- calibration table of the rounds with an exchange: bench/beliefs.py --rounds -->",
+         "<!-- end of the calibration table of the rounds with an exchange -->")
 
 
 def positions(count: int, seed: int = 77, table: tuple[str, ...] = TABLES["classic"],
@@ -168,8 +172,9 @@ def main() -> None:
     print(text)
     if args.write:
         page = args.write.read_text()
-        pattern = re.compile(re.escape(BEGIN) + ".*?" + re.escape(END), re.S)
-        args.write.write_text(pattern.sub(lambda _: f"{BEGIN}\n{text}\n{END}", page))
+        begin, end = LATER if args.rounds > 1 else (BEGIN, END)
+        pattern = re.compile(re.escape(begin) + ".*?" + re.escape(end), re.S)
+        args.write.write_text(pattern.sub(lambda _: f"{begin}\n{text}\n{end}", page))
 
 
 if __name__ == "__main__":

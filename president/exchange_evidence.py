@@ -80,12 +80,12 @@ class ExchangeEvidence:
         return bool(self.pairs)
 
     def weight(self, world: "PresidentState") -> float:
-        """The world's likelihood factor (up to a constant of the position): product over the pairs."""
+        """The world's likelihood factor, 0..1 (up to a constant of the position): product over the pairs."""
         w = 1.0
         for high, low, k, g_counts, r_counts in self.pairs:
             h, lo = self._start(world, high), self._start(world, low)
-            if g_counts is None:
-                w *= pair_weight(h, lo, k)
+            if g_counts is None:  # divided by the most it can be (sizes are public): a factor of 0..1
+                w *= pair_weight(h, lo, k) / (comb(sum(h), k) * comb(sum(lo), k))
             else:
                 w *= known_pair_weight(h, k, g_counts, r_counts)
         return w
