@@ -42,6 +42,7 @@ from president.settings import preset
 from president.state import Phase, PresidentState
 from recycle.kernel.beliefs import brier, placed_right
 from recycle.kernel.protocol import decide
+from recycle.search.inference import Inference
 from timing import add_smoke_option, smoke
 
 #: The master level's search without its wall-clock cap: its iterations, whatever the machine's load.
@@ -102,23 +103,24 @@ def stage(state: PresidentState) -> str:
     return next(name for name, low, high in STAGES if low <= share < high)
 
 
-def belief_of(spec: str | None, state: PresidentState, i: int, names: tuple[str, ...] = ()):
+def belief_of(spec: str | None, state: PresidentState, i: int, names: tuple[str, ...] = (), chain: int = 300):
     rng = random.Random(1000 + i)
     if spec is None:
-        return seat_belief(state.observation(0).sample_state(rng), 0, rng, names=names)
+        return seat_belief(state.observation(0).sample_state(rng), 0, rng, worlds=chain,
+                           inference=Inference(0.05, pool=chain), names=names)
     agent = make_bot(spec)
     tell_opponents(agent, 0, names)
     return decide(agent, state.observation(0), state.legal_actions(), rng, explain=True).belief
 
 
 def score(found: list[PresidentState], spec: str | None, names: tuple[str, ...] = (),
-          exchange: bool = True) -> tuple[dict, float]:
+          exchange: bool = True, chain: int = 300) -> tuple[dict, float]:
     """Per stage: [cards right, cards, Brier sum, cards scored, positions]; CPU ms per position."""
     out = {name: [0.0, 0, 0.0, 0, 0] for name, _, _ in STAGES}
     start = time.process_time()
     for i, state in enumerate(found):
         with mock.patch.object(ModelEvidence, "EXCHANGE", exchange):
-            belief = belief_of(spec, state, i, names)
+            belief = belief_of(spec, state, i, names, chain)
         truth = state.holdings()
         right, total = placed_right(belief, truth)
         b, cards = brier(belief, truth)
@@ -131,7 +133,7 @@ def score(found: list[PresidentState], spec: str | None, names: tuple[str, ...] 
     return out, (time.process_time() - start) / len(found) * 1000
 
 
-def table(results: list[tuple[str, dict, float]], count: int, table_name: str = "classic", rounds: int = 1) -> str:
+def table(results: list[tuple[str, dict, float]], count: int, command: str = "--table classic") -> str:
     head = ("| bot | " + " | ".join(f"{name}: placed right | Brier" for name, _, _ in STAGES)
             + " | CPU ms |")
     lines = [head, "| --- |" + " ---: | ---: |" * len(STAGES) + " ---: |"]
@@ -142,8 +144,7 @@ def table(results: list[tuple[str, dict, float]], count: int, table_name: str = 
             cells.append(f"{right / total:.1%} | {b / cards:.3f}" if total else "- | -")
         lines.append(f"| {title} | " + " | ".join(cells) + f" | {ms:.0f} |")
     counts = ", ".join(f"{name} {results[0][1][name][4]}" for name, _, _ in STAGES)
-    command = f"`python bench/beliefs.py --table {table_name}" + (f" --rounds {rounds}`" if rounds > 1 else "`")
-    return "\n".join(lines) + f"\n\n{count} positions ({counts}); seed 77; {command}."
+    return "\n".join(lines) + f"\n\n{count} positions ({counts}); seed 77; `python bench/beliefs.py {command}`."
 
 
 def main() -> None:
@@ -152,6 +153,8 @@ def main() -> None:
     parser.add_argument("--table", choices=TABLES, default="classic", help="the bots at the table")
     parser.add_argument("--rounds", type=int, default=1, help="rounds per match; above 1, positions from the "
                         "rounds after the first only (with an exchange)")
+    parser.add_argument("--chain", type=int, default=300, help="worlds of the inference chain's rows (the "
+                        "master level's chain: 300)")
     parser.add_argument("--only", default=None, help="only the rows whose title contains this text")
     parser.add_argument("--write", type=Path, default=None, help="a page to write the table into, between "
                         "its markers")
@@ -164,11 +167,13 @@ def main() -> None:
         methods = [(t, s.replace("iterations=1500", "iterations=30") if s else s, k, e) for t, s, k, e in methods]
     results = []
     for title, spec, knows, exchange in methods:
-        stats, ms = score(found, spec, table_names if knows else (), exchange)
+        stats, ms = score(found, spec, table_names if knows else (), exchange, args.chain)
         results.append((title, stats, ms))
         mid = stats["mid-round"]
         print(f"{title[:60]:<60} mid-round {mid[0] / max(1, mid[1]):6.1%}  {ms:7.0f} CPU ms", flush=True)
-    text = table(results, len(found), args.table, args.rounds)
+    options = [f"--table {args.table}"] + [f"--{k} {getattr(args, k)}" for k, default in (("rounds", 1), ("chain", 300))
+                                           if getattr(args, k) != default]
+    text = table(results, len(found), " ".join(options))
     print(text)
     if args.write:
         page = args.write.read_text()
