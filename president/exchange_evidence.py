@@ -58,11 +58,10 @@ class ExchangeEvidence:
         wanted = [(places.index(1), places.index(n), s.exchange_big)]
         if n >= 4:
             wanted.append((places.index(2), places.index(n - 1), s.exchange_small))
-        lay = state.lay
+        lay, gifts = state.lay, {(g, r): m for g, r, m in state.gifts}  # another pair's masks: 0 (unseen)
         for high, low, k in wanted:
             if k <= 0 or observer == high:  # the President knows both gifts: nothing left to weigh
                 continue
-            gifts = {(g, r): m for g, r, m in state.gifts}
             if (low, high) not in gifts or (high, low) not in gifts:
                 continue  # the exchange is not over (or not this round's): nothing to weigh yet
             known = observer == low
