@@ -171,8 +171,9 @@ def main() -> None:
         results.append((title, stats, ms))
         mid = stats["mid-round"]
         print(f"{title[:60]:<60} mid-round {mid[0] / max(1, mid[1]):6.1%}  {ms:7.0f} CPU ms", flush=True)
-    options = [f"--table {args.table}"] + [f"--{k} {getattr(args, k)}" for k, default in (("rounds", 1), ("chain", 300))
-                                           if getattr(args, k) != default]
+    defaults = {"positions": 60, "rounds": 1, "chain": 300}
+    options = [f"--table {args.table}"] + [f"--{k} {getattr(args, k)}" for k, v in defaults.items()
+                                           if getattr(args, k) != v]
     text = table(results, len(found), " ".join(options))
     print(text)
     if args.write:
