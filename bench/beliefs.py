@@ -33,13 +33,13 @@ import time
 from pathlib import Path
 from unittest import mock
 
-from president.beliefs import seat_belief
-from president.opponents import tell_opponents
-from president.bots import make_bot
-from president.inference import ModelEvidence
-from president.levels import SEARCH
-from president.settings import preset
-from president.state import Phase, PresidentState
+from president.agents.beliefs import seat_belief
+from president.agents.opponents import tell_opponents
+from president.agents.bots import make_bot
+from president.game.inference import ModelEvidence
+from president.agents.levels import SEARCH
+from president.game.settings import preset
+from president.game.state import Phase, PresidentState
 from recycle.kernel.beliefs import brier, placed_right
 from recycle.kernel.protocol import decide
 from recycle.search.inference import Inference
@@ -55,7 +55,7 @@ METHODS = [
     ("vote, 20 samples (`vote:samples=20`)", "vote:samples=20", False, True),
     ("ISMCTS without inference (`ismcts:iterations=300,rollout=greedy`)", "ismcts:iterations=300,rollout=greedy",
      False, True),
-    ("the inference chain alone, 300 worlds (`president.beliefs.seat_belief`)", None, False, True),
+    ("the inference chain alone, 300 worlds (`president.agents.beliefs.seat_belief`)", None, False, True),
     ("the chain told the names, without the exchange's evidence (before)", None, True, False),
     ("the chain told the table's names (`seat_belief(..., names=)`)", None, True, True),
     (f"the master level's search, uncapped (`{MASTER}`), not told the names", MASTER, False, True),

@@ -26,8 +26,8 @@ CORPUS = SHARED / "recycle-corpus" / "gdl"
 
 
 def subjects(agram: int, president: int):
-    from president.analysis import PresidentSubject
-    from president.settings import preset
+    from president.match.analysis import PresidentSubject
+    from president.game.settings import preset
 
     yield "Agram4", RecycleSubject(str(CORPUS / "Agram4.gdl")), agram
     yield "President classic (3 rounds)", PresidentSubject(preset("classic").with_overrides({"rounds": "3"}),

@@ -108,9 +108,9 @@ def main() -> int:
                 playouts.setdefault((name, label), []).append(_python(root, _PLAYOUTS, name, engine, str(seconds)))
             if label != "reference" and args.only in (None, "commands"):
                 commands.setdefault(("recycle", label), []).append(_command_cpu(
-                    root, "recycle.cli", ["run", "President5", "--games", str(games), "--seed", "1"]))
+                    root, "recycle.cli.main", ["run", "President5", "--games", str(games), "--seed", "1"]))
                 commands.setdefault(("president", label), []).append(_command_cpu(
-                    root, "president.cli", ["simulate", "--players", "random", "--rounds", "1",
+                    root, "president.cli.main", ["simulate", "--players", "random", "--rounds", "1",
                                             "--matches", str(matches), "--seed", "1"]))
         print(f"run {run + 1}/{runs} done", file=sys.stderr)
     labels = [label for label, _, _ in variants]

@@ -17,8 +17,8 @@ import argparse
 import random
 import time
 
-from president.bots import make_bot
-from president.state import PresidentState
+from president.agents.bots import make_bot
+from president.game.state import PresidentState
 from recycle.search.common import AgentModel
 from recycle.search.inference import Inference
 from beliefs import positions  # seat 0's decisions at tables of five Classic

@@ -15,7 +15,7 @@ from pathlib import Path
 from timing import SHARED, add_smoke_option, smoke
 
 from recycle.audit import audit
-from recycle.commands.audit import CHEAP_SPECS, default_specs, subject_of
+from recycle.cli.commands.audit import CHEAP_SPECS, default_specs, subject_of
 from recycle.games import shipped_games
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))

@@ -15,8 +15,8 @@ from importlib import resources
 
 from personalities.catalog import shipped_names, shipped_text
 from personalities.reader import parse_personality
-from president.bots import make_bot, make_bots
-from president.state import PresidentState
+from president.agents.bots import make_bot, make_bots
+from president.game.state import PresidentState
 from timing import ONE_ROUND as SETTINGS, add_smoke_option, rounds_per_second, smoke
 
 FIVE = ["Classic", "Cautious", "Aggressive", "Counter", "TwoHoarder"]

@@ -20,8 +20,8 @@ from timing import add_smoke_option, smoke
 
 CHILD = """
 import asyncio
-from president.commands import play
-import tui.app
+from president.cli.commands import play
+import tui.president.app
 
 def headless(self):  # the app's own class (its CSS is found beside it), run without a terminal
     async def first_screen():
@@ -31,7 +31,7 @@ def headless(self):  # the app's own class (its CSS is found beside it), run wit
     asyncio.run(first_screen())
 
 play.has_terminal = lambda: True
-tui.app.PresidentApp.run = headless
+tui.president.app.PresidentApp.run = headless
 from president.cli import main
 main(["play", "--seed", "1"])
 """

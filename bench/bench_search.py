@@ -29,10 +29,10 @@ import sys
 import time
 from pathlib import Path
 
-from president.bots import make_bot
+from president.agents.bots import make_bot
 from timing import add_smoke_option, smoke
-from president.settings import preset
-from president.state import PresidentState
+from president.game.settings import preset
+from president.game.state import PresidentState
 
 HERE = Path(__file__).resolve().parents[1]
 

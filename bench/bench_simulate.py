@@ -30,7 +30,7 @@ def simulate_rate(players: str, rounds: int, path: str) -> tuple[float, float]:
 
     On a loaded machine the wall clock mostly measures the wait for a core; CPU time is steadier."""
     matches = max(1, rounds // 10)
-    argv = [sys.executable, "-m", "president.cli", "simulate", "--players", players, "--matches", str(matches),
+    argv = [sys.executable, "-m", "president.cli.main", "simulate", "--players", players, "--matches", str(matches),
             "--rounds", "10", "--seed", "1", "--json", os.devnull]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()

@@ -21,8 +21,8 @@ from pathlib import Path
 from timing import add_smoke_option, smoke
 
 ROOT = Path(__file__).resolve().parents[1]
-COMMANDS = {"python -c pass": ["-c", "pass"], "president --help": ["-m", "president.cli", "--help"],
-            "recycle --help": ["-m", "recycle.cli", "--help"]}
+COMMANDS = {"python -c pass": ["-c", "pass"], "president --help": ["-m", "president.cli.main", "--help"],
+            "recycle --help": ["-m", "recycle.cli.main", "--help"]}
 
 
 def seconds(argv: list[str], path: str | None) -> tuple[float, float]:

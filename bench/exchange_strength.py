@@ -22,11 +22,11 @@ import random
 import statistics
 from unittest import mock
 
-from president.bots import make_bot
-from president.inference import ModelEvidence
-from president.opponents import tell_opponents
-from president.settings import preset
-from president.state import PresidentState
+from president.agents.bots import make_bot
+from president.game.inference import ModelEvidence
+from president.agents.opponents import tell_opponents
+from president.game.settings import preset
+from president.game.state import PresidentState
 from beliefs import MASTER
 from timing import add_smoke_option, smoke
 

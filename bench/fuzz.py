@@ -6,12 +6,12 @@ Targets (one function each, `TARGETS`; the time is shared among them in slices):
 - `rul`: the `.rul` reader — generated files, whitespace- and byte-mutated shipped
   and generated files; every input must read without an exception, locate its
   diagnostics inside the text, and keep the canonical round trip
-  (`recycle.fuzzing.rul_problem`).
+  (`fuzzing.inputs.rul_problem`).
 - `recycle`: the RECYCLE reader and interpreter — mutated corpus and shipped games,
   played by random choices with card conservation checked after every step and
-  checked determinizations (`recycle.fuzzing.recycle_problem`).
+  checked determinizations (`fuzzing.inputs.recycle_problem`).
 - `cli`: odd command lines for every subcommand of `president` and `recycle`
-  (`president.commands.fuzzing`): exit 0-3, no traceback, no hang;
+  (`fuzzing.commands`): exit 0-3, no traceback, no hang;
 - `journal`, `transcript`, `deal`: mutated tournament journals, transcripts and
   deal files, read as `--resume`, `replay` and `--deal` read them: used, or
   refused with a located error.
@@ -34,7 +34,7 @@ from pathlib import Path
 
 from timing import SHARED, add_smoke_option, smoke
 
-from recycle.fuzzing import (
+from fuzzing.inputs import (
     generate_rul,
     mutate_game,
     mutate_text,
@@ -125,7 +125,7 @@ def fuzz_recycle(rng: random.Random, seconds: float, findings: Findings, counts:
             findings.report("recycle", text, problem, ".gdl")
 
 
-# ---- the command lines and the files they read back (president.commands.fuzzing) ------------------------
+# ---- the command lines and the files they read back (fuzzing.commands) ------------------------
 _WORK: dict[str, object] = {}
 
 
@@ -136,9 +136,9 @@ def _cli_files() -> tuple[dict[str, str], Path]:
         import shutil
         import tempfile
 
-        from president import cli as president
-        from president.commands import fuzzing
-        from recycle import cli as recycle
+        from president.cli import main as president
+        from fuzzing import commands as fuzzing
+        from recycle.cli import main as recycle
 
         root = Path(tempfile.mkdtemp(prefix="fuzz-cli-"))
         atexit.register(shutil.rmtree, root, True)
@@ -151,7 +151,7 @@ def _cli_files() -> tuple[dict[str, str], Path]:
 
 def fuzz_cli(rng: random.Random, seconds: float, findings: Findings, counts: dict) -> None:
     """Odd command lines for every subcommand of both programs (worker options included)."""
-    from president.commands import fuzzing
+    from fuzzing import commands as fuzzing
 
     files, cwd = _cli_files()
     end = time.perf_counter() + seconds
@@ -184,7 +184,7 @@ def _fuzz_file(kind: str, mutate, oracle, suffix: str):
 
 
 def _file_targets() -> dict:
-    from president.commands import fuzzing
+    from fuzzing import commands as fuzzing
 
     return {"journal": _fuzz_file("journal", fuzzing.mutate_lines, fuzzing.journal_problem, ".jsonl"),
             "transcript": _fuzz_file("transcript", fuzzing.mutate_lines, fuzzing.transcript_problem, ".jsonl"),

@@ -19,7 +19,7 @@ from personalities.catalog import shipped, shipped_names
 from personalities.matching import Scorer
 from personalities.reader import load_personality
 from personalities.records import load_all, load_records
-from president.imitation import rate_text, split
+from president.authoring.imitation import rate_text, split
 from timing import add_smoke_option
 
 
@@ -27,8 +27,8 @@ def _recorded_expert(rounds: int) -> str:
     """A records file of `rounds` rounds of Expert (seed 1), in a temporary folder."""
     import tempfile
 
-    from president.recording import record_matches, write_records
-    from president.settings import preset
+    from president.match.recording import record_matches, write_records
+    from president.game.settings import preset
 
     path = Path(tempfile.mkdtemp(prefix="imitate-bench-")) / "expert.jsonl"
     write_records(path, "Expert", record_matches("Expert", ["Classic"], preset("classic"), rounds, 1))
@@ -40,10 +40,10 @@ def agreement(spec: str, decisions: int, seed: int) -> tuple[int, int]:
     of its seat 0 games: the ceiling of any imitation's match rate on its records."""
     import random
 
-    from president.bots import make_bots
-    from president.settings import preset
-    from president.simulate import match_seed
-    from president.state import PresidentState
+    from president.agents.bots import make_bots
+    from president.game.settings import preset
+    from president.match.simulate import match_seed
+    from president.game.state import PresidentState
     from recycle.kernel.protocol import play_game
 
     same = asked = match = 0

@@ -33,19 +33,19 @@ def tasks(folder: Path) -> list[dict]:
     """(name, the first command, the resume command, the result file, how to read it)."""
     def tournament(result: Path, journal: Path) -> tuple[list[str], list[str]]:
         args = ["Classic", "Gambler", "random", "--matches", "12", "--rounds", "2", "--seed", "7", "-j2"]
-        return ([*PY, "president.cli", "tournament", *args, "--out", str(journal), "--json", str(result)],
-                [*PY, "president.cli", "tournament", "--resume", str(journal), "-j2", "--json", str(result)])
+        return ([*PY, "president.cli.main", "tournament", *args, "--out", str(journal), "--json", str(result)],
+                [*PY, "president.cli.main", "tournament", "--resume", str(journal), "-j2", "--json", str(result)])
 
     def evolve(result: Path, journal: Path) -> tuple[list[str], list[str]]:
         args = ["Classic", "--generations", "3", "--population", "2", "--deals", "3", "--rounds", "1", "--seed", "7",
                 "--against", "Cautious,Gambler"]
-        return ([*PY, "president.cli", "evolve", *args, "--out", str(result), "--journal", str(journal)],
-                [*PY, "president.cli", "evolve", "--resume", str(journal)])
+        return ([*PY, "president.cli.main", "evolve", *args, "--out", str(result), "--journal", str(journal)],
+                [*PY, "president.cli.main", "evolve", "--resume", str(journal)])
 
     def analyze(result: Path, journal: Path) -> tuple[list[str], list[str]]:
         args = ["President5", "--games", "6", "--rollouts", "1", "--bootstrap", "10", "--seed", "7"]
-        return ([*PY, "recycle.cli", "analyze", *args, "--journal", str(journal), "--json", str(result)],
-                [*PY, "recycle.cli", "analyze", "--resume", str(journal), "--json", str(result)])
+        return ([*PY, "recycle.cli.main", "analyze", *args, "--journal", str(journal), "--json", str(result)],
+                [*PY, "recycle.cli.main", "analyze", "--resume", str(journal), "--json", str(result)])
 
     return [("tournament", tournament, "json"), ("evolve", evolve, "text"), ("analyze", analyze, "analysis")]
 

@@ -34,7 +34,7 @@ from pathlib import Path
 from timing import add_smoke_option, smoke, with_bytecode
 
 HERE = Path(__file__).resolve().parent
-PRESIDENT = [sys.executable, "-m", "president.cli"]
+PRESIDENT = [sys.executable, "-m", "president.cli.main"]
 FIVE_RULE_BOTS = "Classic,Cautious,Aggressive,Counter,TwoHoarder"
 
 #: Peer workloads: each prints one JSON number (a rate) after running for `seconds`.
@@ -92,9 +92,9 @@ print(json.dumps(iterations / (time.process_time() - start)))
 """
 OUR_ISMCTS = """
 import json, random, sys, time
-from president.bots import make_bot
-from president.settings import preset
-from president.state import PresidentState
+from president.agents.bots import make_bot
+from president.game.settings import preset
+from president.game.state import PresidentState
 seconds = float(sys.argv[1])
 agent = make_bot("ismcts:iterations=200")
 state = PresidentState.new_match(preset("classic"), 1)

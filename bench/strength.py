@@ -43,9 +43,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from president.bots import make_bot
-from president.settings import preset
-from president.state import PresidentState
+from president.agents.bots import make_bot
+from president.game.settings import preset
+from president.game.state import PresidentState
 from recycle.search import Solver
 from recycle.tournament import records
 from timing import add_smoke_option
@@ -153,7 +153,7 @@ def play(out: Path, rung: Rung) -> None:
     """Play (or resume) the rung's tournament into `out/NAME.jsonl`."""
     journal = out / f"{rung.name}.jsonl"
     where = ["--resume", str(journal)] if journal.exists() else [*rung.arguments(), "--out", str(journal)]
-    command = [sys.executable, "-m", "president.cli", "tournament", *where, "-j1",
+    command = [sys.executable, "-m", "president.cli.main", "tournament", *where, "-j1",
                "--json", str(out / f"{rung.name}.json")]
     (out / f"{rung.name}.cmd").write_text(" ".join(["president", "tournament", *rung.arguments()]) + "\n")
     with open(out / f"{rung.name}.txt", "w") as log:
@@ -298,8 +298,8 @@ def measure(spec: str = "ismcts:iterations=4000", decisions: int = 40) -> str:
 
 def policy_alone(deals: int = 60) -> str:
     """The greedy playout policy (no randomness) as a player against 4 x Classic: how good a model it is."""
-    from president.playout import greedy_choice
-    from president.state import Phase
+    from president.game.playout import greedy_choice
+    from president.game.state import Phase
 
     settings = dataclasses.replace(preset("classic"), rounds=1)
     rates = []

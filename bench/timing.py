@@ -17,9 +17,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from president.settings import preset
-from president.state import PresidentState
-from president.matches import PresidentMatch
+from president.game.settings import preset
+from president.game.state import PresidentState
+from president.match.tournament import PresidentMatch
 from recycle.kernel.protocol import RandomAgent, play_game
 from recycle.tournament import Journal, Schedule, Tally, run_tournament
 from recycle.tournament.cluster import ClusterSpec

@@ -17,13 +17,13 @@ import sys
 import threading
 import time
 
-from president.bots import make_bot
-from president.commands.uecda import standings_table
-from president.levels import SEARCH
-from president.settings import preset
+from president.agents.bots import make_bot
+from president.cli.commands.uecda import standings_table
+from president.agents.levels import SEARCH
+from president.game.settings import preset
 from president.uecda.client import UecdaClient
 from president.uecda.server import UecdaServer
-from recycle.kernel.cli_support import print_table
+from recycle.cli.console import print_table
 from timing import add_smoke_option, smoke
 
 

@@ -29,8 +29,8 @@ import statistics
 import time
 from pathlib import Path
 
-from president.matches import PresidentMatch
-from president.settings import preset
+from president.match.tournament import PresidentMatch
+from president.game.settings import preset
 from recycle.tournament import SPRT, Schedule, SprtPair, Tally, read_header, records
 from recycle.tournament.schedule import derive_seed
 from recycle.tournament.workers import play_one
@@ -129,8 +129,8 @@ def aivat_control(bot: str, opponent: str, deals: int) -> str:
     bot's heuristic value (`GameState.heuristic`, points scale) of the action drawn less its mean over the
     legal actions. Its sum over a game has mean 0 whatever the heuristic; the question is how much of the
     bot's luck it explains (correlation with the bot's deal means)."""
-    from president.bots import make_bot
-    from president.state import PresidentState
+    from president.agents.bots import make_bot
+    from president.game.state import PresidentState
     from recycle.kernel.protocol import RandomAgent
 
     means, controls = [], []

@@ -16,11 +16,11 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
-from recycle.kernel import uploads
+from recycle.kernel import user_files as uploads
 from recycle.kernel.diagnostics import read_user_file
 
-from . import parsed
-from .syntax import MAX_FILE_BYTES, Personality
+from personalities import parsed
+from personalities.syntax import MAX_FILE_BYTES, Personality
 
 # The reader (pyparsing) is imported where a file is read: `president simulate --players random`
 # looks up the user folder here but reads no personality.
@@ -121,7 +121,7 @@ def catalog(rules_dirs: tuple[Path, ...] = ()) -> list[Entry]:
 
 
 def _description(path: Path) -> str:
-    from .reader import load_personality
+    from personalities.reader import load_personality
 
     try:
         return load_personality(path).description
@@ -154,7 +154,7 @@ def find_personality(spec: str, rules_dirs: tuple[Path, ...] = ()) -> Personalit
             raise FileNotFoundError(f"no such personality file: {spec}")
         text, _ = read_user_file(where, MAX_FILE_BYTES, "a .rul file")
         if text is None:  # the reader says why, located
-            from .reader import load_personality
+            from personalities.reader import load_personality
 
             return load_personality(where)
         return parsed.parse(text, where.stem, str(where))

@@ -17,11 +17,11 @@ from __future__ import annotations
 import operator
 from typing import Callable
 
-from .resolution import (FIXED, HIGHEST, LOWEST, PASS, RANDOM, READERS, VALUE, code_of, resolve_code,
+from personalities.resolution import (FIXED, HIGHEST, LOWEST, PASS, RANDOM, READERS, VALUE, code_of, resolve_code,
                          when_no_rule_applies)
-from .syntax import Personality
-from .variables import Variable
-from .view import ClimbingView
+from personalities.syntax import Personality
+from personalities.variables import Variable
+from personalities.view import ClimbingView
 
 #: view, rng -> (play or None, the rule that fired or None, None, note): `decide` untraced.
 Walk = Callable

@@ -18,13 +18,13 @@ from __future__ import annotations
 import random
 from typing import Callable
 
-from .compiled import compiled, draws_random
-from .resolution import (CANNOT_BEAT, FIXED, NO_PASS, NOT_HELD, NOT_LEGAL, OF_PLAY, RANDOM, READERS, Reason,
+from personalities.compiled import compiled, draws_random
+from personalities.resolution import (CANNOT_BEAT, FIXED, NO_PASS, NOT_HELD, NOT_LEGAL, OF_PLAY, RANDOM, READERS, Reason,
                          reason_text, resolve, resolve_code, when_no_rule_applies)
-from .syntax import Personality, Rule
-from .trace import ConditionTrace, DecisionTrace, RuleTrace
-from .variables import Variable
-from .view import ClimbingView, Play, cards_text, hand_text
+from personalities.syntax import Personality, Rule
+from personalities.trace import ConditionTrace, DecisionTrace, RuleTrace
+from personalities.variables import Variable
+from personalities.view import ClimbingView, Play, cards_text, hand_text
 
 
 class Situation:

@@ -22,11 +22,11 @@ import math
 from dataclasses import dataclass
 from typing import Sequence
 
-from .records import RecordedDecision, Situation
-from .resolution import READERS, FIXED, OF_PLAY, code_of, resolve_code
-from .syntax import COUNT_MODIFIERS, Comparison, Condition, Potential, PotentialKind, Rule
-from .variables import Variable
-from .view import TWO
+from personalities.records import RecordedDecision, Situation
+from personalities.resolution import READERS, FIXED, OF_PLAY, code_of, resolve_code
+from personalities.syntax import COUNT_MODIFIERS, Comparison, Condition, Potential, PotentialKind, Rule
+from personalities.variables import Variable
+from personalities.view import TWO
 
 #: Every potential a rule can have (the value potentials, L and H with each modifier, and P).
 POTENTIALS = tuple([Potential(PotentialKind.VALUE, v) for v in range(3, TWO + 1)]

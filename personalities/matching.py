@@ -13,10 +13,10 @@ import random
 from dataclasses import dataclass
 from typing import Sequence
 
-from .evaluator import decide
-from .player import exchange_choice
-from .records import RecordedDecision, Situation
-from .syntax import Personality
+from personalities.evaluator import decide
+from personalities.player import exchange_choice
+from personalities.records import RecordedDecision, Situation
+from personalities.syntax import Personality
 
 #: A `Scorer` keeps this many personalities' results (bounded memory in long searches).
 CACHE = 20_000

@@ -16,10 +16,10 @@ import random
 from dataclasses import dataclass, replace
 from typing import Callable, Sequence
 
-from .reader import parse_personality
-from .syntax import COUNT_MODIFIERS, MAX_CONDITIONS, Comparison, Condition, Personality, Potential, PotentialKind, Rule
-from .variables import Variable
-from .view import TWO
+from personalities.reader import parse_personality
+from personalities.syntax import COUNT_MODIFIERS, MAX_CONDITIONS, Comparison, Condition, Personality, Potential, PotentialKind, Rule
+from personalities.variables import Variable
+from personalities.view import TWO
 
 #: Variables a mutation may add a condition on. Random is left out: it makes a rule a coin.
 VARIABLES = tuple(v for v in Variable if v is not Variable.RANDOM)

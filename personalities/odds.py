@@ -27,7 +27,7 @@ from itertools import product
 from math import comb, factorial, prod
 from operator import sub
 
-from .view import JOKER, ClimbingView
+from personalities.view import JOKER, ClimbingView
 
 
 def follow_odds(view: ClimbingView, value: int, count: int) -> int:

@@ -16,8 +16,8 @@ import os
 from importlib import resources
 from pathlib import Path
 
-from .syntax import Comparison, Condition, Modifier, Personality, Potential, PotentialKind, Rule
-from .variables import Variable
+from personalities.syntax import Comparison, Condition, Modifier, Personality, Potential, PotentialKind, Rule
+from personalities.variables import Variable
 
 #: Overrides the folder of kept personalities (tests); `off` keeps none.
 CACHE_ENV = "PRESIDENT_CACHE_DIR"
@@ -49,7 +49,7 @@ def parse(text: str, name: str, filename: str) -> Personality:
             return from_json(json.loads(path.read_text(encoding="utf-8")))
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             pass  # none yet, or unreadable: parse again
-    from .reader import parse_personality
+    from personalities.reader import parse_personality
 
     personality = parse_personality(text, name=name, filename=filename)
     if path is not None and not personality.warnings:

@@ -13,10 +13,10 @@ from recycle.kernel.beliefs import observation_belief
 from recycle.kernel.protocol import Agent, Decision, GameError, Observation
 from recycle.kernel.protocol import decide as ask_agent
 
-from .evaluator import decide, draws_random, explain, situation_summary
-from .syntax import Personality
-from .trace import DecisionTrace
-from .view import JOKER, TWO, ClimbingView, ExchangeView, cards_text, hand_text
+from personalities.evaluator import decide, draws_random, explain, situation_summary
+from personalities.syntax import Personality
+from personalities.trace import DecisionTrace
+from personalities.view import JOKER, TWO, ClimbingView, ExchangeView, cards_text, hand_text
 
 #: (observation, legal actions) -> the view to decide on, or None where the rules have nothing to say.
 ViewFunction = Callable[[Any, Sequence[Any]], "ClimbingView | ExchangeView | None"]

@@ -23,7 +23,7 @@ from typing import Iterable, Iterator, Sequence
 
 from recycle.kernel.schema import Bool, Int, Line, ListOf, Maybe, Obj, Str, json_lines
 
-from .view import JOKER, ClimbingView, ExchangeView, Play
+from personalities.view import JOKER, ClimbingView, ExchangeView, Play
 
 FORMAT = "president-decisions"
 VERSION = 1

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import Callable
 
-from .odds import follow_odds
-from .syntax import Modifier, Potential, PotentialKind
-from .trace import RuleTrace
-from .variables import Variable
-from .view import RUN, TWO, ClimbingView, Play
+from personalities.odds import follow_odds
+from personalities.syntax import Modifier, Potential, PotentialKind
+from personalities.trace import RuleTrace
+from personalities.variables import Variable
+from personalities.view import RUN, TWO, ClimbingView, Play
 
 NOT_HELD = "not held"
 CANNOT_BEAT = "cannot beat the upcards"

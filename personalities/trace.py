@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from rich.text import Text
 from rich.tree import Tree
 
-from .view import cards_text
+from personalities.view import cards_text
 
 
 @dataclass(frozen=True)

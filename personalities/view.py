@@ -3,7 +3,7 @@
 A game presents itself to the condition engine through this one value type,
 so the engine never imports a game. Values use the `.rul` scale: 3..14 for
 3..A, 15 for a two, 16 for a joker; `counts[v]` is how many of value v.
-President builds one natively (`president/view.py`); a RECYCLE climbing game
+President builds one natively (`president/game/view.py`); a RECYCLE climbing game
 builds one through an adapter.
 """
 from __future__ import annotations
@@ -104,7 +104,7 @@ class ClimbingView:
 
 def cards_text(value: int, count: int, run: int = 0) -> str:
     """`(10, 2)` -> `T T`; a sequence `(5, 3, RUN)` -> `5 6 7`."""
-    from .syntax import card_text
+    from personalities.syntax import card_text
 
     if run:
         return " ".join(card_text(value + i) for i in range(count))

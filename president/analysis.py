@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .settings import Settings
-from .state import Phase, PresidentState
+from president.game.settings import Settings
+from president.game.state import Phase, PresidentState
 
 
 @dataclass(frozen=True)

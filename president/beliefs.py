@@ -17,11 +17,11 @@ from recycle.kernel.beliefs import Belief, BeliefTally
 from recycle.search.common import AgentModel
 from recycle.search.inference import Inference
 
-from .bots import make_bot
-from .opponents import known_policies
-from .state import PresidentState
+from president.agents.bots import make_bot
+from president.agents.opponents import known_policies
+from president.game.state import PresidentState
 
-#: The chain of the master level's search (`president.levels.SEARCH`): q=0.05, 300 worlds.
+#: The chain of the master level's search (`president.agents.levels.SEARCH`): q=0.05, 300 worlds.
 CHAIN = Inference(0.05, pool=300)
 #: The opponents' model the chain weighs their decisions by.
 MODEL = "Classic"

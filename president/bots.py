@@ -17,7 +17,7 @@ def personality_agent(spec: str, rules_dirs: tuple[Path, ...] = ()) -> Agent | N
     from personalities.catalog import find_personality
     from personalities.player import RulePlayer
 
-    from .view import president_view
+    from president.game.view import president_view
 
     personality = find_personality(spec, rules_dirs)
     if personality is None:
@@ -41,7 +41,7 @@ def make_bots(specs: list[str], players: int, rules_dirs: tuple[Path, ...] = ())
     made = {s: make_bot(s, rules_dirs) for s in dict.fromkeys(specs)}
     # Each seat gets its own agent object so that stateful agents never share memory.
     agents = [made[s] if seats.index(s) == i else make_bot(s, rules_dirs) for i, s in enumerate(seats)]
-    from .opponents import tell_opponents  # the seats' names are public: a search may ask for them
+    from president.agents.opponents import tell_opponents  # the seats' names are public: a search may ask for them
 
     for i, agent in enumerate(agents):
         tell_opponents(agent, i, seats, rules_dirs)

@@ -72,7 +72,7 @@ class Play:
     `jokers` of them are wild jokers standing for that value; a lone joker
     played for itself has value 16. A pass is `Play.PASS` (count 0).
 
-    At a table where suits matter (sequences or locks, `president.suited`) a
+    At a table where suits matter (sequences or locks, `president.game.suited`) a
     play names its cards: `suits` is the mask of its suits (bit i: `SUITS[i]`),
     counting the suit a joker stands for, and `wild` says which cards are
     jokers (in a group, a mask of suits; in a sequence, of positions from the
@@ -126,7 +126,7 @@ class Play:
         if len(tokens) == 1 and tokens[0].lower() in ("pass", "p", "-"):
             return PASS
         if suited or (len(tokens) > 1 and (any(":" in t for t in tokens) or _distinct_suited(tokens))):
-            from .suited import parse_suited
+            from president.game.suited import parse_suited
 
             return parse_suited(tokens)
         values = [parse_value(t) for t in tokens]

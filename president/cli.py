@@ -4,17 +4,17 @@ from __future__ import annotations
 import argparse
 import sys
 
-from recycle.kernel.arguments import ArgumentParser, add_version
-from recycle.kernel.subcommands import (
+from recycle.cli.arguments import ArgumentParser, add_version
+from recycle.cli.subcommands import (
     Subcommand,
     add_subcommands,
     answer_without_subcommand,
     chosen,
 )
 
-_C = "president.commands."
+_C = "president.cli.commands."
 #: Every subcommand, in the order `president --help` lists them, with the module that builds its
-#: parser: only the module of the subcommand being run is imported (see recycle.kernel.subcommands).
+#: parser: only the module of the subcommand being run is imported (see recycle.cli.subcommands).
 #: A new subcommand gets a row here (tests/test_cli_help.py fails otherwise).
 COMMANDS = [
     Subcommand("play", _C + "play", "play President in the terminal against bots"),
@@ -53,9 +53,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser(argv)
     if chosen(argv, COMMANDS) is None:  # --help, --version: answered without importing any command
         return answer_without_subcommand(parser, argv)
-    from recycle.kernel.cli_support import run_main
+    from recycle.cli.console import run_main
 
-    from .commands.common import USER_ERRORS
+    from president.cli.common import USER_ERRORS
 
     return run_main(parser, argv, USER_ERRORS)
 

@@ -4,7 +4,7 @@
     p0: 3c 4c 4h 7s 9d Tc Jh Qs Ks As 2d
     p1: ...
 
-One line per seat, cards in `president.cards` text (`3c`, `Td` or `10d`, `Jk`).
+One line per seat, cards in `president.game.cards` text (`3c`, `Td` or `10d`, `Jk`).
 A deal file does not depend on any seed: the same file gives the same hands to
 the native engine (`PresidentState.new_match(..., deal=deal.hands)`) and, through
 `recycle_places`, to a RECYCLE game (`recycle.interp.new_game(..., deal=...)`).
@@ -25,9 +25,9 @@ from recycle.kernel.diagnostics import Diagnostic, DiagnosticError
 from recycle.kernel.protocol import ActionParseError
 from recycle.kernel.deal_file import DealSpec, Word, deal_text, parse_deal, read_deal
 
-from .cards import Card, cards_text
-from .layout import layout
-from .settings import Settings
+from president.game.cards import Card, cards_text
+from president.game.layout import layout
+from president.game.settings import Settings
 
 
 @dataclass(frozen=True)

@@ -30,14 +30,14 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from personalities.mutation import Candidate, Mutator
-from recycle.kernel import uploads
-from recycle.kernel.uploads import FileSet
+from recycle.kernel import user_files as uploads
+from recycle.kernel.user_files import FileSet
 from recycle.tournament.cluster import ClusterSpec, open_pool
 from recycle.tournament.schedule import derive_seed
 from recycle.tournament.stats import t_quantile
 
-from .matches import PresidentMatch
-from .settings import Settings
+from president.match.tournament import PresidentMatch
+from president.game.settings import Settings
 
 #: Simplification keeps a rule when a one-sided paired test at this level finds its removal worse:
 #: a higher level than selection's, so a rule that matters is not dropped for want of deals.

@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING, Iterator
 
 from recycle.kernel.protocol import IllegalAction
 
-from .cards import JOKER, Give
+from president.game.cards import JOKER, Give
 
 if TYPE_CHECKING:
-    from .state import PresidentState
+    from president.game.state import PresidentState
 
 
 def start_exchange(state: "PresidentState") -> list[tuple[int, int, int]]:
@@ -146,7 +146,7 @@ _GIVES: dict[tuple[int, ...], Give] = {}
 
 
 def apply_gift(state: "PresidentState", give: Give) -> None:
-    from .state import Phase
+    from president.game.state import Phase
 
     if state.phase is not Phase.EXCHANGE:
         raise IllegalAction("cards are given only in the exchange before a round", "exchange")

@@ -34,10 +34,10 @@ from __future__ import annotations
 from math import comb
 from typing import TYPE_CHECKING
 
-from .cards import Play
+from president.game.cards import Play
 
 if TYPE_CHECKING:
-    from .state import PresidentState
+    from president.game.state import PresidentState
 
 #: The share of a chosen gift that is not the giver's lowest cards (a search player, a person).
 MIX = 0.05

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .cards import JOKER, TWO
+from president.game.cards import JOKER, TWO
 
 if TYPE_CHECKING:
-    from .state import PresidentState
+    from president.game.state import PresidentState
 
 #: What a two or a joker takes off a hand's work: it ends a trick, so it is rarely chased.
 MASTER_CARD_WORK = 0.5

@@ -41,7 +41,7 @@ from personalities.syntax import Personality
 from recycle.tournament.schedule import derive_seed
 from recycle.tournament.stats import wilson
 
-from .evolution import simplifications
+from president.authoring.evolution import simplifications
 
 #: Local search stops after this many steps in a row without a better child.
 PATIENCE = 60

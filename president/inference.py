@@ -25,13 +25,13 @@ from typing import TYPE_CHECKING
 
 from recycle.kernel.protocol import GameError
 
-from .cards import Play
-from .exchange_evidence import ExchangeEvidence
-from .playout import cheap_answer
-from .settings import EqualValue
+from president.game.cards import Play
+from president.exchange_evidence import ExchangeEvidence
+from president.game.playout import cheap_answer
+from president.game.settings import EqualValue
 
 if TYPE_CHECKING:
-    from .state import PresidentState
+    from president.game.state import PresidentState
 
 
 class PassEvidence:
@@ -155,7 +155,7 @@ def _replay(state: "PresidentState", seen) -> bool:
     each; False if there is no round to replay (an exchange) or it cannot be replayed (a hand-made
     position).
     """
-    from .state import Phase
+    from president.game.state import Phase
 
     if state.phase is not Phase.PLAY:
         return False

@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING
 
 from recycle.kernel.protocol import GameError
 
-from .exchange import as_seen
+from president.game.exchange import as_seen
 
 if TYPE_CHECKING:
-    from .state import PresidentState
+    from president.game.state import PresidentState
 
 
 def known_holdings(gifts, known_public, played: int, my_hand: int, observer: int) -> dict[int, int]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .cards import JOKER, SUITS, Card
+from president.game.cards import JOKER, SUITS, Card
 
 _VALUES_WITH_JOKER = tuple(range(3, 17))
 

@@ -13,12 +13,12 @@ from typing import TYPE_CHECKING
 
 from recycle.kernel.protocol import IllegalAction
 
-from .cards import JOKER, PASS, TWO, Play, play_of
-from .settings import EqualValue, JokerMode
-from .suited import check_suited, suited_plays
+from president.game.cards import JOKER, PASS, TWO, Play, play_of
+from president.game.settings import EqualValue, JokerMode
+from president.game.suited import check_suited, suited_plays
 
 if TYPE_CHECKING:
-    from .state import PresidentState
+    from president.game.state import PresidentState
 
 _MOST = 8  # the most cards of one value: two decks
 _PLAYS = [[play_of(v, k) for k in range(_MOST + 1)] for v in range(17)]  # [value][count], no wild jokers

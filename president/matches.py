@@ -12,10 +12,10 @@ from pathlib import Path
 
 from recycle.kernel.protocol import play_game
 
-from .bots import make_bot, make_bots
-from .observation import round_points
-from .settings import Settings
-from .state import PresidentState
+from president.agents.bots import make_bot, make_bots
+from president.game.observation import round_points
+from president.game.settings import Settings
+from president.game.state import PresidentState
 
 
 @dataclass(frozen=True)

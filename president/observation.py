@@ -10,13 +10,13 @@ from typing import TYPE_CHECKING
 
 from recycle.kernel.protocol import GameError, Observation
 
-from .cards import Card, Play
-from .exchange import history_as_seen
-from .knowledge import known_holdings, value_bounds
+from president.game.cards import Card, Play
+from president.game.exchange import history_as_seen
+from president.game.knowledge import known_holdings, value_bounds
 
 if TYPE_CHECKING:
-    from .settings import Settings
-    from .state import PresidentState
+    from president.game.settings import Settings
+    from president.game.state import PresidentState
 
 #: Rank numbers as the .rul language counts them.
 PRESIDENT, VICE_PRESIDENT, NEUTRAL, VICE_LOSER, LOSER, NO_RANK = 1, 2, 3, 4, 5, 6

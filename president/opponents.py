@@ -17,7 +17,7 @@ from personalities.compiled import draws_random
 from recycle.search.common import AgentModel
 from recycle.search.inference import Inference
 
-from .bots import personality_agent
+from president.agents.bots import personality_agent
 
 
 def known_policies(names: Sequence[str], seat: int, rules_dirs: tuple[Path, ...] = ()) -> dict[int, AgentModel]:

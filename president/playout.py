@@ -21,11 +21,11 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Sequence
 
-from .cards import JOKER, TWO
-from .legality import legal_plays
+from president.game.cards import JOKER, TWO
+from president.game.legality import legal_plays
 
 if TYPE_CHECKING:
-    from .state import PresidentState
+    from president.game.state import PresidentState
 
 #: Default share of uniformly random moves in a greedy playout.
 EPSILON = 0.1
@@ -71,7 +71,7 @@ def greedy_choice(state: "PresidentState", plays: Sequence, rng: random.Random, 
 
 def greedy_playout(state: "PresidentState", rng: random.Random, epsilon: float = EPSILON) -> int:
     """Play `state` to its end by the greedy policy; returns the number of actions (in place)."""
-    from .state import Phase
+    from president.game.state import Phase
 
     steps, play = 0, state._play
     while state.phase is not Phase.OVER:

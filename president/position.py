@@ -16,9 +16,9 @@ from dataclasses import replace
 
 from personalities.view import ClimbingView
 
-from .cards import play_of
-from .settings import Settings
-from .state import Phase, PresidentState
+from president.game.cards import play_of
+from president.game.settings import Settings
+from president.game.state import Phase, PresidentState
 
 
 def hypothetical_state(settings: Settings, view: ClimbingView, played: list[int], rng: random.Random) -> PresidentState:

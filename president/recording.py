@@ -1,7 +1,7 @@
 """Recording decisions at a President table: any bot's (`president record`), or the person's at the table.
 
 A decision is recorded from the deciding seat's observation only (its climbing
-view, `president.view.president_view`), so a record holds nothing the seat
+view, `president.game.view.president_view`), so a record holds nothing the seat
 could not see. Decisions with a single legal action (a forced pass, the Loser's
 forced gift) are not recorded: nobody chose anything there.
 """
@@ -14,13 +14,13 @@ from typing import Any, Callable, Iterator, Sequence
 from personalities.records import RecordedDecision, header, record_lines, situation_of
 from recycle.kernel.protocol import play_game
 
-from .bots import make_bots
-from .cards import Give
-from .saved_matches import data_dir
-from .settings import Settings
-from .simulate import match_seed
-from .state import PresidentState
-from .view import president_view
+from president.agents.bots import make_bots
+from president.game.cards import Give
+from president.match.saved import data_dir
+from president.game.settings import Settings
+from president.match.simulate import match_seed
+from president.game.state import PresidentState
+from president.game.view import president_view
 
 
 def record_of(observation, legal_actions: Sequence[Any], action: Any) -> RecordedDecision | None:

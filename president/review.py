@@ -17,11 +17,11 @@ from dataclasses import dataclass
 from recycle.kernel.beliefs import placed_right
 from recycle.kernel.protocol import decide, play_out, unasked_when_forced
 
-from .beliefs import chain_sampler
-from .bots import make_bot
-from .levels import LEVELS
-from .saved_matches import MatchFileError, MatchRecord, replay, replay_all
-from .state import Phase, PresidentState
+from president.agents.beliefs import chain_sampler
+from president.agents.bots import make_bot
+from president.agents.levels import LEVELS
+from president.match.saved import MatchFileError, MatchRecord, replay, replay_all
+from president.game.state import Phase, PresidentState
 
 WIDTH = 80
 #: Worlds each choice is played out in (the same worlds for every choice of one decision).

@@ -8,9 +8,9 @@ from typing import Callable, Sequence
 
 from recycle.kernel.protocol import Agent, play_game
 
-from .settings import Settings
-from .simulate import match_seed
-from .state import PresidentState
+from president.game.settings import Settings
+from president.match.simulate import match_seed
+from president.game.state import PresidentState
 
 
 def count_firings(agents: Sequence[Agent], settings: Settings, rounds: int, seed: int, seat: int = 0,

@@ -14,14 +14,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
-from recycle.kernel.arguments import UsageError
+from recycle.cli.arguments import UsageError
 from recycle.kernel.beliefs import Belief, HandBelief
 from recycle.kernel.protocol import GameError
 
-from .cards import Card, parse_action
-from .settings import Settings, SettingsError
-from .simulate import match_seed
-from .state import PresidentState
+from president.game.cards import Card, parse_action
+from president.game.settings import Settings, SettingsError
+from president.match.simulate import match_seed
+from president.game.state import PresidentState
 
 FORMAT = "president-match/1"
 #: Where tests (and anyone) put the data folder instead of the per-user one.

@@ -80,7 +80,7 @@ class Settings:
     no_going_out_on_two: bool = False
     rounds: int = 10
     target_score: int = 0  # 0: no target; the match lasts `rounds` rounds
-    # Suits matter from here on (president/suited.py); all off at the tables above.
+    # Suits matter from here on (president/game/suited.py); all off at the tables above.
     sequences: bool = False  # three or more consecutive values of one suit are a play (kaidan)
     lock: bool = False  # a play of the same suits as the one it beats locks the trick to them (shibari)
     spade_three: bool = False  # a lone joker is beaten by the 3 of spades alone

@@ -12,8 +12,8 @@ from typing import Callable, Sequence
 
 from recycle.kernel.protocol import Agent, play_game
 
-from .settings import Settings
-from .state import PresidentState
+from president.game.settings import Settings
+from president.game.state import PresidentState
 
 
 def match_seed(seed: int, match: int) -> int:
@@ -84,7 +84,7 @@ class SimulationResult:
 def simulate(settings: Settings, agents: Sequence[Agent], names: Sequence[str], matches: int, seed: int,
              progress: Callable[[int], None] | None = None, deal=None) -> SimulationResult:
     """Play `matches` matches, seat i always played by `agents[i]`; every match's first round
-    starts from `deal` (a `president.deals.Deal`) when one is given."""
+    starts from `deal` (a `president.game.deals.Deal`) when one is given."""
     n = settings.players
     result = SimulationResult(seed, matches, settings, [SeatStats(names[i], [0] * n) for i in range(n)])
     for m in range(matches):

@@ -16,17 +16,17 @@ from typing import Callable, Hashable
 
 from recycle.kernel.protocol import TERMINAL, GameError, GameState, IllegalAction, Results
 
-from .cards import JOKER, TWO, VALUE_LABELS, Card, Give, Play, parse_action
-from .exchange import apply_gift, legal_gifts, start_exchange
-from .heuristic import round_heuristic
-from .inference import ModelEvidence, PassEvidence
-from .knowledge import Dealer
-from .layout import layout
-from .legality import check_play, is_legal, legal_plays
-from .observation import PresidentObservation, round_points
-from .playout import greedy_playout
-from .settings import EqualValue, FirstLeader, LaterLeader, Settings
-from .suited import next_lock, suited_cards
+from president.game.cards import JOKER, TWO, VALUE_LABELS, Card, Give, Play, parse_action
+from president.game.exchange import apply_gift, legal_gifts, start_exchange
+from president.game.heuristic import round_heuristic
+from president.game.inference import ModelEvidence, PassEvidence
+from president.game.knowledge import Dealer
+from president.game.layout import layout
+from president.game.legality import check_play, is_legal, legal_plays
+from president.game.observation import PresidentObservation, round_points
+from president.game.playout import greedy_playout
+from president.game.settings import EqualValue, FirstLeader, LaterLeader, Settings
+from president.game.suited import next_lock, suited_cards
 
 #: The card whose holder leads the first round, by `Settings.first_leader`.
 _OPENING_CARD = {FirstLeader.THREE_OF_CLUBS: Card(3, "c"), FirstLeader.THREE_OF_DIAMONDS: Card(3, "d")}
@@ -122,7 +122,7 @@ class PresidentState(GameState):
         self.places = [0] * n
         self.best_free, self.worst_free = 1, n
         self.reversed = False
-        self.lock = 0  # the suits the trick is locked to (a mask, president/suited.py); 0: none
+        self.lock = 0  # the suits the trick is locked to (a mask, president/game/suited.py); 0: none
         self.history = []
         self.gifts = []  # (giver, receiver, mask) of this round's exchange
         self.bounds = []  # (knower, target, highest value target may hold)
@@ -212,7 +212,7 @@ class PresidentState(GameState):
 
     def heuristic(self, player: int) -> float:
         """A finished match or round: its utility; else the place the hands' sizes promise
-        (`president.heuristic`)."""
+        (`president.game.heuristic`)."""
         if self.phase is Phase.OVER:
             return self.results().utilities()[player]
         return round_heuristic(self, player)

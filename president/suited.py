@@ -1,7 +1,7 @@
 """Plays that name their suits: sequences (kaidan), locks (shibari) and the spade 3 (UECda's rules).
 
 At a table where `Settings.suited` is true, every play names its cards
-(`Play.suits`, `Play.wild`, `Play.run`; see `president.cards.Play`) and this
+(`Play.suits`, `Play.wild`, `Play.run`; see `president.game.cards.Play`) and this
 module lists the legal ones. The rules, as docs/president-rules.md states them:
 
 - a *group* is cards of one value (a single, a pair, ...); a joker may stand
@@ -22,12 +22,12 @@ from typing import TYPE_CHECKING
 
 from recycle.kernel.protocol import ActionParseError, IllegalAction
 
-from .cards import JOKER, PASS, SUITS, Card, Play, parse_value
-from .settings import EqualValue, JokerMode
+from president.game.cards import JOKER, PASS, SUITS, Card, Play, parse_value
+from president.game.settings import EqualValue, JokerMode
 
 if TYPE_CHECKING:
-    from .layout import Layout
-    from .state import PresidentState
+    from president.game.layout import Layout
+    from president.game.state import PresidentState
 
 SPADES = 1 << SUITS.index("s")
 #: Every non-empty set of suits, fewer suits first, then lower suits (the order plays are listed in).

@@ -6,12 +6,12 @@ from operator import sub
 from typing import Sequence
 
 from personalities.view import ClimbingView, ExchangeView
-from recycle.kernel.arguments import UsageError
+from recycle.cli.arguments import UsageError
 
-from .cards import JOKER, Give, Play, play_of, PASS
-from .observation import NO_RANK, PresidentObservation, rank_of_place
-from .settings import EqualValue, JokerMode, Settings
-from .state import Phase
+from president.game.cards import JOKER, Give, Play, play_of, PASS
+from president.game.observation import NO_RANK, PresidentObservation, rank_of_place
+from president.game.settings import EqualValue, JokerMode, Settings
+from president.game.state import Phase
 
 _NORMAL = tuple(range(3, 16))
 _REVERSED = tuple(range(15, 2, -1))

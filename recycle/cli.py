@@ -17,17 +17,17 @@ from __future__ import annotations
 import argparse
 import sys
 
-from recycle.kernel.arguments import ArgumentParser, UsageError, add_version
-from recycle.kernel.subcommands import (
+from recycle.cli.arguments import ArgumentParser, UsageError, add_version
+from recycle.cli.subcommands import (
     Subcommand,
     add_subcommands,
     answer_without_subcommand,
     chosen,
 )
 
-_C = "recycle.commands."
+_C = "recycle.cli.commands."
 #: Every subcommand, in the order `recycle --help` lists them, with the module that builds its
-#: parser: only the module of the subcommand being run is imported (see recycle.kernel.subcommands).
+#: parser: only the module of the subcommand being run is imported (see recycle.cli.subcommands).
 #: A new subcommand gets a row here (tests/test_cli_help.py fails otherwise).
 COMMANDS = [
     Subcommand("check", _C + "files", "report every error and warning in RECYCLE files (exit 3 on errors)"),
@@ -51,7 +51,7 @@ def user_errors() -> tuple[type[Exception], ...]:
     not one of them: it is a bug, reported as such. (A function: imported only when a command runs.)"""
     from recycle.kernel.diagnostics import DiagnosticError
     from recycle.kernel.protocol import GameError
-    from recycle.kernel.arguments import RunError
+    from recycle.cli.arguments import RunError
     from recycle.kernel.specs import AgentSpecError
 
     return (AgentSpecError, DiagnosticError, GameError, UsageError, RunError, OSError)
@@ -71,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser(argv)
     if chosen(argv, COMMANDS) is None:  # --help, --version: answered without importing any command
         return answer_without_subcommand(parser, argv)
-    from recycle.kernel.cli_support import EXIT_FAILED, EXIT_USAGE, run_main
+    from recycle.cli.console import EXIT_FAILED, EXIT_USAGE, run_main
     from recycle.kernel.protocol import GameError
 
     return run_main(parser, argv, user_errors(),

@@ -71,7 +71,7 @@ def run_state_folder(tmp_path_factory, monkeypatch) -> Path:
 @pytest.fixture(autouse=True)
 def user_data_folder(tmp_path_factory, monkeypatch) -> Path:
     """The per-user data folder (the table's saved matches and decisions) of a test: never the user's own."""
-    from president.saved_matches import DATA_ENV
+    from president.match.saved import DATA_ENV
 
     return _test_folder(tmp_path_factory, monkeypatch, DATA_ENV, "user-data")
 

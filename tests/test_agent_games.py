@@ -11,9 +11,9 @@ import random
 
 import pytest
 
-from president.bots import make_bot
-from president.settings import preset
-from president.state import PresidentState
+from president.agents.bots import make_bot
+from president.game.settings import preset
+from president.game.state import PresidentState
 from recycle.kernel.specs import AgentSpecError
 from recycle.players import (AGENT_FACTORIES, AGENT_TRAITS, PRESIDENT, agent_traits, agents_for,
                              check_agents_for, unplayable_agent)
@@ -67,7 +67,7 @@ def test_commands_refuse_an_agent_that_cannot_play_president(argv, capsys, tmp_p
 
 
 def test_the_new_match_dialog_offers_only_agents_that_can_play_and_labels_the_cheat():
-    from tui.options import opponent_choices
+    from tui.president.options import opponent_choices
 
     choices = dict((spec, label) for label, spec in opponent_choices(()))
     assert "tides-seed" not in choices and "tides-solver" not in choices

@@ -100,6 +100,6 @@ def test_building_the_command_line_leaves_the_definitions_unimported():
     import subprocess
     import sys
 
-    code = ("import sys; from recycle.cli import build_parser; build_parser(['analyze']); "
+    code = ("import sys; from recycle.cli.main import build_parser; build_parser(['analyze']); "
             "sys.exit('recycle.analysis' in sys.modules)")
     assert subprocess.run([sys.executable, "-c", code]).returncode == 0

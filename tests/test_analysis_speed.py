@@ -11,7 +11,7 @@ from rich.console import Console
 from recycle.analysis import ALL_AI, ONE_AI, RANDOM, Config, PlayUnit, analyze, units
 from recycle.analysis.eta import Eta
 from recycle.analysis.experiment import schedule, run_units
-from recycle.kernel.progress import EtaColumn
+from recycle.cli.progress import EtaColumn
 
 
 class FakeClock:

@@ -22,7 +22,7 @@ from recycle.lang import load_game
 from tui.anygame.app import ErrorScreen, GameOverScreen, PlayApp
 from tui.anygame.pilot import play_to_end
 from tui.anygame.session import play_options
-from tui.pilot import screen_text
+from tui.president.pilot import screen_text
 
 CORPUS = SHARED / "recycle-corpus"
 FILES = sorted(p.relative_to(CORPUS).as_posix() for p in CORPUS.glob("*/*")

@@ -17,7 +17,7 @@ from recycle.lang import load_game
 from tui.anygame.app import PlayApp
 from tui.anygame.pilot import settle
 from tui.anygame.session import GameSession, play_options
-from tui.pilot import screen_text
+from tui.president.pilot import screen_text
 
 #: (game, seats, the person's cards, a bot's cards in the first world, in the second)
 CASES = {

@@ -17,8 +17,8 @@ from recycle.lang import load_game
 from tui.anygame.app import ErrorScreen, GameOverScreen, PlayApp
 from tui.anygame.pilot import choose_by_keys, play_to_end, settle
 from tui.anygame.session import play_options
-from tui.pilot import screen_text
-from tui.traceview import DebugScreen
+from tui.president.pilot import screen_text
+from tui.shared.traceview import DebugScreen
 
 
 def synchronously(test):

@@ -12,7 +12,7 @@ import grimp
 import pytest
 from importlinter.cli import lint_imports
 
-from recycle.kernel.cli_support import EXIT_INTERNAL, EXIT_USAGE, run_main
+from recycle.cli.console import EXIT_INTERNAL, EXIT_USAGE, run_main
 
 from conftest import REPO
 
@@ -28,10 +28,10 @@ def test_import_contracts_are_kept():
 
 def room(module: str) -> str:
     """The package a module lives in: `recycle`'s sub-packages are rooms of their own, and
-    so is the command layer on top (`president.cli` and `president.commands`, which start the UI)."""
+    so is the command layer on top (`president.cli.main` and `president.cli.commands`, which start the UI)."""
     parts = module.split(".")
     if parts[0] == "president" and len(parts) > 1 and parts[1] in ("cli", "commands"):
-        return "president.commands"
+        return "president.cli.commands"
     return ".".join(parts[:2]) if parts[0] == "recycle" and len(parts) > 1 else parts[0]
 
 

@@ -13,10 +13,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from president.bots import make_bot
+from president.agents.bots import make_bot
 from president.cli import main
-from president.settings import Settings
-from president.state import PresidentState
+from president.game.settings import Settings
+from president.game.state import PresidentState
 from recycle.kernel.beliefs import BeliefTally, brier, placed_right, uniform_belief
 from recycle.kernel.protocol import decide
 

@@ -1,6 +1,6 @@
 """Fuzzing the command lines and the files they read back (bounded for CI: about 30 s on 2 cores).
 
-The inputs and oracles are `president.commands.fuzzing`'s (`bench/fuzz.py` runs
+The inputs and oracles are `fuzzing.commands`'s (`bench/fuzz.py` runs
 the same ones for as long as asked); here hypothesis draws the generators'
 random streams, derandomized so CI is repeatable. `FUZZ_EXAMPLES=N` asks for
 N random cases per test instead.
@@ -20,10 +20,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from president.cli import build_parser as president_parser
+from president.cli.main import build_parser as president_parser
 from president.cli import main as president
-from president.commands import fuzzing
-from recycle.cli import build_parser as recycle_parser
+from fuzzing import commands as fuzzing
+from recycle.cli.main import build_parser as recycle_parser
 from recycle.cli import main as recycle
 
 LONG = int(os.environ.get("FUZZ_EXAMPLES", "0"))
@@ -92,8 +92,8 @@ def test_mutated_journals_through_the_command(files, tmp_path):
 
 
 def test_mutated_deal_files_are_used_or_refused(tmp_path):
-    from president.deals import random_deal
-    from president.settings import preset
+    from president.game.deals import random_deal
+    from president.game.settings import preset
 
     original = random_deal(preset("classic"), random.Random(3)).text("a deal")
     path = tmp_path / "deal.txt"

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from president.cli import build_parser as president_parser
-from recycle.cli import build_parser as recycle_parser
+from president.cli.main import build_parser as president_parser
+from recycle.cli.main import build_parser as recycle_parser
 
 
 def subcommands(parser):
@@ -32,7 +32,7 @@ def test_every_registered_subcommand_is_in_the_static_table(program):
     import importlib
     import pkgutil
 
-    from recycle.kernel.subcommands import registrar
+    from recycle.cli.subcommands import registrar
 
     cli = importlib.import_module(f"{program}.cli")
     commands = importlib.import_module(f"{program}.commands")
@@ -60,7 +60,7 @@ def test_help_imports_no_command_module(program):
     code = (f"import sys; from {program}.cli import main\n"
             f"try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
             "print(sorted(m for m in sys.modules if '.commands.' in m or m.startswith(('rich', 'pyparsing', "
-            "'textual', 'president.state', 'recycle.interp'))))")
+            "'textual', 'president.game.state', 'recycle.interp'))))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.splitlines()[-1] == "[]"
 

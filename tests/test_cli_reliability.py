@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from president.cli import main as president
-from president.commands.fuzzing import call, output_problem
+from fuzzing.commands import call, output_problem
 from recycle.cli import main as recycle
 from recycle.games import game_path
 from recycle.kernel.specs import AgentSpecError, fill_seats, join_specs, parse_spec, split_specs
@@ -193,8 +193,8 @@ def test_trace_round_beyond_the_match_is_an_error():
 
 
 def test_stats_shows_a_progress_bar(monkeypatch):
-    import president.commands.explain as explain
-    from recycle.kernel import output
+    import president.cli.commands.explain as explain
+    from recycle.cli import output
 
     calls = []
 

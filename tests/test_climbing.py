@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 import recycle.games
 from personalities.catalog import shipped, shipped_names
 from personalities.evaluator import explain
-from president.settings import Settings
-from president.view import hypothetical_view
+from president.game.settings import Settings
+from president.game.view import hypothetical_view
 from recycle.climbing.adapter import RANK_VALUES, adapter_for, climbing_bot, make_climbing_bots
 from recycle.climbing.metadata import ClimbingMetaError, read_meta
 from recycle.kernel.protocol import RandomAgent, play_game

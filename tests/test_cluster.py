@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from president.matches import PresidentMatch
-from president.settings import preset
-from recycle.kernel import uploads
+from president.match.tournament import PresidentMatch
+from president.game.settings import preset
+from recycle.kernel import user_files as uploads
 from recycle.tournament import Journal, Schedule, Tally, records, run_tournament
 from recycle.tournament import cluster
 from recycle.tournament.cluster import BLOCK, ClusterError, ClusterSpec, block_size, run_task
@@ -143,7 +143,7 @@ def test_cluster_run_killed_then_resumed_equals_an_uninterrupted_run(tmp_path):
                  "--json", str(tmp_path / "ref.json")]) == 0
     reference = json.loads((tmp_path / "ref.json").read_text())
     journal = tmp_path / "killed.jsonl"
-    proc = subprocess.Popen([sys.executable, "-m", "president.cli", "tournament", *args, "--cluster", "local:2",
+    proc = subprocess.Popen([sys.executable, "-m", "president.cli.main", "tournament", *args, "--cluster", "local:2",
                              "--out", str(journal)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             start_new_session=True)
     try:

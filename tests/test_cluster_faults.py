@@ -22,7 +22,7 @@ import pytest
 
 from recycle.climbing import adapter
 from recycle.climbing.match import RecycleMatch
-from recycle.kernel import uploads
+from recycle.kernel import user_files as uploads
 from recycle.tournament import cluster
 from recycle.tournament.cluster import ClusterError, worker_problem
 
@@ -33,7 +33,7 @@ GAMES = Path(adapter.__file__).parents[1] / "games"
 
 
 def president(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "president.cli", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "president.cli.main", *args], capture_output=True, text=True,
                           timeout=timeout, stdin=subprocess.DEVNULL)
 
 
@@ -219,7 +219,7 @@ def test_a_real_scheduler_with_bad_workers_plays_as_one_process_and_a_dead_one_i
 
         # The scheduler dies mid-run: one line within 30 s, exit 1, and the finished games are kept.
         journal = tmp_path / "long.jsonl"
-        run = subprocess.Popen([sys.executable, "-m", "president.cli", "tournament", "Classic", "Cautious",
+        run = subprocess.Popen([sys.executable, "-m", "president.cli.main", "tournament", "Classic", "Cautious",
                                 "--matches", "400", "--seed", "5", "--cluster", grid.address, "--out", str(journal)],
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL)
         deadline = time.monotonic() + 60

@@ -8,9 +8,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from president.cli import main as president
-from president.deals import hand_sizes, pack, parse_deal_text, random_deal, read_deal_file, write_deal_file
-from president.settings import Settings, preset
-from president.state import PresidentState
+from president.game.deals import hand_sizes, pack, parse_deal_text, random_deal, read_deal_file, write_deal_file
+from president.game.settings import Settings, preset
+from president.game.state import PresidentState
 from recycle.games import game_path
 from recycle.cli import main as recycle
 from recycle.kernel.diagnostics import DiagnosticError
@@ -34,7 +34,7 @@ def tables():
 
 def recycle_hands(state, players: int = 5) -> list[list[str]]:
     """Each player's HAND as `3c`-style names, sorted like a `Deal`."""
-    from president.cards import Card
+    from president.game.cards import Card
 
     return [[str(c) for c in sorted(Card.parse(short_name(state.table.attrs[i]))
                                     for i in state.st.locs[("p", p, "iloc", "HAND")])] for p in range(players)]
@@ -232,8 +232,8 @@ def test_simulate_and_recycle_run_take_a_deal_file(tmp_path, capsys):
 
 
 def test_play_starts_from_a_deal_file(tmp_path, capsys):
-    from tui.options import MatchOptions
-    from tui.session import Session
+    from tui.president.options import MatchOptions
+    from tui.president.session import Session
 
     deal = random_deal(CLASSIC, random.Random(6))
     session = Session(MatchOptions(CLASSIC, 1, ("Classic",), deal=deal.hands))
@@ -290,7 +290,7 @@ def test_crosscheck_refuses_what_it_cannot_compare(capsys):
 def test_a_recycle_president_with_a_rule_left_out_diverges(tmp_path):
     # President5 without "a skipped player counts as having passed": tricks end at another
     # turn after an equal-value play, which only some deals reach.
-    from president.commands.crosscheck import Crosscheck, default_bots
+    from president.cli.commands.crosscheck import Crosscheck, default_bots
 
     text = open(PRESIDENT5, encoding="utf-8").read()
     rule = "((== (game sto SKIP) 1) (set (game sto PASSES) 1))"
@@ -306,7 +306,7 @@ def test_a_recycle_president_with_a_rule_left_out_diverges(tmp_path):
 
 
 def test_an_engine_failing_is_reported_with_its_deal(tmp_path):
-    from president.commands.crosscheck import Crosscheck, crosscheck, default_bots
+    from president.cli.commands.crosscheck import Crosscheck, crosscheck, default_bots
     from recycle.kernel.protocol import GameError
 
     text = open(PRESIDENT5, encoding="utf-8").read()

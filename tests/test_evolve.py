@@ -12,7 +12,7 @@ from personalities.catalog import shipped, shipped_names
 from personalities.mutation import Candidate, Mutator
 from personalities.reader import check_text, parse_personality
 from president.cli import main
-from president.evolution import Paired
+from president.authoring.evolution import Paired
 
 DONORS = [(rule, f"{name} line {rule.line}") for name in shipped_names() for rule in shipped(name).rules]
 TINY = ["--generations", "2", "--population", "2", "--deals", "3", "--rounds", "1", "--seed", "4",
@@ -106,7 +106,7 @@ def test_bad_start_and_bad_journal_are_one_line_errors(tmp_path, capsys):
 def test_the_output_folder_may_be_new_but_must_be_creatable(tmp_path):
     import argparse
 
-    from recycle.kernel.arguments import new_output_file
+    from recycle.cli.arguments import new_output_file
 
     assert new_output_file(str(tmp_path / "evolved" / "deeper" / "x.rul")).endswith("x.rul")
     (tmp_path / "plain").write_text("a file, not a folder")

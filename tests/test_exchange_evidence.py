@@ -9,11 +9,11 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from president.bots import make_bot
+from president.agents.bots import make_bot
 from president.exchange_evidence import ExchangeEvidence, pair_weight
-from president.inference import ModelEvidence
-from president.settings import preset
-from president.state import Phase, PresidentState
+from president.game.inference import ModelEvidence
+from president.game.settings import preset
+from president.game.state import Phase, PresidentState
 
 
 def counts(values) -> list[int]:

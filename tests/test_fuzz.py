@@ -1,5 +1,5 @@
 """Fuzzing in CI, on a fixed budget (about 50 s in all on one core, derandomized: the same
-inputs every run). The oracles are `recycle.fuzzing`'s, the same as `bench/fuzz.py` (long runs) uses:
+inputs every run). The oracles are `fuzzing.inputs`'s, the same as `bench/fuzz.py` (long runs) uses:
 
 - the `.rul` reader, on grammar-aware generated files, whitespace- and character-mutated
   shipped files, and arbitrary text and bytes: no exception, diagnostics inside the text,
@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from recycle.fuzzing import generate_rul, mutate_game, mutate_text, recycle_problem, rul_problem
+from fuzzing.inputs import generate_rul, mutate_game, mutate_text, recycle_problem, rul_problem
 
 FUZZ = settings(deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow], database=None)
 SHIPPED_RUL = [Path(str(p)).read_text(encoding="utf-8")

@@ -13,9 +13,9 @@ from personalities.matching import Scorer
 from personalities.reader import load_personality
 from personalities.records import RecordsError, Situation, load_records
 from president.cli import main
-from president.recording import record_matches, record_of, write_records
-from president.settings import preset
-from president.state import PresidentState
+from president.match.recording import record_matches, record_of, write_records
+from president.game.settings import preset
+from president.game.state import PresidentState
 from recycle.kernel.diagnostics import DiagnosticError
 
 HEADER = '{"format": "president-decisions", "version": 1, "player": "x"}\n'
@@ -135,11 +135,11 @@ def test_imitate_learns_a_known_personality(tmp_path):
 
 
 def test_the_table_saves_the_persons_decisions_unless_told_not_to(tmp_path, user_data_folder):
-    from president.cards import PASS
-    from tui.app import PresidentApp
-    from tui.options import MatchOptions
-    from tui.pilot import play_round
-    from tui.session import Session
+    from president.game.cards import PASS
+    from tui.president.app import PresidentApp
+    from tui.president.options import MatchOptions
+    from tui.president.pilot import play_round
+    from tui.president.session import Session
 
     table = preset("classic").with_overrides({"players": "3"})
     app = PresidentApp(MatchOptions(table, 3, rules_dir=tmp_path / "rules", delay=0, saving=True))
@@ -202,7 +202,7 @@ def test_simplifying_never_loses_earn_training_decisions_in_all():
     from types import SimpleNamespace
 
     from personalities.mutation import Candidate
-    from president.imitation import Search
+    from president.authoring.imitation import Search
 
     class EachRemovalCostsOne:
         scorer = SimpleNamespace(records=[])  # earn: its smallest, 2

@@ -132,7 +132,7 @@ def test_a_full_disk_or_size_limit_exits_1_with_the_reason_and_keeps_the_journal
     def limit() -> None:  # as `ulimit -f`: the header and a few games fit, the rest does not
         resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
 
-    proc = subprocess.run([sys.executable, "-m", "president.cli", "tournament", *TINY, "-j1", "--out", str(journal)],
+    proc = subprocess.run([sys.executable, "-m", "president.cli.main", "tournament", *TINY, "-j1", "--out", str(journal)],
                           capture_output=True, text=True, preexec_fn=limit, timeout=120)
     assert proc.returncode == 1, proc.stderr
     assert "cannot write the journal" in proc.stderr and "File too large" in proc.stderr
@@ -204,7 +204,7 @@ def _interrupt_when(cmd: list[str], journal_glob: tuple[Path, str], lines: int) 
 def test_ctrl_c_in_a_single_game_analysis_prints_partial_figures_and_the_resume_command(tmp_path,
                                                                                        run_state_folder):
     args = ["analyze", "President5", "--games", "4", "--rollouts", "1", "--bootstrap", "10", "--seed", "3"]
-    stopped = _interrupt_when([sys.executable, "-m", "recycle.cli", *args, "--json", str(tmp_path / "r.json")],
+    stopped = _interrupt_when([sys.executable, "-m", "recycle.cli.main", *args, "--json", str(tmp_path / "r.json")],
                               (run_state_folder, "analysis-*.jsonl"), 4)
     journal = run_state_folder / "analysis-President5-3.jsonl"
     assert stopped.returncode == 130, stopped.stderr
@@ -222,7 +222,7 @@ def test_ctrl_c_in_a_single_game_analysis_prints_partial_figures_and_the_resume_
 @pytest.mark.slow
 def test_ctrl_c_in_evolve_prints_the_generations_done_and_the_resume_command(tmp_path):
     out = tmp_path / "x.rul"
-    cmd = [sys.executable, "-m", "president.cli", "evolve", "Classic", "--generations", "30", "--population", "1",
+    cmd = [sys.executable, "-m", "president.cli.main", "evolve", "Classic", "--generations", "30", "--population", "1",
            "--deals", "2", "--rounds", "1", "--seed", "4", "--against", "Cautious,Gambler", "--out", str(out)]
     stopped = _interrupt_when(cmd, (tmp_path, "x-evolve-*.jsonl"), 2)  # the header and a generation
     journal = tmp_path / "x-evolve-4.jsonl"

@@ -11,11 +11,11 @@ import random
 
 import pytest
 
-from president.beliefs import seat_belief
-from president.bots import make_bot, make_bots
-from president.opponents import known_policies
-from president.settings import Settings
-from president.state import PresidentState
+from president.agents.beliefs import seat_belief
+from president.agents.bots import make_bot, make_bots
+from president.agents.opponents import known_policies
+from president.game.settings import Settings
+from president.game.state import PresidentState
 from recycle.kernel.protocol import decide
 from recycle.kernel.specs import AgentSpecError
 from recycle.search.common import AgentModel

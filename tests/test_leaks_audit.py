@@ -16,7 +16,7 @@ from test_recycle_interp_corpus import KNOWN_DEFECTS
 
 from recycle.audit import Pair, SeatLeak, Subject, assert_same_for_seat, audit, compare_game, first_difference
 from recycle.cli import main as recycle_main
-from recycle.commands.audit import CHEAP_SPECS, default_specs, president_subject, subject_of, verdict
+from recycle.cli.commands.audit import CHEAP_SPECS, default_specs, president_subject, subject_of, verdict
 from recycle.games import shipped_games
 from recycle.kernel.protocol import RandomAgent
 from recycle.players import AGENT_FACTORIES
@@ -132,7 +132,7 @@ def test_the_gift_leak_of_the_reproducer_is_caught(monkeypatch):
     """With other pairs' gifts in the history again (the bug of gift_history_leak.py), the seat's text differs."""
     from test_leaks_gifts import after_exchange
 
-    import president.observation as observation
+    import president.game.observation as observation
 
     subject = president_subject()
     state = after_exchange(1)

@@ -9,10 +9,10 @@ import random
 
 import pytest
 
-from president.cards import Give
-from president.exchange import UnseenGive
-from president.settings import preset
-from president.state import Phase, PresidentState
+from president.game.cards import Give
+from president.game.exchange import UnseenGive
+from president.game.settings import preset
+from president.game.state import Phase, PresidentState
 
 
 def after_exchange(seed: int) -> PresidentState:

@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import pytest
 
-from president.bots import make_bot
+from president.agents.bots import make_bot
 from president.cli import main
-from president.commands import play
-from president.levels import LEVELS, SEARCH, level
-from president.settings import preset
+from president.cli.commands import play
+from president.agents.levels import LEVELS, SEARCH, level
+from president.game.settings import preset
 
 
 @pytest.mark.parametrize("name", list(LEVELS))
@@ -44,10 +44,10 @@ def started(monkeypatch, tmp_path):
         def run(self):
             pass
 
-    import tui.app
+    import tui.president.app
 
     monkeypatch.setattr(play, "has_terminal", lambda: True)
-    monkeypatch.setattr(tui.app, "PresidentApp", App)
+    monkeypatch.setattr(tui.president.app, "PresidentApp", App)
 
     def start(*argv):
         code = main(["play", "--rules-dir", str(tmp_path), "--seed", "1", *argv])
@@ -78,7 +78,7 @@ def test_play_rejects_an_unknown_level(started, capsys):
 
 
 def test_the_new_match_dialog_offers_every_level_bot_and_the_search_player():
-    from tui.options import opponent_choices
+    from tui.president.options import opponent_choices
 
     specs = [spec for _, spec in opponent_choices(())]
     assert SEARCH in specs and all(s in specs for lv in LEVELS.values() for s in lv.opponents)

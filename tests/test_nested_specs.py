@@ -37,7 +37,7 @@ def test_cheap_rollouts_are_still_accepted():
 
 
 def _classic(spec):
-    from president.bots import personality_agent  # a shipped personality, as President resolves it
+    from president.agents.bots import personality_agent  # a shipped personality, as President resolves it
 
     return personality_agent(spec)
 

@@ -16,10 +16,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from president.cli import main as president
-from president.commands.fuzzing import call
+from fuzzing.commands import call
 from recycle.cli import main as recycle
-from recycle.kernel.arguments import output_file
-from recycle.kernel.output import write_csv, write_json
+from recycle.cli.arguments import output_file
+from recycle.cli.output import write_csv, write_json
 from recycle.kernel.suggest import did_you_mean, hint, nearest_names
 
 
@@ -125,7 +125,7 @@ def test_a_pipe_nothing_reads_is_refused_at_once(tmp_path):
 @pytest.mark.parametrize("option", ["--json", "--csv"])
 def test_dev_stdout_into_a_pipe_is_standard_output(option):
     """`--json /dev/stdout | jq`: the machine-readable output alone, the table making way as for `-`."""
-    done = subprocess.run([sys.executable, "-m", "recycle.cli", "run", "President5", "--games", "1", "--seed", "3",
+    done = subprocess.run([sys.executable, "-m", "recycle.cli.main", "run", "President5", "--games", "1", "--seed", "3",
                            option, "/dev/stdout"], capture_output=True, text=True, timeout=120,
                           cwd=Path(__file__).parent.parent)
     assert done.returncode == 0, done.stderr

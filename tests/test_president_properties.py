@@ -11,10 +11,10 @@ from dataclasses import replace
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from president.cards import JOKER, PASS, Card, Give, Play, parse_cards, play_of, value_text
-from president.layout import layout
-from president.settings import PRESETS, EqualValue, FirstLeader, JokerMode, LaterLeader, Settings, preset
-from president.state import Phase, PresidentState
+from president.game.cards import JOKER, PASS, Card, Give, Play, parse_cards, play_of, value_text
+from president.game.layout import layout
+from president.game.settings import PRESETS, EqualValue, FirstLeader, JokerMode, LaterLeader, Settings, preset
+from president.game.state import Phase, PresidentState
 from recycle.kernel.protocol import IllegalAction
 
 PROFILE = dict(deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])

@@ -1,7 +1,7 @@
 """Unit tests of every rule and every setting of the native President engine.
 
 The rules are those of `docs/president-rules.md`; where it is silent, the tests
-pin the semantics the engine documents (see `president/state.py`). Positions
+pin the semantics the engine documents (see `president/game/state.py`). Positions
 are built from explicit deals: the named seats hold exactly the cards listed
 and one seat (`REST`) holds the rest of the pack, so hands may be as small as
 a test needs.
@@ -13,14 +13,14 @@ from dataclasses import replace
 
 import pytest
 
-from president.cards import (JOKER, PASS, TWO, VALUES, Card, Give, Play, cards_text, parse_action,
+from president.game.cards import (JOKER, PASS, TWO, VALUES, Card, Give, Play, cards_text, parse_action,
                              parse_cards, parse_value, play_of, value_text)
-from president.layout import layout
-from president.observation import (LOSER, NEUTRAL, PRESIDENT, VICE_LOSER, VICE_PRESIDENT,
+from president.game.layout import layout
+from president.game.observation import (LOSER, NEUTRAL, PRESIDENT, VICE_LOSER, VICE_PRESIDENT,
                                    rank_of_place)
-from president.settings import (PRESETS, EqualValue, FirstLeader, JokerMode, LaterLeader, Settings,
+from president.game.settings import (PRESETS, EqualValue, FirstLeader, JokerMode, LaterLeader, Settings,
                                 SettingsError, parse_assignments, preset)
-from president.state import Phase, PresidentState
+from president.game.state import Phase, PresidentState
 from recycle.kernel.protocol import TERMINAL, ActionParseError, GameError, IllegalAction
 
 REST = None  # the seat that receives every card not named in a deal

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from recycle.cli import build_parser, main
-from recycle.commands.options import limits_of
+from recycle.cli.main import build_parser, main
+from recycle.cli.options import limits_of
 from recycle.interp import new_game
 from recycle.interp.compat import COMPAT_MODES, cardstock_game, is_cardstock
 from recycle.kernel.protocol import RandomAgent, play_game

@@ -11,7 +11,7 @@ import pytest
 from recycle.cli import main
 from recycle.climbing.metadata import ClimbingMetaError, read_meta, suggest
 from recycle.games import game_path, shipped_games
-from recycle.kernel.arguments import UsageError
+from recycle.cli.arguments import UsageError
 from recycle.lang import load_game, parse_game
 
 GAMES_DIR = Path(str(resources.files("recycle.games")))  # where the installed package keeps them

@@ -8,12 +8,12 @@ import random
 import pytest
 
 from president.cli import main
-from president.saved_matches import MatchFileError, load, replay_all, saved_matches
-import president.review
-from president.review import level_bots, review_round
-from president.settings import preset
-from tui.options import MatchOptions
-from tui.session import HUMAN, Session
+from president.match.saved import MatchFileError, load, replay_all, saved_matches
+import president.match.review
+from president.match.review import level_bots, review_round
+from president.game.settings import preset
+from tui.president.options import MatchOptions
+from tui.president.session import HUMAN, Session
 
 
 #: The levels' bots with the master's search at a test's budget (its own is a second a play).
@@ -59,7 +59,7 @@ def test_no_save_saves_nothing(user_data_folder):
 
 
 def test_play_has_a_no_save_option():
-    from president.cli import build_parser
+    from president.cli.main import build_parser
 
     args = build_parser(["play", "--no-save"]).parse_args(["play", "--no-save"])
     assert args.saving is False
@@ -114,11 +114,11 @@ def test_the_review_command_refuses_in_one_line(capsys, tmp_path):
 
 
 def test_the_result_screen_opens_the_review(tmp_path, monkeypatch):
-    from tui.app import PresidentApp
-    from tui.pilot import play_round, screen_text, settle
+    from tui.president.app import PresidentApp
+    from tui.president.pilot import play_round, screen_text, settle
 
-    monkeypatch.setattr(president.review, "level_bots", lambda: CHEAP_LEVELS)
-    monkeypatch.setattr(president.review, "WORLDS", 2)
+    monkeypatch.setattr(president.match.review, "level_bots", lambda: CHEAP_LEVELS)
+    monkeypatch.setattr(president.match.review, "WORLDS", 2)
 
     async def scenario():
         app = PresidentApp(MatchOptions(preset("classic"), 1, rules_dir=tmp_path / "rules", delay=0))

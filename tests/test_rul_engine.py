@@ -27,9 +27,9 @@ from personalities.syntax import Potential, card_text
 from personalities.trace import DecisionTrace
 from personalities.variables import Variable
 from personalities.view import JOKER, TWO, ClimbingView
-from president.cards import parse_value
-from president.settings import Settings, preset
-from president.view import hypothetical_view
+from president.game.cards import parse_value
+from president.game.settings import Settings, preset
+from president.game.view import hypothetical_view
 
 CLASSIC = Settings()
 PAGAT = preset("pagat")  # equal value not allowed: plays must be strictly higher

@@ -17,11 +17,11 @@ from personalities.player import EXCHANGE_NOTE, RulePlayer, exchange_choice
 from personalities.reader import check_file, load_personality, parse_personality
 from personalities.variables import Variable
 from personalities.view import JOKER, TWO, ClimbingView, ExchangeView
-from president.cards import PASS, Give
-from president.observation import NO_RANK, rank_of_place
-from president.settings import Settings, preset
-from president.state import Phase, PresidentState
-from president.view import president_view
+from president.game.cards import PASS, Give
+from president.game.observation import NO_RANK, rank_of_place
+from president.game.settings import Settings, preset
+from president.game.state import Phase, PresidentState
+from president.game.view import president_view
 from recycle.kernel.protocol import play_game
 
 MANUAL_EXAMPLE = (Path(__file__).parent / "data" / "ManualExample.rul").read_text(encoding="utf-8")
@@ -46,7 +46,7 @@ def counts_of(values: list[int]) -> tuple[int, ...]:
 
 def random_position(seed: int) -> ClimbingView:
     """A random consistent position: hand, played cards, upcards or the lead, opponents' sizes."""
-    from president.view import hypothetical_view
+    from president.game.view import hypothetical_view
 
     rng = random.Random(seed)
     deck = [v for v in range(3, 16) for _ in range(4)]
@@ -411,8 +411,8 @@ def test_shipped_personalities_pairwise_choose_differently_on_the_same_observati
 
 def _deal_with_wild_jokers() -> PresidentState:
     """Daifugo (jokers wild). Opponents: Jk Jk A | K 6 | 4 | 5; I hold the other 47 cards and lead."""
-    from president.cards import parse_cards
-    from president.layout import layout
+    from president.game.cards import parse_cards
+    from president.game.layout import layout
 
     opponents = [parse_cards("Jk Jk Ah"), parse_cards("Kh 6h"), parse_cards("4h"), parse_cards("5h")]
     lay = layout(1, 2)
@@ -422,7 +422,7 @@ def _deal_with_wild_jokers() -> PresidentState:
 
 
 def test_wild_jokers_really_beat_a_pair_in_this_position():
-    from president.cards import play_of
+    from president.game.cards import play_of
 
     state = _deal_with_wild_jokers()
     assert state.current_player() == 0 and state.upcards is None
@@ -452,7 +452,7 @@ def test_follow_odds_counts_wild_jokers():
 
 def test_a_name_in_user_folders_is_found_in_name_order_and_the_folder_is_read_bounded(tmp_path):
     from personalities.catalog import MAX_FOLDER_FILES, find_personality, locate
-    from tui.session import seat_source
+    from tui.president.session import seat_source
 
     rule = "; a personality\nL*\n"
     (tmp_path / "Mine.rul").write_text("; upper case file\nL*\n")

@@ -14,7 +14,7 @@ from pyparsing import ParseBaseException
 
 from personalities import grammar
 from personalities.reader import check_text, parse_personality
-from recycle.fuzzing import ODD_WHITESPACE, rul_problem
+from fuzzing.inputs import ODD_WHITESPACE, rul_problem
 from recycle.kernel.diagnostics import Severity
 
 REPRO = Path(__file__).parent / "data" / "repro"

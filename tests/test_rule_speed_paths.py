@@ -14,9 +14,9 @@ from personalities import odds
 from personalities.catalog import shipped
 from personalities.player import RulePlayer
 from personalities.reader import parse_personality
-from president.settings import preset
-from president.state import PresidentState
-from president.view import president_view
+from president.game.settings import preset
+from president.game.state import PresidentState
+from president.game.view import president_view
 from recycle.kernel.protocol import RandomAgent, play_game
 
 _INV = [1.0 / factorial(i) for i in range(128)]

@@ -10,9 +10,9 @@ import random
 import pytest
 from rich.console import Console
 
-from president.bots import make_bot
-from president.settings import Settings, preset
-from president.state import PresidentState
+from president.agents.bots import make_bot
+from president.game.settings import Settings, preset
+from president.game.state import PresidentState
 from recycle.kernel.specs import AgentSpecError
 from recycle.kernel.protocol import GameError, play_game
 from recycle.search import Solver, SearchTrace

@@ -16,8 +16,8 @@ from dataclasses import replace
 from hypothesis import given, settings, strategies as st
 from test_president_properties import PROFILE, check_determinization, playout, seeds, snapshot, tables
 
-from president.settings import preset
-from president.state import Phase, PresidentState
+from president.game.settings import preset
+from president.game.state import Phase, PresidentState
 from recycle.search.common import Rollout
 
 

@@ -7,13 +7,13 @@ import time
 
 import pytest
 
-from president.bots import make_bot
-from president.cards import PASS, play_of
-from president.inference import PassEvidence
-from president.legality import legal_plays
-from president.playout import cheap_answer, greedy_choice
-from president.settings import EqualValue, preset
-from president.state import Phase, PresidentState
+from president.agents.bots import make_bot
+from president.game.cards import PASS, play_of
+from president.game.inference import PassEvidence
+from president.game.legality import legal_plays
+from president.game.playout import cheap_answer, greedy_choice
+from president.game.settings import EqualValue, preset
+from president.game.state import Phase, PresidentState
 from recycle.kernel.specs import AgentSpecError
 from recycle.search.common import Budget, sampler
 from recycle.search.inference import Inference
@@ -300,7 +300,7 @@ def test_an_opponent_model_moves_the_other_players_in_the_tree_as_the_model_woul
 def test_model_evidence_never_doubts_the_true_world_of_a_table_of_its_model(monkeypatch):
     """Opponents who are Classic (deterministic) made exactly the model's decisions in the true world;
     worlds dealt at random disagree with some of them."""
-    from president.inference import ModelEvidence
+    from president.game.inference import ModelEvidence
     from recycle.search.common import AgentModel
 
     monkeypatch.setattr(ModelEvidence, "EXCHANGE", False)  # the decisions only: the exchange is weighed apart

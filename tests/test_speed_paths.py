@@ -9,11 +9,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from president.cards import Give, Play
-from president.exchange import legal_gifts
-from president.layout import layout
-from president.settings import PRESETS, preset
-from president.state import PresidentState
+from president.game.cards import Give, Play
+from president.game.exchange import legal_gifts
+from president.game.layout import layout
+from president.game.settings import PRESETS, preset
+from president.game.state import PresidentState
 from recycle.kernel.protocol import IllegalAction, RandomAgent, play_game
 
 TEN_ROUNDS = dataclasses.replace(preset("classic"), rounds=10)

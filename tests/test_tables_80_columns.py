@@ -17,10 +17,10 @@ from rich.table import Table
 
 from personalities.catalog import shipped_text
 from president.cli import main as president
-from president.commands.fuzzing import call
+from fuzzing.commands import call
 from recycle.cli import main as recycle
 from recycle.games import game_path
-from recycle.kernel import cli_support
+from recycle.cli import console as cli_support
 from recycle.kernel.tables import fitted
 from recycle.tournament import report
 

@@ -9,9 +9,9 @@ import random
 import pytest
 from rich.console import Console
 
-from president.bots import make_bot
-from president.settings import preset
-from president.state import PresidentState
+from president.agents.bots import make_bot
+from president.game.settings import preset
+from president.game.state import PresidentState
 from recycle.games import game_path
 from recycle.games.tides.state import TidesState
 from recycle.interp.game import new_game

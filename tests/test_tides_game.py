@@ -199,7 +199,7 @@ def test_general_agents_play_the_native_round(spec):
 
 
 def test_a_rule_personality_gets_a_clear_error():
-    from recycle.commands.tides import native_agents
+    from recycle.cli.commands.tides import native_agents
     from recycle.kernel.specs import AgentSpecError
 
     with pytest.raises(AgentSpecError, match="and TidesOfTime2 is not one; agents that can play TidesOfTime2: .*random.*tides-solver"):

@@ -147,7 +147,7 @@ def test_resume_after_sigkill_equals_uninterrupted_run(tmp_path):
     _, reference = run_cli(tmp_path, *args, "-j1", "--out", str(tmp_path / "ref.jsonl"), name="ref")
     journal = tmp_path / "killed.jsonl"
     kill_after = random.randint(5, 60)  # a random moment
-    proc = subprocess.Popen([sys.executable, "-m", "president.cli", "tournament", *args, "-j2", "--out", str(journal)],
+    proc = subprocess.Popen([sys.executable, "-m", "president.cli.main", "tournament", *args, "-j2", "--out", str(journal)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     try:
         deadline = time.monotonic() + 60
@@ -224,7 +224,7 @@ def test_sprt_stops_when_decided(tmp_path):
 
 def test_ctrl_c_stops_cleanly_with_a_partial_table(tmp_path):
     journal = tmp_path / "c.jsonl"
-    proc = subprocess.Popen([sys.executable, "-m", "president.cli", "tournament", "Classic", "random", "--matches",
+    proc = subprocess.Popen([sys.executable, "-m", "president.cli.main", "tournament", "Classic", "random", "--matches",
                              "200", "--rounds", "2", "--seed", "4", "-j2", "--out", str(journal)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     deadline = time.monotonic() + 60

@@ -11,19 +11,19 @@ import time
 
 import pytest
 
-from president.cards import play_of
-from president.settings import preset
+from president.game.cards import play_of
+from president.game.settings import preset
 from recycle.kernel.protocol import IllegalAction
-from tui.options import MatchOptions
-from tui.pilot import play_round, screen_text, settle, simple_keys
-from tui.session import card_label
+from tui.president.options import MatchOptions
+from tui.president.pilot import play_round, screen_text, settle, simple_keys
+from tui.president.session import card_label
 
 SIZE = (120, 40)
 EDITOR_WAIT = 0.6  # longer than the editor's debounce
 
 
 def make_app(tmp_path, seed: int = 1, **overrides):
-    from tui.app import PresidentApp
+    from tui.president.app import PresidentApp
 
     options = MatchOptions(preset("classic"), seed, rules_dir=tmp_path / "rules", **({"delay": 0} | overrides))
     return PresidentApp(options)
@@ -34,16 +34,16 @@ def run(scenario) -> None:
 
 
 def test_game_logic_imports_without_textual():
-    code = ("import sys, president.cli, tui.session, tui.options; "
+    code = ("import sys, president.cli.main, tui.president.session, tui.president.options; "
             "sys.exit(1 if any(m == 'textual' or m.startswith('textual.') for m in sys.modules) else 0)")
     assert subprocess.run([sys.executable, "-c", code]).returncode == 0
 
 
 def test_play_command_builds_the_app_from_its_options(tmp_path, monkeypatch):
     from president.cli import main
-    from tui.app import PresidentApp
+    from tui.president.app import PresidentApp
 
-    from president.commands import play
+    from president.cli.commands import play
 
     seen = {}
     monkeypatch.setattr(PresidentApp, "run", lambda self: seen.setdefault("session", self.session))
@@ -60,7 +60,7 @@ def test_play_command_builds_the_app_from_its_options(tmp_path, monkeypatch):
 
 
 def test_a_whole_round_by_keyboard_with_a_clear_message_for_an_illegal_play(tmp_path):
-    from tui.result import RoundResultScreen
+    from tui.president.result import RoundResultScreen
 
     app = make_app(tmp_path)
 
@@ -92,7 +92,7 @@ def test_a_whole_round_by_keyboard_with_a_clear_message_for_an_illegal_play(tmp_
 
 def assert_received_marked(app) -> None:
     """The hand marks exactly the cards received in this round's exchange that are still held."""
-    from tui.widgets import HandView
+    from tui.president.widgets import HandView
 
     hand = app.table.query_one(HandView)
     marked = sorted(card for card, face in zip(hand.cards, hand.faces) if face.marked)
@@ -106,8 +106,8 @@ def seed_ranking_me(title: str, passive: bool) -> int:
     Found by playing the same strategy without the app (the same seeds, bots and rngs),
     so the test keeps working when the engine or the personalities change.
     """
-    from president.cards import PASS
-    from tui.session import Session
+    from president.game.cards import PASS
+    from tui.president.session import Session
 
     for seed in range(1, 60):
         session = Session(MatchOptions(preset("classic"), seed, delay=0))
@@ -176,7 +176,7 @@ def test_the_exchange_before_round_two(tmp_path, passive, title):
 
 
 def test_debug_screen_shows_the_full_trace_of_a_bot_decision(tmp_path):
-    from tui.debug import DebugScreen
+    from tui.president.debug import DebugScreen
 
     app = make_app(tmp_path)
 
@@ -227,7 +227,7 @@ def test_editor_reports_errors_live_then_the_fixed_bot_plays_the_new_rules(tmp_p
 
     from personalities.catalog import user_folder
     from personalities.reader import check_text
-    from tui.editor import EditorScreen, PickerScreen
+    from tui.president.editor import EditorScreen, PickerScreen
 
     app = make_app(tmp_path)
     copy = user_folder() / "Classic.rul"  # a copy of a shipped personality goes to the per-user folder
@@ -310,7 +310,7 @@ def test_bots_think_in_a_worker_and_the_interface_keeps_answering(tmp_path):
 
 
 def test_hint_shows_what_a_personality_would_play(tmp_path):
-    from tui.hint import HintScreen
+    from tui.president.hint import HintScreen
 
     app = make_app(tmp_path)
 
@@ -330,7 +330,7 @@ def test_hint_shows_what_a_personality_would_play(tmp_path):
 def test_new_match_dialog_starts_the_chosen_table(tmp_path):
     from textual.widgets import Input
 
-    from tui.newmatch import NewMatchScreen
+    from tui.president.newmatch import NewMatchScreen
 
     app = make_app(tmp_path)
 

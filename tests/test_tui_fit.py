@@ -10,20 +10,20 @@ import re
 import pytest
 
 from personalities.catalog import NothingToRevert, locate, revert_copy, shipped_text
-from president.cards import play_of
-from president.levels import SEARCH
-from president.settings import EqualValue, preset
-from president.state import Phase, PresidentState
+from president.game.cards import play_of
+from president.agents.levels import SEARCH
+from president.game.settings import EqualValue, preset
+from president.game.state import Phase, PresidentState
 from recycle.kernel.protocol import IllegalAction
-from tui.options import MatchOptions
-from tui.pilot import give_keys, play_round, screen_text, settle, simple_keys
-from tui.prompts import follow_prompt, lead_prompt
+from tui.president.options import MatchOptions
+from tui.president.pilot import give_keys, play_round, screen_text, settle, simple_keys
+from tui.president.prompts import follow_prompt, lead_prompt
 
 SMALL = (80, 24)
 
 
 def make_app(tmp_path, **overrides):
-    from tui.app import PresidentApp
+    from tui.president.app import PresidentApp
 
     return PresidentApp(MatchOptions(preset("classic"), 1, rules_dir=tmp_path / "rules", **({"delay": 0} | overrides)))
 
@@ -237,8 +237,8 @@ def test_a_seat_playing_your_copy_is_named_so_in_the_result_tables(tmp_path, mon
     from rich.console import Console
 
     from personalities.catalog import USER_FOLDER_ENV
-    from tui.result import result_table, standings_table
-    from tui.session import RoundResult, Session
+    from tui.president.result import result_table, standings_table
+    from tui.president.session import RoundResult, Session
 
     monkeypatch.setenv(USER_FOLDER_ENV, str(tmp_path / "user"))
     (tmp_path / "user").mkdir()

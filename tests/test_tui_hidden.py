@@ -14,19 +14,19 @@ import itertools
 
 import pytest
 
-from president.settings import preset
-from president.simulate import match_seed
-from president.state import PresidentState
-from tui.options import MatchOptions
-from tui.pilot import give_keys, play_round, screen_text, settle
-from tui.session import HUMAN
+from president.game.settings import preset
+from president.match.simulate import match_seed
+from president.game.state import PresidentState
+from tui.president.options import MatchOptions
+from tui.president.pilot import give_keys, play_round, screen_text, settle
+from tui.president.session import HUMAN
 
 SEED = 1
 SIZE = (120, 40)
 
 
 def make_app(tmp_path, deal=None, seed: int = SEED):
-    from tui.app import PresidentApp
+    from tui.president.app import PresidentApp
 
     return PresidentApp(MatchOptions(preset("classic"), seed, rules_dir=tmp_path / "rules", delay=0, deal=deal))
 
@@ -38,7 +38,7 @@ def first_deal(seed: int = SEED) -> list[list]:
 
 def session_at_my_turn(deal, seed: int = SEED, opponents=None):
     """A session played up to my first turn without the screen (the bots as the table drives them)."""
-    from tui.session import Session
+    from tui.president.session import Session
 
     extra = {"opponents": opponents} if opponents else {}
     session = Session(MatchOptions(preset("classic"), seed, delay=0, deal=deal, **extra))
@@ -73,8 +73,8 @@ def drawn(session) -> list[str]:
     """Every decision as the debug screen draws it now: its title, tree and JSON, as plain text."""
     from rich.console import Console
 
-    from tui.debug import shown_records
-    from tui.traceview import render_trace
+    from tui.president.debug import shown_records
+    from tui.shared.traceview import render_trace
 
     out = []
     for record in shown_records(session):
@@ -111,7 +111,7 @@ def test_every_shipped_personality_s_masked_decisions_are_the_same_in_worlds_i_c
 
 def test_bots_beliefs_show_only_with_open_hands_or_after_the_round():
     """A bot's belief about the others tells what it holds: masked during the round like its cards."""
-    from tui.debug import shown_records
+    from tui.president.debug import shown_records
 
     session = session_at_my_turn(first_deal())
     assert session.decisions and all(r.belief is not None for r in session.decisions)
@@ -201,9 +201,9 @@ def widget_text(app, selector: str) -> str:
 
 
 def test_a_gift_between_two_bots_shows_on_their_seats_as_a_count_only(tmp_path):
-    from president.cards import Give
-    from tui.debug import shown_records
-    from tui.hiding import SeatTrace
+    from president.game.cards import Give
+    from tui.president.debug import shown_records
+    from tui.president.hiding import SeatTrace
 
     app = make_app(tmp_path)
 
@@ -237,7 +237,7 @@ def test_my_helper_belief_reads_only_my_seat():
     """The helper (`b`): in two deals I cannot tell apart it is the same; it sums to the hands' sizes."""
     import random
 
-    from president.beliefs import seat_belief
+    from president.agents.beliefs import seat_belief
 
     beliefs = []
     for deal in indistinguishable_pair():

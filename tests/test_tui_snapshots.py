@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from president.settings import preset
-from tui.options import MatchOptions
-from tui.pilot import play_match, settle
+from president.game.settings import preset
+from tui.president.options import MatchOptions
+from tui.president.pilot import play_match, settle
 
 SIZE = (120, 40)
 SIZES = [(80, 24), (100, 30), (120, 40), (160, 50)]
@@ -40,7 +40,7 @@ def fixed_user_folder(monkeypatch):
 
 
 def make_app(**settings):
-    from tui.app import PresidentApp
+    from tui.president.app import PresidentApp
 
     return PresidentApp(MatchOptions(preset("classic").with_overrides(settings), 1, rules_dir=RULES, delay=0))
 

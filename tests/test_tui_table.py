@@ -9,17 +9,17 @@ import sys
 
 import pytest
 
-from president.settings import preset
-from tui.options import MatchOptions
-from tui.pilot import play_match, play_round, screen_text, settle, simple_keys
-from tui.session import HUMAN, Session, card_label
+from president.game.settings import preset
+from tui.president.options import MatchOptions
+from tui.president.pilot import play_match, play_round, screen_text, settle, simple_keys
+from tui.president.session import HUMAN, Session, card_label
 
 SIZES = [(80, 24), (100, 30), (120, 40), (160, 50)]
 MY_COPY = "; My Classic: always the highest cards.\nH*\n"
 
 
 def make_app(tmp_path, seed: int = 1, settings=None, **overrides):
-    from tui.app import PresidentApp
+    from tui.president.app import PresidentApp
 
     options = MatchOptions(settings or preset("classic"), seed, rules_dir=tmp_path / "rules",
                            **({"delay": 0} | overrides))
@@ -38,7 +38,7 @@ def visible(app, selector: str) -> bool:
 
 @pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 def test_everything_needed_to_play_is_visible_at_each_size(tmp_path, size):
-    from tui.widgets import HandView
+    from tui.president.widgets import HandView
 
     app = make_app(tmp_path)
 
@@ -62,7 +62,7 @@ def test_everything_needed_to_play_is_visible_at_each_size(tmp_path, size):
 
 
 def test_the_revolution_and_jokers_are_shown_when_the_variant_has_them(tmp_path):
-    from tui.widgets import HandView
+    from tui.president.widgets import HandView
 
     app = make_app(tmp_path, settings=preset("daifugo"))
 
@@ -135,7 +135,7 @@ def test_too_small_a_terminal_says_so_and_the_table_comes_back(tmp_path):
 def i_am_skipped_in_round_one(seed: int) -> bool:
     """Round 1 with `play_round`'s strategy, without the app (the same seeds and rngs):
     is my turn ever skipped by an equal-value play?"""
-    from president.cards import PASS
+    from president.game.cards import PASS
 
     session = Session(MatchOptions(preset("classic"), seed, delay=0))
     while not session.results:
@@ -157,7 +157,7 @@ def seed_where_i_am_skipped() -> int:
 
 
 def test_the_status_line_follows_the_game_after_an_equal_value_skip(tmp_path):
-    from tui.table import TableScreen
+    from tui.president.table import TableScreen
 
     app = make_app(tmp_path, seed_where_i_am_skipped())
     said: list[tuple[bool, str]] = []
@@ -181,7 +181,7 @@ def test_the_status_line_follows_the_game_after_an_equal_value_skip(tmp_path):
 
 
 def test_a_selection_is_cleared_by_playing_it_and_the_wording_is_plain(tmp_path):
-    from tui.widgets import HandView
+    from tui.president.widgets import HandView
 
     app = make_app(tmp_path)
 
@@ -204,7 +204,7 @@ def test_a_selection_is_cleared_by_playing_it_and_the_wording_is_plain(tmp_path)
 
 @pytest.mark.slow
 def test_the_final_standings_then_play_again(tmp_path):
-    from tui.result import FinalScreen
+    from tui.president.result import FinalScreen
 
     app = make_app(tmp_path, seed=2, settings=preset("classic").with_overrides({"rounds": "2"}))
 
@@ -232,7 +232,7 @@ def test_the_final_standings_then_play_again(tmp_path):
 
 @pytest.mark.parametrize("key", ["n", "q"])
 def test_the_final_standings_offer_a_new_match_and_quit(tmp_path, key):
-    from tui.newmatch import NewMatchScreen
+    from tui.president.newmatch import NewMatchScreen
 
     app = make_app(tmp_path, settings=preset("classic").with_overrides({"rounds": "1"}))
 
@@ -273,7 +273,7 @@ def test_new_match_dialog_focuses_its_first_field_and_notes_rotation_only_when_i
 
 
 def test_the_debug_list_keeps_the_whole_match_and_filters_by_player(tmp_path):
-    from tui.traceview import DebugScreen
+    from tui.shared.traceview import DebugScreen
 
     app = make_app(tmp_path, seed=3)
 
@@ -305,8 +305,8 @@ def test_an_edited_copy_is_found_by_every_command_and_marked(tmp_path, user_rule
     from argparse import Namespace
 
     from president.cli import main
-    from president.commands.common import rules_dirs
-    from president.matches import PresidentMatch
+    from president.cli.common import rules_dirs
+    from president.match.tournament import PresidentMatch
 
     copy = user_rules_folder / "Classic.rul"
     copy.write_text(MY_COPY)
@@ -357,7 +357,7 @@ def test_saving_a_shipped_personality_makes_the_seats_play_the_copy(tmp_path, us
 
 
 def test_play_without_a_terminal_exits_with_a_clear_message():
-    done = subprocess.run([sys.executable, "-m", "president.cli", "play", "--seed", "1"], stdin=subprocess.DEVNULL,
+    done = subprocess.run([sys.executable, "-m", "president.cli.main", "play", "--seed", "1"], stdin=subprocess.DEVNULL,
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
     assert "needs a terminal" in done.stderr and "Traceback" not in done.stderr

@@ -13,10 +13,10 @@ import time
 import pytest
 from hypothesis import HealthCheck, given, settings as hsettings, strategies as st
 
-from president.bots import make_bot
-from president.cards import PASS, Play
-from president.settings import preset
-from president.state import PresidentState
+from president.agents.bots import make_bot
+from president.game.cards import PASS, Play
+from president.game.settings import preset
+from president.game.state import PresidentState
 from president.uecda import wire
 from president.uecda.client import UecdaClient
 from president.uecda.seats import SeatLost
@@ -229,7 +229,7 @@ def test_a_table_of_the_wrong_size_is_refused():
 # ---------------------------------------------------------------- the commands
 def _run(*argv):
     from president.cli import main
-    from president.commands import fuzzing
+    from fuzzing import commands as fuzzing
 
     code, out, err = fuzzing.call(main, list(argv), seconds=30)
     assert fuzzing.output_problem(code, out, err) is None

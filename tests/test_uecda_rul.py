@@ -6,8 +6,8 @@ import random
 from personalities.player import RulePlayer
 from personalities.reader import parse_personality
 from personalities.variables import Variable, resolve_variable
-from president.bots import make_bot
-from president.view import president_view
+from president.agents.bots import make_bot
+from president.game.view import president_view
 from test_uecda_rules import position
 
 WARY = parse_personality("""
@@ -42,8 +42,8 @@ def test_a_personality_reads_a_sequence_on_the_table_and_answers_one_otherwise()
 
 
 def test_both_are_zero_where_suits_do_not_matter():
-    from president.settings import preset
-    from president.state import PresidentState
+    from president.game.settings import preset
+    from president.game.state import PresidentState
 
     state = PresidentState.new_match(preset("classic"), 3)
     view = president_view(state.observation(state.current), state.legal_actions())

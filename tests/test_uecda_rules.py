@@ -8,11 +8,11 @@ from dataclasses import replace
 import pytest
 from hypothesis import HealthCheck, given, settings as hsettings, strategies as st
 
-from president.cards import JOKER, PASS, Card, Play, parse_cards
-from president.layout import layout
-from president.settings import FirstLeader, Settings, SettingsError, preset
-from president.state import Phase, PresidentState
-from president.suited import SPADES, suited_plays
+from president.game.cards import JOKER, PASS, Card, Play, parse_cards
+from president.game.layout import layout
+from president.game.settings import FirstLeader, Settings, SettingsError, preset
+from president.game.state import Phase, PresidentState
+from president.game.suited import SPADES, suited_plays
 from recycle.kernel.protocol import IllegalAction
 
 UECDA = preset("uecda")
@@ -42,7 +42,7 @@ def position(hand: str, up: str | None = None, *, reversed_: bool = False, lock:
 
 
 def _cards_of(lay, play: Play) -> int:
-    from president.suited import suited_cards
+    from president.game.suited import suited_cards
 
     return lay.bit(Card(JOKER, "")) if play.value == JOKER else suited_cards(lay, play)
 
@@ -289,7 +289,7 @@ def test_spade_bit_is_the_spades_suit():
 
 
 def test_rule_bots_and_a_search_player_play_a_round_of_the_preset():
-    from president.bots import make_bot
+    from president.agents.bots import make_bot
     from recycle.kernel.protocol import play_game
 
     state = PresidentState.new_match(replace(UECDA, rounds=1), 11)

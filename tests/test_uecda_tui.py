@@ -5,13 +5,13 @@ from pathlib import Path
 
 import pytest
 
-from president.cards import parse_cards
-from president.settings import preset
+from president.game.cards import parse_cards
+from president.game.settings import preset
 from recycle.kernel.protocol import IllegalAction
 from test_uecda_rules import position
-from tui.options import MatchOptions
-from tui.pilot import settle
-from tui.session import _suited_play
+from tui.president.options import MatchOptions
+from tui.president.pilot import settle
+from tui.president.session import _suited_play
 
 RULES = Path("snapshot-rules")
 
@@ -24,7 +24,7 @@ def fixed_user_folder(monkeypatch):
 
 
 def test_the_uecda_table_fits_80x24(snap_compare):
-    from tui.app import PresidentApp
+    from tui.president.app import PresidentApp
 
     app = PresidentApp(MatchOptions(preset("uecda"), 1, rules_dir=RULES, delay=0))
     assert snap_compare(app, terminal_size=(80, 24), run_before=settle)
@@ -47,7 +47,7 @@ def test_selected_cards_that_make_no_play_say_why():
 
 # ---- the prompts say the uecda rules in force, as the engine applies them ---------------------
 def test_the_lead_prompt_offers_sequences_only_where_they_are_played():
-    from tui.prompts import lead_prompt
+    from tui.president.prompts import lead_prompt
 
     assert "sequence" in lead_prompt(preset("uecda")) and "sequence" not in lead_prompt(preset("classic"))
 
@@ -55,7 +55,7 @@ def test_the_lead_prompt_offers_sequences_only_where_they_are_played():
 def test_on_a_lone_joker_the_prompt_names_the_spade_three_the_engine_accepts():
     from test_uecda_rules import UECDA, legal
     from dataclasses import replace
-    from tui.prompts import follow_prompt
+    from tui.president.prompts import follow_prompt
 
     state = position("3s 3h 2c", up="Jk")
     assert "3♠ beats a lone joker" in follow_prompt(UECDA, state) and "3s" in legal(state)
@@ -66,7 +66,7 @@ def test_on_a_lone_joker_the_prompt_names_the_spade_three_the_engine_accepts():
 
 def test_a_sequence_and_a_lock_are_said_as_the_engine_holds_them():
     from test_uecda_rules import UECDA, legal
-    from tui.prompts import follow_prompt
+    from tui.president.prompts import follow_prompt
 
     state = position("8h 9h Th 9c Tc Jc", up="5h 6h 7h")
     text = follow_prompt(UECDA, state)

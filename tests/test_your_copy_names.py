@@ -9,7 +9,7 @@ import pytest
 
 from personalities.catalog import YOUR_COPY, shipped_text, shown_name
 from president.cli import main as president
-from president.commands.fuzzing import call
+from fuzzing.commands import call
 from recycle.cli import main as recycle
 
 COPY = f"Classic {YOUR_COPY}"
@@ -66,7 +66,7 @@ def test_recycle_run_names_the_copy(tmp_path, edited, user_rules_folder):
 
 
 def test_evolve_starts_from_the_copy_under_its_name(edited, user_rules_folder):
-    from president.commands.evolve import _start
+    from president.cli.commands.evolve import _start
 
     assert _start("Classic", (user_rules_folder,)).personality.name == COPY
     assert _start("Cautious", (user_rules_folder,)).personality.name == "Cautious"

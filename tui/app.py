@@ -10,10 +10,10 @@ from textual.binding import Binding
 
 from personalities.reader import RulError, load_personality
 
-from .confirm import Confirm
-from .options import MatchOptions
-from .session import Session, plural
-from .table import TableScreen
+from tui.shared.confirm import Confirm
+from tui.president.options import MatchOptions
+from tui.president.session import Session, plural
+from tui.president.table import TableScreen
 
 SOURCE_POLL = 1.0  # seconds between looks at the seats' .rul files
 

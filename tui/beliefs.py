@@ -2,7 +2,7 @@
 
 On request only (`b` at the table). It reads the person's observation only —
 their cards, the plays, their own exchange — and averages the worlds of the
-inference chain (`president.beliefs.seat_belief`, which weighs each rule
+inference chain (`president.agents.beliefs.seat_belief`, which weighs each rule
 personality's plays by its own rules: the bots' names are on the table), so it tells nothing a
 person at a real table could not work out. The bots' beliefs are another
 matter: the debug screen shows them with open hands or after the round.
@@ -19,10 +19,10 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from president.beliefs import seat_belief
+from president.agents.beliefs import seat_belief
 
-from .session import HUMAN, Session
-from .traceview import render_belief
+from tui.president.session import HUMAN, Session
+from tui.shared.traceview import render_belief
 
 ABOUT = "From what you have seen: your cards, the plays, your exchange."
 

@@ -24,7 +24,7 @@ from typing import Any
 
 from textual.message import Message
 
-from .botjob import DecisionJob
+from tui.shared.botjob import DecisionJob
 
 
 class BotDecided(Message):

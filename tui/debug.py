@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from textual.binding import Binding
 
-from .botjob import DecisionRecord
-from .confirm import Confirm, QuitFooter
-from .hiding import seat_view
-from .session import HUMAN, Session
-from .traceview import DebugScreen
+from tui.shared.botjob import DecisionRecord
+from tui.shared.confirm import Confirm, QuitFooter
+from tui.president.hiding import seat_view
+from tui.president.session import HUMAN, Session
+from tui.shared.traceview import DebugScreen
 
 
 def shown_records(session: Session) -> list[DecisionRecord]:

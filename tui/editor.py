@@ -27,8 +27,8 @@ from personalities.player import RulePlayer
 from personalities.reader import RulError, check_text, parse_personality
 from recycle.kernel.diagnostics import Severity
 
-from .confirm import Confirm, QuitFooter
-from .session import Session, file_mtime, plural
+from tui.shared.confirm import Confirm, QuitFooter
+from tui.president.session import Session, file_mtime, plural
 
 DEBOUNCE = 0.3  # seconds of quiet typing before the file is checked again
 POLL = 0.5  # seconds between looks at the file's modification time

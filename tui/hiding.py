@@ -22,9 +22,9 @@ from rich.tree import Tree
 
 from personalities.trace import DecisionTrace, RuleTrace
 from personalities.variables import Variable
-from president.cards import Give
+from president.game.cards import Give
 
-from .botjob import DecisionRecord
+from tui.shared.botjob import DecisionRecord
 
 #: Variables whose value every player at the table can work out: they follow from the plays.
 PUBLIC_VARIABLES = frozenset({Variable.LEAD, Variable.RANK, Variable.PERCENT_PLAYED, Variable.HIGHEST_OPP_CARDS,

@@ -10,10 +10,10 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Select, Static
 
-from .options import opponent_choices
-from .botjob import DecisionJob
-from .session import Session
-from .traceview import TraceView
+from tui.president.options import opponent_choices
+from tui.shared.botjob import DecisionJob
+from tui.president.session import Session
+from tui.shared.traceview import TraceView
 
 DEFAULT_ADVISER = "Classic"
 

@@ -9,12 +9,12 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
-from president.settings import PRESETS, Settings, SettingsError, parse_assignments, preset
+from president.game.settings import PRESETS, Settings, SettingsError, parse_assignments, preset
 from recycle.kernel.specs import AgentSpecError
 from recycle.kernel.diagnostics import DiagnosticError
 
-from .options import MatchOptions, opponent_choices
-from .session import SEAT_NAMES, Session
+from tui.president.options import MatchOptions, opponent_choices
+from tui.president.session import SEAT_NAMES, Session
 
 
 def differences(settings: Settings, preset_name: str) -> dict[str, str]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from president.settings import Settings
+from president.game.settings import Settings
 from recycle.kernel.specs import fill_seats
 
 #: Four different shipped personalities, so a first match shows some variety.
@@ -80,7 +80,7 @@ def opponent_choices(rules_dirs: tuple[Path, ...], fair_only: bool = False) -> l
             out.append((f"{entry.name} ({entry.source})", str(entry.path)))
     out += registered_agents(fair_only)
     # The strongest search player at a person's pace, ready to pick.
-    from president.levels import SEARCH
+    from president.agents.levels import SEARCH
 
     return out + [(f"{bot_title(SEARCH)} (search player)", SEARCH)]
 
@@ -88,7 +88,7 @@ def opponent_choices(rules_dirs: tuple[Path, ...], fair_only: bool = False) -> l
 def bot_title(spec: str) -> str:
     """A bot as a person reads it: a level's search player by its level ("master search"), another
     agent spec by its agent's name (`ismcts`), a personality or `.rul` path by its name."""
-    from president.levels import LEVELS
+    from president.agents.levels import LEVELS
 
     for level in LEVELS.values():
         if spec in level.opponents and ":" in spec:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from president.cards import JOKER, Play, value_text
+from president.game.cards import JOKER, Play, value_text
 
 if TYPE_CHECKING:
     from textual.pilot import Pilot
@@ -62,7 +62,7 @@ def give_keys(app) -> list[str]:
 async def play_match(pilot: "Pilot", passive: bool = False, limit: int = 4000) -> None:
     """Play a whole match by keys (`simple_keys`, lowest cards given in the exchange), through
     every round result, until the final standings are shown."""
-    from .result import FinalScreen, RoundResultScreen
+    from tui.president.result import FinalScreen, RoundResultScreen
 
     app = pilot.app
     for _ in range(limit):
@@ -79,7 +79,7 @@ async def play_match(pilot: "Pilot", passive: bool = False, limit: int = 4000) -
 
 async def play_round(pilot: "Pilot", passive: bool = False, limit: int = 400) -> None:
     """Play my turns with `simple_keys` until the round result is shown."""
-    from .result import RoundResultScreen
+    from tui.president.result import RoundResultScreen
 
     app = pilot.app
     for _ in range(limit):

@@ -8,11 +8,11 @@ no "pass" to the leader, who cannot pass.
 """
 from __future__ import annotations
 
-from president.cards import JOKER, SUITS
-from president.settings import EqualValue, JokerMode, Settings
-from president.state import PresidentState
+from president.game.cards import JOKER, SUITS
+from president.game.settings import EqualValue, JokerMode, Settings
+from president.game.state import PresidentState
 
-from .session import SUIT_SYMBOLS, plural
+from tui.president.session import SUIT_SYMBOLS, plural
 
 VALUE_KEYS_TEXT = "3-9 T J Q K A 2"
 

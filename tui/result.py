@@ -9,9 +9,9 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
-from president.observation import RANK_TITLES, rank_of_place
+from president.game.observation import RANK_TITLES, rank_of_place
 
-from .session import HUMAN, RoundResult, Session, ordinal, plural
+from tui.president.session import HUMAN, RoundResult, Session, ordinal, plural
 
 
 def result_table(session: Session, result: RoundResult) -> Table:
@@ -89,7 +89,7 @@ class RoundResultScreen(ModalScreen[None]):
         self.dismiss(None)
 
     def action_review(self) -> None:
-        from .review import ReviewScreen
+        from tui.president.review import ReviewScreen
 
         self.app.push_screen(ReviewScreen(self.session, self.result.round))
 

@@ -1,6 +1,6 @@
 """The coach at the table: the round just finished, reviewed with all hands open (`r` on its result).
 
-The same review as `president review` (president/review.py), worked out in a
+The same review as `president review` (president/match/review.py), worked out in a
 worker thread from the session's own record of the match: the round is over,
 so every hand may be shown.
 """
@@ -16,9 +16,9 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from president.review import review_round
+from president.match.review import review_round
 
-from .session import Session
+from tui.president.session import Session
 
 
 class ReviewReady(Message):

@@ -12,19 +12,19 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Sequence
 
-from president.bots import make_bot
-from president.opponents import tell_opponents
-from president.cards import JOKER, Card, Give, Play, play_of
-from president.observation import NO_RANK, RANK_TITLES, rank_of_place, round_points
-from president.recording import DecisionLog, decisions_folder, record_of
-from president.saved_matches import MatchRecord, matches_dir, save
-from president.simulate import match_seed
-from president.state import Phase, PresidentState
+from president.agents.bots import make_bot
+from president.agents.opponents import tell_opponents
+from president.game.cards import JOKER, Card, Give, Play, play_of
+from president.game.observation import NO_RANK, RANK_TITLES, rank_of_place, round_points
+from president.match.recording import DecisionLog, decisions_folder, record_of
+from president.match.saved import MatchRecord, matches_dir, save
+from president.match.simulate import match_seed
+from president.game.state import Phase, PresidentState
 from recycle.kernel.protocol import ActionParseError, IllegalAction
 
-from .botjob import DecisionJob, DecisionRecord
-from .options import MatchOptions, bot_title
-from .sources import SeatSource, SeatSources, file_mtime, seat_source  # noqa: F401  (re-exported)
+from tui.shared.botjob import DecisionJob, DecisionRecord
+from tui.president.options import MatchOptions, bot_title
+from tui.president.sources import SeatSource, SeatSources, file_mtime, seat_source  # noqa: F401  (re-exported)
 
 HUMAN = 0
 SEAT_NAMES = ("You", "Ada", "Bo", "Cleo", "Dan", "Eve", "Finn")
@@ -123,12 +123,12 @@ class Session(SeatSources):
         self.opened_rounds: set[int] = set()  # rounds in which it did (the match record says so)
         self.trick: list[Turn] = []  # the trick being played, in order
         # Saved unless --no-save: the person's decisions as records (docs/imitate.md) as they are played,
-        # the match for review (president/saved_matches.py) at the end of every round.
+        # the match for review (president/match/saved.py) at the end of every round.
         self.saving = options.saving
         self.decision_log = DecisionLog(decisions_folder(), _log_name(options.seed), seed=options.seed,
                                         opponents=list(self.specs[1:]))
         self.last_trick: list[Turn] = []  # the one before it, until the next round
-        # The match as saved for review (president/saved_matches.py): every action, the bots' beliefs.
+        # The match as saved for review (president/match/saved.py): every action, the bots' beliefs.
         self.actions: list[tuple[int, str]] = []
         self.beliefs: dict[int, Any] = {}  # action index -> the bot's belief then
         self.saved_as: Path | None = None
@@ -401,7 +401,7 @@ class Session(SeatSources):
 
 def _suited_play(state, cards: list[Card]) -> Play:
     """The legal play these cards make where suits matter; raises `IllegalAction` naming the rule."""
-    from president.suited import parse_suited, play_of_cards
+    from president.game.suited import parse_suited, play_of_cards
 
     play = play_of_cards(state, cards)
     if play is not None:

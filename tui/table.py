@@ -18,23 +18,23 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Header, RichLog, Static
 
-from president.cards import JOKER, Give, parse_value, value_text
-from president.state import Phase
+from president.game.cards import JOKER, Give, parse_value, value_text
+from president.game.state import Phase
 from recycle.kernel.protocol import IllegalAction
 
-from .botworker import BotTurns
-from .confirm import QuitFooter
-from .cards import HandRow
-from .debug import debug_screen
-from .editor import EditorScreen, PickerScreen
-from .beliefs import BeliefScreen
-from .hint import HintScreen
-from .newmatch import NewMatchScreen
-from .prompts import follow_prompt, lead_prompt
-from .result import FinalScreen, RoundResultScreen
-from .session import HUMAN, Outcome, RoundResult, Session, cards_label, plural
-from .toosmall import TooSmall
-from .widgets import Felt, HandView, MyLine, Panel, ScoreBoard, SeatPanel
+from tui.shared.botworker import BotTurns
+from tui.shared.confirm import QuitFooter
+from tui.shared.cards import HandRow
+from tui.president.debug import debug_screen
+from tui.president.editor import EditorScreen, PickerScreen
+from tui.president.beliefs import BeliefScreen
+from tui.president.hint import HintScreen
+from tui.president.newmatch import NewMatchScreen
+from tui.president.prompts import follow_prompt, lead_prompt
+from tui.president.result import FinalScreen, RoundResultScreen
+from tui.president.session import HUMAN, Outcome, RoundResult, Session, cards_label, plural
+from tui.shared.toosmall import TooSmall
+from tui.president.widgets import Felt, HandView, MyLine, Panel, ScoreBoard, SeatPanel
 
 KEYS_HELP = "←/→ space: pick cards · 3-9 T J Q K A 2 x: a value · enter: play · p: pass · esc: clear"
 VALUE_KEYS = "3456789tjqka2x"

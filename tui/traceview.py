@@ -27,7 +27,7 @@ from textual.widgets.option_list import Option
 
 from recycle.kernel.protocol import trace_json
 
-from .botjob import DecisionRecord
+from tui.shared.botjob import DecisionRecord
 
 
 def render_belief(belief: Any, names: Sequence[str] | None = None) -> RenderableType:

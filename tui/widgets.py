@@ -10,10 +10,10 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
-from president.cards import JOKER, Card
+from president.game.cards import JOKER, Card
 
-from .cards import CardFace, HandRow, TrickEntry, draw_backs, draw_trick
-from .session import HUMAN, Session, Turn, card_label, ordinal, plural
+from tui.shared.cards import CardFace, HandRow, TrickEntry, draw_backs, draw_trick
+from tui.president.session import HUMAN, Session, Turn, card_label, ordinal, plural
 
 SUIT_COLOURS = {"h": "red", "d": "red", "c": "", "s": ""}
 SHORT_TITLES = {"President": "Pres", "Vice-President": "VP", "Vice-Loser": "VL"}  # narrow seats

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import argparse
 
-from recycle.commands.analysis_journal import EXIT_INTERRUPTED, analyze_journaled, open_journal, resumed_journal
-from recycle.commands.analyze import (
+from recycle.cli.analysis_journal import EXIT_INTERRUPTED, analyze_journaled, open_journal, resumed_journal
+from recycle.cli.commands.analyze import (
     FIGURES_EPILOG,
     FiguresHelp,
     add_analysis_options,
@@ -22,14 +22,14 @@ from recycle.commands.analyze import (
     replay_game,
     write_outputs,
 )
-from recycle.kernel.arguments import UsageError
-from recycle.kernel.arguments import ROUNDS
+from recycle.cli.arguments import UsageError
+from recycle.cli.arguments import ROUNDS
 from recycle.analysis.compare import compare, compare_table
 from recycle.kernel.schema import ListOf, Maybe, Str
 from recycle.tournament.cluster import refuse_jobs_with_cluster
 
-from ..analysis import PresidentSubject
-from .common import add_table_options, print_table, table_settings
+from president.match.analysis import PresidentSubject
+from president.cli.common import add_table_options, print_table, table_settings
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:

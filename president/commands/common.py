@@ -4,16 +4,16 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from recycle.kernel.arguments import RunError, UsageError
+from recycle.cli.arguments import RunError, UsageError
 from recycle.kernel.protocol import ActionParseError
 from recycle.kernel.specs import AgentSpecError
 # Re-exported: what the subcommands share.
-from recycle.kernel.cli_support import add_seed_option, console, err_console, print_table, seed_of, warn  # noqa: F401
-from recycle.kernel.uploads import read_once  # noqa: F401
+from recycle.cli.console import add_seed_option, console, err_console, print_table, seed_of, warn  # noqa: F401
+from recycle.kernel.user_files import read_once  # noqa: F401
 from recycle.kernel.diagnostics import DiagnosticError
-from recycle.kernel.uploads import FileSet
+from recycle.kernel.user_files import FileSet
 
-from ..settings import Settings, SettingsError, parse_assignments, preset
+from president.game.settings import Settings, SettingsError, parse_assignments, preset
 
 #: Errors a user can cause; printed as a message, never as a traceback. A bare ValueError is
 #: not one of them: it is a bug, reported as such.

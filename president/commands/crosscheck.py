@@ -30,18 +30,18 @@ from typing import Any
 
 from rich.markup import escape
 
-from recycle.kernel.arguments import GAMES, SEED, UsageError, is_stdout, output_file
-from recycle.kernel.cli_support import EXIT_FAILED, err_console, fail
+from recycle.cli.arguments import GAMES, SEED, UsageError, is_stdout, output_file
+from recycle.cli.console import EXIT_FAILED, err_console, fail
 from recycle.kernel.specs import split_specs
 from recycle.kernel.protocol import GameError, play_game, trace_json
-from recycle.kernel.output import progress_bar, write_json
+from recycle.cli.output import progress_bar, write_json
 
-from ..bots import make_bots
-from ..cards import PASS, Card, play_of
-from ..deals import Deal, random_deal
-from ..settings import Settings
-from ..state import PresidentState
-from .common import add_table_options, console, rules_dirs, table_settings
+from president.agents.bots import make_bots
+from president.game.cards import PASS, Card, play_of
+from president.game.deals import Deal, random_deal
+from president.game.settings import Settings
+from president.game.state import PresidentState
+from president.cli.common import add_table_options, console, rules_dirs, table_settings
 
 GAME = "President5"
 #: How President5's header differences from `classic` are matched on the native table.

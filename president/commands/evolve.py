@@ -19,21 +19,21 @@ from typing import Iterator
 from personalities.catalog import find_personality, known_names, shipped, shipped_names, shown_name, user_folder
 from personalities.mutation import Candidate, Mutator
 from personalities.reader import parse_personality
-from recycle.kernel.arguments import SEED, FloatRange, IntRange, UsageError, new_output_file
-from recycle.kernel import uploads
+from recycle.cli.arguments import SEED, FloatRange, IntRange, UsageError, new_output_file
+from recycle.kernel import user_files as uploads
 from recycle.kernel.journal_file import (Journal, JournalError, given_options, interrupted_hint,
                                          journal_closed_on_error, resume_command, state_folder, verify)
-from recycle.kernel.uploads import FileSet, read_once
-from recycle.kernel.output import progress_bar
+from recycle.kernel.user_files import FileSet, read_once
+from recycle.cli.output import progress_bar
 from recycle.kernel.specs import split_specs
 from recycle.kernel.suggest import hint
 from recycle.tournament.cluster import cluster_argument, refuse_jobs_with_cluster, status_line
 
-from ..bots import make_bots
-from ..evolution import SIMPLIFY_ALPHA, Arena, Paired, run_generation, simplify_step
-from ..evolved_file import evolved_text
-from ..rule_stats import count_firings
-from .common import (add_table_options, console, err_console, recorded_personalities, rules_dirs, seed_of,
+from president.agents.bots import make_bots
+from president.authoring.evolution import SIMPLIFY_ALPHA, Arena, Paired, run_generation, simplify_step
+from president.authoring.evolved_file import evolved_text
+from president.match.rule_stats import count_firings
+from president.cli.common import (add_table_options, console, err_console, recorded_personalities, rules_dirs, seed_of,
                      table_settings, warn)
 
 GENERATIONS, POPULATION, DEALS = IntRange(1, 10_000), IntRange(1, 64), IntRange(2, 100_000)

@@ -10,19 +10,19 @@ from rich.table import Table
 from personalities.evaluator import explain as explain_view
 from personalities.player import RulePlayer
 from recycle.kernel.beliefs import uniform_belief
-from recycle.kernel.arguments import GAMES, ROUNDS, IntRange, UsageError, output_file
-from recycle.kernel.output import progress_bar, write_json
+from recycle.cli.arguments import GAMES, ROUNDS, IntRange, UsageError, output_file
+from recycle.cli.output import progress_bar, write_json
 from recycle.kernel.protocol import decide, play_game, trace_json
 from recycle.kernel.specs import fill_seats, split_specs
 
-from ..bots import make_bot, make_bots
-from ..cards import parse_value, value_text
-from ..position import hypothetical_state
-from ..rule_stats import count_firings
-from ..simulate import match_seed
-from ..state import PresidentState
-from ..view import hypothetical_view
-from .common import (add_seed_option, add_table_options, console, err_console, print_table, rules_dirs, seed_of,
+from president.agents.bots import make_bot, make_bots
+from president.game.cards import parse_value, value_text
+from president.game.position import hypothetical_state
+from president.match.rule_stats import count_firings
+from president.match.simulate import match_seed
+from president.game.state import PresidentState
+from president.game.view import hypothetical_view
+from president.cli.common import (add_seed_option, add_table_options, console, err_console, print_table, rules_dirs, seed_of,
                      table_settings)
 
 OPPONENTS_HELP = ("the other seats' bots, comma-separated (a comma before key= continues a spec's parameters); "

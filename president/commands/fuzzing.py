@@ -30,7 +30,7 @@ from contextlib import contextmanager, redirect_stderr, redirect_stdout
 from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
-from recycle.kernel.arguments import UsageError
+from recycle.cli.arguments import UsageError
 from recycle.kernel.diagnostics import DiagnosticError
 from recycle.kernel.protocol import GameError
 from recycle.kernel.specs import AgentSpecError
@@ -135,7 +135,7 @@ def output_problem(code: int, out: str, err: str) -> str | None:
 def sandbox(folder: Path) -> Iterator[None]:
     """Run in `folder`, journals of runs kept in it too, with the terminal app never started."""
     from recycle.kernel.journal_file import STATE_ENV
-    from tui.app import PresidentApp
+    from tui.president.app import PresidentApp
 
     before, run, state = os.getcwd(), PresidentApp.run, os.environ.get(STATE_ENV)
     os.chdir(folder)
@@ -289,7 +289,7 @@ def _refused_or(check: Callable[[], None]) -> str | None:
 
 def journal_problem(path: Path) -> str | None:
     """Read a (damaged) tournament journal as `--resume` does: header, repair, every record."""
-    from president.commands.tournament import CONFIG_SHAPE
+    from president.cli.commands.tournament import CONFIG_SHAPE
     from recycle.tournament import Schedule
     from recycle.tournament.journal import read_header, records, repair
 
@@ -317,8 +317,8 @@ def transcript_problem(path: Path) -> str | None:
 
 def deal_problem(path: Path) -> str | None:
     """Read a (damaged) deal file for President and for a RECYCLE game."""
-    from president.deals import read_deal_file
-    from president.settings import preset
+    from president.game.deals import read_deal_file
+    from president.game.settings import preset
     from recycle.games import game_path
     from recycle.interp import new_game
     from recycle.kernel.deal_file import read_deal

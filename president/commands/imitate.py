@@ -18,12 +18,12 @@ from rich.table import Table
 from personalities.catalog import find_personality, known_names
 from personalities.matching import Scorer, Tally
 from personalities.records import Situation, load_all, load_records
-from recycle.kernel.arguments import SEED, FloatRange, IntRange, UsageError, is_stdout, new_output_file, output_file
-from recycle.kernel.output import write_json
+from recycle.cli.arguments import SEED, FloatRange, IntRange, UsageError, is_stdout, new_output_file, output_file
+from recycle.cli.output import write_json
 from recycle.kernel.suggest import hint
 
-from ..imitation import firings, imitate, imitated_text, rate_text, tally_json
-from .common import console, err_console, print_table, rules_dirs, seed_of
+from president.authoring.imitation import firings, imitate, imitated_text, rate_text, tally_json
+from president.cli.common import console, err_console, print_table, rules_dirs, seed_of
 
 HOURS, HOLDOUT, JOBS = FloatRange(0.0, 1000.0, open_low=True), FloatRange(0.0, 0.9, open_high=False), IntRange(1, 64)
 #: Default search budget: a few minutes (induction alone usually does most of the work).

@@ -5,14 +5,14 @@ import argparse
 import sys
 from pathlib import Path
 
-from recycle.kernel.arguments import FloatRange, UsageError
+from recycle.cli.arguments import FloatRange, UsageError
 from recycle.kernel.specs import fill_seats, split_specs
 from recycle.players import PRESIDENT, check_agents_for
-from tui.options import DEFAULT_DELAY, DEFAULT_OPPONENTS, MatchOptions, default_rules_dir
+from tui.president.options import DEFAULT_DELAY, DEFAULT_OPPONENTS, MatchOptions, default_rules_dir
 
-from ..deals import read_deal_file
-from ..levels import LEVELS, level
-from .common import add_seed_option, add_table_options, seed_of, table_settings
+from president.game.deals import read_deal_file
+from president.agents.levels import LEVELS, level
+from president.cli.common import add_seed_option, add_table_options, seed_of, table_settings
 
 DELAY = FloatRange(0.0, 60.0)  # seconds; nan or inf would freeze the table
 
@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
     if not has_terminal():  # Textual would draw into a pipe, or wait for keys that never come
         raise UsageError("president play needs a terminal: stdin and stdout must both be a TTY "
                          "(for games without one, use president simulate or president tournament)")
-    from tui.app import PresidentApp  # Textual is imported only when the app is really started
+    from tui.president.app import PresidentApp  # Textual is imported only when the app is really started
 
     PresidentApp(options).run()
     return 0

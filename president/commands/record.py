@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import argparse
 
-from recycle.kernel.arguments import GAMES, output_file
-from recycle.kernel.output import progress_bar
+from recycle.cli.arguments import GAMES, output_file
+from recycle.cli.output import progress_bar
 from recycle.kernel.specs import split_specs
 from recycle.players import PRESIDENT, check_agents_for
-from tui.options import DEFAULT_OPPONENTS
+from tui.president.options import DEFAULT_OPPONENTS
 
-from ..recording import record_matches, write_records
-from .common import add_seed_option, add_table_options, console, rules_dirs, seed_of, table_settings
+from president.match.recording import record_matches, write_records
+from president.cli.common import add_seed_option, add_table_options, console, rules_dirs, seed_of, table_settings
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:

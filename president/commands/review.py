@@ -4,12 +4,12 @@ from __future__ import annotations
 import argparse
 import random
 
-from recycle.kernel.arguments import IntRange, UsageError, output_file
-from recycle.kernel.output import write_json
+from recycle.cli.arguments import IntRange, UsageError, output_file
+from recycle.cli.output import write_json
 
-from ..saved_matches import find, load, replay_all
-from ..review import WORLDS, review_round
-from .common import add_seed_option, console, err_console, seed_of
+from president.match.saved import find, load, replay_all
+from president.match.review import WORLDS, review_round
+from president.cli.common import add_seed_option, console, err_console, seed_of
 
 WORLDS_RANGE = IntRange(1, 1000)
 

@@ -9,10 +9,10 @@ from rich.table import Table
 
 from personalities.catalog import YOUR_COPY, catalog
 from personalities.reader import check_file
-from recycle.kernel.arguments import UsageError
-from recycle.kernel.cli_support import check_files, print_table
+from recycle.cli.arguments import UsageError
+from recycle.cli.console import check_files, print_table
 
-from .common import console, rules_dirs
+from president.cli.common import console, rules_dirs
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:

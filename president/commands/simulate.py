@@ -6,17 +6,17 @@ import math
 
 from rich.table import Table
 
-from recycle.kernel.arguments import GAMES, ROUNDS, check_stdout_once, is_stdout, output_file
-from recycle.kernel.output import progress_bar, write_csv, write_json
+from recycle.cli.arguments import GAMES, ROUNDS, check_stdout_once, is_stdout, output_file
+from recycle.cli.output import progress_bar, write_csv, write_json
 from recycle.kernel.specs import split_specs
-from recycle.kernel.cli_support import add_wide_option, print_table
+from recycle.cli.console import add_wide_option, print_table
 from recycle.kernel.tables import add_name_column
 from recycle.players import PRESIDENT, check_agents_for
 
-from ..bots import make_bots
-from ..observation import ordinal, place_title
-from ..simulate import SimulationResult, simulate
-from .common import add_seed_option, add_table_options, console, rules_dirs, seed_of, table_settings
+from president.agents.bots import make_bots
+from president.game.observation import ordinal, place_title
+from president.match.simulate import SimulationResult, simulate
+from president.cli.common import add_seed_option, add_table_options, console, rules_dirs, seed_of, table_settings
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     seed = seed_of(args)
     deal = None
     if args.deal:
-        from ..deals import read_deal_file
+        from president.game.deals import read_deal_file
 
         deal = read_deal_file(args.deal, settings)
     with progress_bar(console, args.matches, "simulating", "matches") as advance:

@@ -17,13 +17,13 @@ import os
 from pathlib import Path
 from typing import Any
 
-from recycle.kernel.arguments import (GAMES, ROUNDS, SEED, FloatRange, IntRange, UsageError, check_stdout_once,
+from recycle.cli.arguments import (GAMES, ROUNDS, SEED, FloatRange, IntRange, UsageError, check_stdout_once,
                                       is_stdout, output_file)
 from recycle.kernel.schema import ListOf, Maybe, Obj, Str
 from recycle.kernel.specs import AgentSpecError, split_specs
 from recycle.players import PRESIDENT, check_agents_for
-from recycle.kernel.output import progress_bar, write_csv, write_json
-from recycle.kernel.cli_support import add_wide_option, print_table
+from recycle.cli.output import progress_bar, write_csv, write_json
+from recycle.cli.console import add_wide_option, print_table
 from recycle.kernel.journal_file import given_options, interrupted_hint, state_folder
 from recycle.tournament import (INTERRUPTED, SPRT, Journal, JournalError, Schedule, SprtPair, Tally,
                                 config_differences, read_header, records, run_tournament)
@@ -32,14 +32,14 @@ from recycle.tournament import report
 from recycle.tournament.cluster import cluster_argument, refuse_jobs_with_cluster, status_line
 from personalities.catalog import shown_name
 
-from ..settings import Settings
+from president.game.settings import Settings
 from recycle.climbing.match import RecycleMatch
 
-from ..matches import PresidentMatch
-from ..simulate import match_seed
-from .common import (add_table_options, console, err_console, read_once, recorded_personalities, rules_dirs,
+from president.match.tournament import PresidentMatch
+from president.match.simulate import match_seed
+from president.cli.common import (add_table_options, console, err_console, read_once, recorded_personalities, rules_dirs,
                      seed_of, table_settings, warn)
-from ..observation import ordinal, place_title
+from president.game.observation import ordinal, place_title
 
 EXIT_INTERRUPTED = 130
 OUTPUTS = ("json", "csv", "plot")  # written again by a resumed run, so its hint repeats them

@@ -7,20 +7,20 @@ import sys
 
 from rich.table import Table
 
-from recycle.kernel.arguments import GAMES, FloatRange, IntRange, RunError, UsageError, output_file
+from recycle.cli.arguments import GAMES, FloatRange, IntRange, RunError, UsageError, output_file
 from recycle.kernel.specs import split_specs
 from recycle.kernel.tables import add_name_column
 
-from ..bots import make_bot
-from ..observation import ordinal
-from .common import add_seed_option, err_console, print_table, rules_dirs, seed_of
+from president.agents.bots import make_bot
+from president.game.observation import ordinal
+from president.cli.common import add_seed_option, err_console, print_table, rules_dirs, seed_of
 
 PORT = IntRange(0, 65535)
 SECONDS = FloatRange(0.0, 86_400.0, open_low=True)
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    from ..uecda.wire import DEFAULT_PORT
+    from president.uecda.wire import DEFAULT_PORT
 
     s = sub.add_parser("uecda-server", help="host a UECda match: remote clients and our bots at one table",
                        description="A server speaking the UECda protocol (the computer Daifugo competition's): "
@@ -61,9 +61,9 @@ def _say(line: str) -> None:
 
 
 def run_server(args: argparse.Namespace) -> int:
-    from ..settings import preset
-    from ..uecda.seats import REMOTE, SeatLost
-    from ..uecda.server import UecdaServer
+    from president.game.settings import preset
+    from president.uecda.seats import REMOTE, SeatLost
+    from president.uecda.server import UecdaServer
 
     settings = preset("uecda")
     specs = split_specs(args.seats) or [REMOTE]
@@ -119,8 +119,8 @@ def standings_table(result) -> Table:
 
 
 def run_client(args: argparse.Namespace) -> int:
-    from ..uecda.client import UecdaClient
-    from ..uecda.wire import ProtocolError
+    from president.uecda.client import UecdaClient
+    from president.uecda.wire import ProtocolError
 
     agent = make_bot(args.bot, rules_dirs(args))
     name = args.name if args.name is not None else args.bot

@@ -15,11 +15,11 @@ from dataclasses import dataclass, field, replace
 
 from recycle.kernel.protocol import Agent
 
-from ..cards import JOKER, Give, Play
-from ..layout import layout
-from ..settings import Settings, preset
-from ..state import Phase, PresidentState
-from . import wire
+from president.game.cards import JOKER, Give, Play
+from president.game.layout import layout
+from president.game.settings import Settings, preset
+from president.game.state import Phase, PresidentState
+from president.uecda import wire
 
 
 @dataclass

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from recycle.kernel.protocol import Agent
 
-from . import wire
+from president.uecda import wire
 
 REMOTE = "remote"  # the seat spec of a network client
 

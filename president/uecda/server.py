@@ -22,13 +22,13 @@ from typing import Callable, TextIO
 
 from recycle.kernel.protocol import Agent, IllegalAction
 
-from ..cards import PASS, Give, Play
-from ..exchange import legal_gifts
-from ..settings import Settings
-from ..simulate import SeatStats
-from ..state import Phase, PresidentState
-from . import wire
-from .seats import REMOTE, Remote, Seat, SeatLost, accept_remotes
+from president.game.cards import PASS, Give, Play
+from president.game.exchange import legal_gifts
+from president.game.settings import Settings
+from president.match.simulate import SeatStats
+from president.game.state import Phase, PresidentState
+from president.uecda import wire
+from president.uecda.seats import REMOTE, Remote, Seat, SeatLost, accept_remotes
 
 
 @dataclass

@@ -13,15 +13,15 @@ import socket
 import struct
 from dataclasses import dataclass
 
-from ..cards import JOKER, PASS, SUITS, Card, Play
-from ..layout import Layout
-from ..suited import LONE_JOKER, suited_play
+from president.game.cards import JOKER, PASS, SUITS, Card, Play
+from president.game.layout import Layout
+from president.game.suited import LONE_JOKER, suited_play
 
 ROWS, COLUMNS = 8, 15
 TABLE_BYTES = ROWS * COLUMNS * 4
 PROTOCOL_VERSION = 20070
 DEFAULT_PORT = 42485
-#: Table rows in the order the protocol gives suits, as letters of `president.cards.SUITS`.
+#: Table rows in the order the protocol gives suits, as letters of `president.game.cards.SUITS`.
 ROW_SUITS = "shdc"
 ACCEPTED, REJECTED = 9, 8  # the server's answer to a play
 GOES_ON, GAME_OVER, ALL_OVER = 0, 1, 2  # the integer after each turn's field table

@@ -7,9 +7,9 @@ every figure of docs/analysis.md from the game logs of `records`; `stats` gives
 each one a 95% bootstrap interval; `result` ties them together; `report`
 writes the HTML page and `folder` the resumable table of a folder of games.
 """
-from .experiment import PlayUnit, RecycleSubject, Unit, units
-from .records import ALL_AI, ONE_AI, RANDOM, SETS, DecisionRecord, GameLog
-from .result import Analysis, Config, analyze, compute
+from recycle.analysis.experiment import PlayUnit, RecycleSubject, Unit, units
+from recycle.analysis.records import ALL_AI, ONE_AI, RANDOM, SETS, DecisionRecord, GameLog
+from recycle.analysis.result import Analysis, Config, analyze, compute
 
 __all__ = ["ALL_AI", "ONE_AI", "RANDOM", "SETS", "Analysis", "Config", "DecisionRecord", "GameLog", "PlayUnit",
            "RecycleSubject", "Unit", "analyze", "compute", "units"]

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 
 from rich.table import Table
 
-from .definitions import definition
-from .heuristics import HEURISTICS
-from .stats import Difference, Interval, difference
+from recycle.analysis.definitions import definition
+from recycle.analysis.heuristics import HEURISTICS
+from recycle.analysis.stats import Difference, Interval, difference
 
 MARK = "*"
 
@@ -88,7 +88,7 @@ def compare(analyses: Sequence) -> Comparison:
 
 def compare_table(c: Comparison) -> Table:
     """The console's table (fits 80 columns through `print_table`: each cell wraps at its spaces)."""
-    from .result import figure_label, interval_text, number_text
+    from recycle.analysis.result import figure_label, interval_text, number_text
 
     cfg = c.base.config
     table = Table(title=f"Variants compared: {cfg.games} games per set, estimator {cfg.estimator}, seed "
@@ -122,7 +122,7 @@ def variants_alt(c: Comparison) -> str:
 
 
 def variants_figure(c: Comparison):
-    from .report import _plt
+    from recycle.analysis.report import _plt
 
     plt = _plt()
     names = [h for h in HEURISTICS if all(h in a.heuristics.point for a in c.analyses)]

@@ -11,8 +11,8 @@ import html
 
 from rich.table import Table
 
-from .definitions import definition
-from .reference import COMPARED, describe_source, headline, reference
+from recycle.analysis.definitions import definition
+from recycle.analysis.reference import COMPARED, describe_source, headline, reference
 
 def findings_html(analysis) -> str:
     """The report's "what a designer can act on" section of one analysis, with the reference table."""

@@ -6,7 +6,7 @@ A *subject* is the game under analysis, behind a few duck-typed methods
 (per episode, each player's place, 1 the best), `rounds(state)` (None when the
 game has no rounds) and `describe(state, player)` (state size, share of cards
 hidden from `player`). `RecycleSubject` serves every RECYCLE game;
-`president.analysis.PresidentSubject` serves native President.
+`president.match.analysis.PresidentSubject` serves native President.
 
 A work unit is one game of one set, seeded from (master seed, set, index)
 alone, so the same seed gives the same logs whichever process plays which
@@ -25,8 +25,8 @@ from typing import Any
 
 from recycle.kernel.protocol import GameError, decide
 
-from .estimator import DEFAULT_ROLLOUTS, estimates, make_estimator
-from .records import ALL_AI, ONE_AI, RANDOM, SETS, DecisionRecord, GameLog
+from recycle.analysis.estimator import DEFAULT_ROLLOUTS, estimates, make_estimator
+from recycle.analysis.records import ALL_AI, ONE_AI, RANDOM, SETS, DecisionRecord, GameLog
 
 #: A game's decisions are bounded by its own rules (RECYCLE's choice limit); this is the last resort.
 MAX_DECISIONS = 200_000

@@ -29,11 +29,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .heuristics import DECISIVE_LEAD
-from .metrics import BINS
-from .records import ALL_AI, RANDOM, GameLog, Play
-from .stats import Interval, bootstrap, proportion, ratio, total
-from .verdicts import Band, verdict
+from recycle.analysis.heuristics import DECISIVE_LEAD
+from recycle.analysis.metrics import BINS
+from recycle.analysis.records import ALL_AI, RANDOM, GameLog, Play
+from recycle.analysis.stats import Interval, bootstrap, proportion, ratio, total
+from recycle.analysis.verdicts import Band, verdict
 
 #: Games shown for each finding.
 EXAMPLES = 3

@@ -15,12 +15,12 @@ from pathlib import Path
 from typing import Any, Callable
 
 from recycle.kernel import journal_file
-from recycle.kernel.arguments import UsageError
+from recycle.cli.arguments import UsageError
 from recycle.kernel.journal_file import JournalError
 from recycle.tournament.journal import config_differences
 
-from .experiment import MAX_DECISIONS
-from .records import SETS, GameLog
+from recycle.analysis.experiment import MAX_DECISIONS
+from recycle.analysis.records import SETS, GameLog
 
 FORMAT = "recycle-analysis"
 VERSION = 2  # 2: chained digests (version 1 journals cannot be resumed)

@@ -35,8 +35,8 @@ from collections.abc import Sequence
 from fractions import Fraction
 from numbers import Real
 
-from .records import ALL_AI, ONE_AI, RANDOM, GameLog, Play
-from .stats import Summaries, ratio, total
+from recycle.analysis.records import ALL_AI, ONE_AI, RANDOM, GameLog, Play
+from recycle.analysis.stats import Summaries, ratio, total
 
 #: CardStock's weights of the five heuristics it scores with.
 WEIGHTS = {"fairness": 0.5, "meaningful_moves": 0.5, "drama": 0.25, "decisiveness": 0.4, "coolness": 0.5}

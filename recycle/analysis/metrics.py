@@ -33,8 +33,8 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from .records import GameLog
-from .stats import Summaries, ratio, total
+from recycle.analysis.records import GameLog
+from recycle.analysis.stats import Summaries, ratio, total
 
 BINS = 10
 SUMMARY_KEYS = ("decisions", "choice_decisions", "branching_factor", "action_space", "turns", "rounds",

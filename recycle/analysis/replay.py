@@ -13,9 +13,9 @@ from typing import Any
 
 from rich.table import Table
 
-from .experiment import PlayUnit, units
-from .findings import no_real_choice, stretch_leaders
-from .records import GameLog
+from recycle.analysis.experiment import PlayUnit, units
+from recycle.analysis.findings import no_real_choice, stretch_leaders
+from recycle.analysis.records import GameLog
 
 
 class _Recording:

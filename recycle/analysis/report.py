@@ -20,16 +20,16 @@ import math
 from collections.abc import Sequence
 from pathlib import Path
 
-from .definitions import definition
-from .compare import compare_html
-from .designer import findings_html
-from .findings import seat_win_rates
-from .heuristics import HEURISTICS
-from .metrics import BINS
-from .records import ALL_AI, RANDOM, GameLog
-from .reference import PUBLISHED, PUBLISHED_KEYS
-from .stats import Interval
-from .verdicts import Band, verdict
+from recycle.analysis.definitions import definition
+from recycle.analysis.compare import compare_html
+from recycle.analysis.designer import findings_html
+from recycle.analysis.findings import seat_win_rates
+from recycle.analysis.heuristics import HEURISTICS
+from recycle.analysis.metrics import BINS
+from recycle.analysis.records import ALL_AI, RANDOM, GameLog
+from recycle.analysis.reference import PUBLISHED, PUBLISHED_KEYS
+from recycle.analysis.stats import Interval
+from recycle.analysis.verdicts import Band, verdict
 
 #: Reports of more games than this show only the heuristics chart for each.
 FULL_PLOTS = 12

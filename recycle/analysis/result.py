@@ -8,10 +8,10 @@ from typing import Any
 
 from rich.table import Table
 
-from .estimator import DEFAULT_ROLLOUTS
-from .experiment import PlayUnit, Unit, run_units, units
-from .heuristics import HEURISTICS, NO_INTERVAL, HeuristicFigures, drama_threshold, summaries
-from .metrics import (
+from recycle.analysis.estimator import DEFAULT_ROLLOUTS
+from recycle.analysis.experiment import PlayUnit, Unit, run_units, units
+from recycle.analysis.heuristics import HEURISTICS, NO_INTERVAL, HeuristicFigures, drama_threshold, summaries
+from recycle.analysis.metrics import (
     ClimbingFigures,
     climbing_row,
     forward_model_speed,
@@ -19,8 +19,8 @@ from .metrics import (
     metrics_compute,
     spread_of,
 )
-from .records import ALL_AI, ONE_AI, RANDOM, SETS, GameLog
-from .stats import DEFAULT_REPLICATES, TARGET_WIDTH, Bootstrap, Interval, bootstrap, proportion, total
+from recycle.analysis.records import ALL_AI, ONE_AI, RANDOM, SETS, GameLog
+from recycle.analysis.stats import DEFAULT_REPLICATES, TARGET_WIDTH, Bootstrap, Interval, bootstrap, proportion, total
 
 
 @dataclass(frozen=True)
@@ -59,7 +59,7 @@ class Analysis:
     def findings(self) -> list:
         """What a designer can act on (`findings`), computed once from the logs."""
         if self._findings is None:
-            from .findings import findings
+            from recycle.analysis.findings import findings
 
             self._findings = findings(self)
         return self._findings
@@ -97,7 +97,7 @@ class Analysis:
 
     def findings_json(self) -> list[dict]:
         """The findings, each with its replay commands and where it falls in the reference set."""
-        from .designer import reference_line
+        from recycle.analysis.designer import reference_line
 
         return [{**f.to_json(self.replay), "reference": reference_line(self, f)} for f in self.findings()]
 

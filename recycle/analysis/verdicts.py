@@ -15,7 +15,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .stats import Interval
+from recycle.analysis.stats import Interval
 
 
 #: Beyond this many games per set, "more games would tell" is no advice: the value is on a boundary.

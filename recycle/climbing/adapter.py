@@ -39,7 +39,7 @@ from typing import Any, Sequence
 
 from personalities.player import RulePlayer
 from personalities.view import JOKER, NO_RANK, TWO, ClimbingView
-from recycle.kernel import uploads
+from recycle.kernel import user_files as uploads
 from recycle.kernel.specs import AgentSpecError, fill_seats
 from recycle.players import AGENT_FACTORIES, cannot_play, make_agent
 from recycle.kernel.protocol import Agent, GameError

@@ -32,7 +32,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from recycle.kernel import uploads
+from recycle.kernel import user_files as uploads
 from recycle.kernel.diagnostics import Diagnostic, DiagnosticError, read_user_file
 from recycle.kernel.suggest import nearest_names
 from recycle.lang import MAX_CHARS

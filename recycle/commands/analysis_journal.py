@@ -13,8 +13,8 @@ from collections.abc import Callable, Sequence
 from contextlib import contextmanager
 from typing import Any, Iterator
 
-from recycle.kernel.arguments import GAMES, SEED, IntRange, UsageError
-from recycle.kernel.cli_support import console, err_console, warn
+from recycle.cli.arguments import GAMES, SEED, IntRange, UsageError
+from recycle.cli.console import console, err_console, warn
 from recycle.kernel.journal_file import JournalError, given_options, interrupted_hint
 from recycle.kernel.schema import Mismatch, Obj, Shape, Str
 
@@ -79,7 +79,7 @@ def analyze_journaled(args: argparse.Namespace, journal, config, subjects: Seque
     from recycle.analysis.result import compute
     from recycle.analysis.records import SETS
 
-    from .analyze import analyze_with_progress
+    from recycle.cli.commands.analyze import analyze_with_progress
 
     analyses: list = []
     failed: list[tuple[str, str]] = []

@@ -13,9 +13,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from recycle.commands.options import add_compat_option, add_engine_option, add_limit_options
+from recycle.cli.options import add_compat_option, add_engine_option, add_limit_options
 from recycle.games import game_path, shipped_name
-from recycle.kernel.arguments import (
+from recycle.cli.arguments import (
     CHOICES,
     GAMES,
     IntRange,
@@ -25,12 +25,12 @@ from recycle.kernel.arguments import (
     output_file,
     output_folder,
 )
-from recycle.kernel.cli_support import add_seed_option, add_wide_option, console, err_console, print_table, seed_of
-from recycle.kernel.output import progress_bar, write_csv, write_json
+from recycle.cli.console import add_seed_option, add_wide_option, console, err_console, print_table, seed_of
+from recycle.cli.output import progress_bar, write_csv, write_json
 from recycle.kernel.schema import Bool, Maybe, Str
 from recycle.tournament.cluster import cluster_argument, refuse_jobs_with_cluster, status_line
 
-from .analysis_journal import EXIT_INTERRUPTED, analyze_journaled, open_journal, resumed_journal
+from recycle.cli.analysis_journal import EXIT_INTERRUPTED, analyze_journaled, open_journal, resumed_journal
 
 ROLLOUTS = IntRange(1, 10_000)
 JOBS = IntRange(1, 256)

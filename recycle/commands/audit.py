@@ -14,11 +14,11 @@ import argparse
 from pathlib import Path
 
 from recycle.audit import AuditReport, Subject, audit
-from recycle.commands.options import add_bot_options, bot_options
+from recycle.cli.options import add_bot_options, bot_options
 from recycle.games import game_path, shipped_games
-from recycle.kernel.arguments import IntRange, UsageError, output_file
-from recycle.kernel.cli_support import add_seed_option, seed_of
-from recycle.kernel.output import write_json
+from recycle.cli.arguments import IntRange, UsageError, output_file
+from recycle.cli.console import add_seed_option, seed_of
+from recycle.cli.output import write_json
 from recycle.kernel.specs import split_specs
 
 PAIRS = IntRange(1, 10_000)
@@ -91,9 +91,9 @@ def recycle_subject(path: str, **options) -> Subject:
 def president_subject(rules_dirs: tuple = ()) -> Subject:
     """Native President, classic table (personalities also from `rules_dirs`); the seat's text adds
     the round's history as it reads it."""
-    from president.bots import make_bot
-    from president.settings import preset
-    from president.state import PresidentState
+    from president.agents.bots import make_bot
+    from president.game.settings import preset
+    from president.game.state import PresidentState
 
     settings = preset("classic")
 
@@ -128,7 +128,7 @@ def subject_of(game: str, native: bool, **options) -> tuple[Subject, bool]:
 
 
 def run_audit(args: argparse.Namespace) -> int:
-    from recycle.kernel.cli_support import console
+    from recycle.cli.console import console
 
     subject, climbing = subject_of(args.game, args.native, **bot_options(args))
     specs = split_specs(args.agents) if args.agents else default_specs(args.game, climbing, args.native)

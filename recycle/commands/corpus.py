@@ -10,12 +10,12 @@ from pathlib import Path
 from rich.markup import escape
 from rich.table import Table
 
-from recycle.commands.options import add_compat_option, add_engine_option, add_limit_options, limits_of
-from recycle.kernel.arguments import SEED, IntRange, UsageError, is_stdout, output_file
-from recycle.kernel.cli_support import EXIT_FAILED, console, print_table
+from recycle.cli.options import add_compat_option, add_engine_option, add_limit_options, limits_of
+from recycle.cli.arguments import SEED, IntRange, UsageError, is_stdout, output_file
+from recycle.cli.console import EXIT_FAILED, console, print_table
 from recycle.kernel.diagnostics import DiagnosticError
-from recycle.kernel.output import mean_or_zero as _mean
-from recycle.kernel.output import progress_bar, write_json
+from recycle.cli.output import mean_or_zero as _mean
+from recycle.cli.output import progress_bar, write_json
 from recycle.kernel.protocol import GameError, play_game
 
 SUFFIXES = (".rcy", ".gdl")

@@ -5,8 +5,8 @@ import argparse
 
 from rich.markup import escape
 
-from recycle.commands.options import add_engine_option
-from recycle.kernel.cli_support import EXIT_FAILED, check_files, console, err_console
+from recycle.cli.options import add_engine_option
+from recycle.cli.console import EXIT_FAILED, check_files, console, err_console
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:

@@ -7,7 +7,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from recycle.games import shipped_games
-from recycle.kernel.cli_support import print_table
+from recycle.cli.console import print_table
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:

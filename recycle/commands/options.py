@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from recycle.kernel.arguments import CHOICES
+from recycle.cli.arguments import CHOICES
 from recycle.kernel.deal_file import DealSpec
 
 

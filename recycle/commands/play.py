@@ -15,15 +15,15 @@ import argparse
 import sys
 from pathlib import Path
 
-from recycle.commands.options import (
+from recycle.cli.options import (
     add_bot_options,
     add_limit_options,
     bot_options,
     limits_of,
 )
 from recycle.games import game_path
-from recycle.kernel.arguments import FloatRange, IntRange, output_file
-from recycle.kernel.cli_support import add_seed_option, fail, seed_of
+from recycle.cli.arguments import FloatRange, IntRange, output_file
+from recycle.cli.console import add_seed_option, fail, seed_of
 from recycle.kernel.deal_file import read_deal
 
 SEAT = IntRange(0, 63)

@@ -9,14 +9,14 @@ from pathlib import Path
 
 from rich.table import Table
 
-from recycle.commands.options import (add_bot_options, add_compat_option, add_engine_option, add_limit_options,
+from recycle.cli.options import (add_bot_options, add_compat_option, add_engine_option, add_limit_options,
                                       bot_options, limits_of)
 from recycle.games import game_path, shipped_name
-from recycle.kernel.arguments import GAMES, UsageError, check_stdout_once, is_stdout, output_file, output_folder
-from recycle.kernel.cli_support import add_seed_option, console, print_table, seed_of
+from recycle.cli.arguments import GAMES, UsageError, check_stdout_once, is_stdout, output_file, output_folder
+from recycle.cli.console import add_seed_option, console, print_table, seed_of
 from recycle.kernel.deal_file import read_deal
-from recycle.kernel.output import mean_or_zero as _mean
-from recycle.kernel.output import progress_bar, write_csv, write_json
+from recycle.cli.output import mean_or_zero as _mean
+from recycle.cli.output import progress_bar, write_csv, write_json
 from recycle.kernel.protocol import play_game
 from recycle.kernel.specs import describe, split_specs
 
@@ -123,8 +123,8 @@ def _seat_name(spec: str, agent, folders: tuple[Path, ...]) -> str:
 
 
 def _run_native(args: argparse.Namespace) -> int:
-    """`--native`: the game's native implementation (recycle.commands.tides), same seeds and table."""
-    from recycle.commands.tides import check_native, native_agents, native_state
+    """`--native`: the game's native implementation (recycle.cli.commands.tides), same seeds and table."""
+    from recycle.cli.commands.tides import check_native, native_agents, native_state
 
     check_native(args.game)
     if args.deal or args.transcript:

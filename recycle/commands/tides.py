@@ -11,9 +11,9 @@ from __future__ import annotations
 import argparse
 import time
 
-from recycle.kernel.arguments import GAMES, SEED, FloatRange, UsageError, output_file
-from recycle.kernel.cli_support import EXIT_FAILED, console, fail, print_table
-from recycle.kernel.output import progress_bar, write_json
+from recycle.cli.arguments import GAMES, SEED, FloatRange, UsageError, output_file
+from recycle.cli.console import EXIT_FAILED, console, fail, print_table
+from recycle.cli.output import progress_bar, write_json
 from recycle.kernel.protocol import Agent, GameError
 from recycle.kernel.specs import AgentSpecError, fill_seats, split_specs
 

@@ -20,12 +20,12 @@ from pathlib import Path
 from rich.markup import escape
 
 from personalities.trace import DecisionTrace
-from recycle.commands.options import add_bot_options, add_engine_option, add_limit_options, bot_options, limits_of
+from recycle.cli.options import add_bot_options, add_engine_option, add_limit_options, bot_options, limits_of
 from recycle.games import game_path
-from recycle.kernel.arguments import IntRange, UsageError, is_stdout, output_file
-from recycle.kernel.cli_support import add_seed_option, console, seed_of
+from recycle.cli.arguments import IntRange, UsageError, is_stdout, output_file
+from recycle.cli.console import add_seed_option, console, seed_of
 from recycle.kernel.protocol import play_game, trace_json
-from recycle.kernel.output import write_json
+from recycle.cli.output import write_json
 from recycle.kernel.specs import fill_seats, split_specs
 
 SEAT = IntRange(0, 63)
@@ -56,8 +56,8 @@ def run_trace(args: argparse.Namespace) -> int:
     from recycle.lang import load_game
 
     seed = seed_of(args)
-    if args.native:  # the native twin (recycle.commands.tides): same seeds as `recycle run --native`
-        from recycle.commands.tides import check_native, native_agents, native_state
+    if args.native:  # the native twin (recycle.cli.commands.tides): same seeds as `recycle run --native`
+        from recycle.cli.commands.tides import check_native, native_agents, native_state
 
         check_native(args.game)
         state, title, n = native_state(seed), f"{args.game} (native)", 2

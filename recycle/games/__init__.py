@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from recycle.kernel import uploads
-from recycle.kernel.arguments import UsageError
+from recycle.kernel import user_files as uploads
+from recycle.cli.arguments import UsageError
 from recycle.kernel.suggest import hint
 
 #: Header lines read for a description (a header is a few dozen lines).

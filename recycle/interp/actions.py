@@ -17,12 +17,12 @@ from __future__ import annotations
 
 from recycle.lang import tree as T
 
-from .effects import MISSING, CycleSet, Forget, Move, Pass, Remember, Reorder, SetValue
-from .errors import LimitError
-from .evaluate import Evaluator
-from .undo import undo_to
-from .knowledge import move_changes, reorder_changes
-from .state import Store, Table, loc_text
+from recycle.interp.effects import MISSING, CycleSet, Forget, Move, Pass, Remember, Reorder, SetValue
+from recycle.interp.errors import LimitError
+from recycle.interp.evaluate import Evaluator
+from recycle.interp.undo import undo_to
+from recycle.interp.knowledge import move_changes, reorder_changes
+from recycle.interp.state import Store, Table, loc_text
 
 #: Control forms that `_explore` walks itself (no step counted for them).
 WALKED = (T.Do, T.Conditional, T.Let, T.AllDo)

@@ -34,9 +34,9 @@ from recycle.kernel.diagnostics import Diagnostic, DiagnosticError
 from recycle.lang import load_game
 from recycle.lang import tree as T
 
-from .errors import located
-from .game import RecycleState, new_game
-from .state import Rng, Table, loc_text
+from recycle.interp.errors import located
+from recycle.interp.game import RecycleState, new_game
+from recycle.interp.state import Rng, Table, loc_text
 
 # ---- arranging the first shuffle ------------------------------------------------------
 

@@ -22,9 +22,9 @@ from __future__ import annotations
 
 from recycle.lang import tree as T
 
-from .effects import Move
-from .state import loc_text
-from .undo import MOVE, effect, option_texts
+from recycle.interp.effects import Move
+from recycle.interp.state import loc_text
+from recycle.interp.undo import MOVE, effect, option_texts
 
 #: Syntax nodes that read a card's face (besides any node with a point map, `using`).
 FACE_READERS = (T.Filter, T.CardAtt, T.Partition)

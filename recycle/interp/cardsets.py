@@ -9,8 +9,8 @@ from __future__ import annotations
 from itertools import combinations
 from math import comb
 
-from .errors import LimitError
-from .state import PointMap
+from recycle.interp.errors import LimitError
+from recycle.interp.state import PointMap
 
 #: Point maps kept for reuse per game (see `_PointMap`).
 MAX_POINT_MAPS = 1_000

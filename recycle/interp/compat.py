@@ -32,7 +32,7 @@ import dataclasses
 
 from recycle.lang import tree as T
 
-from .undo import undo_to
+from recycle.interp.undo import undo_to
 
 #: The modes `new_game(compat=...)` accepts (None is the default reading).
 COMPAT_MODES = ("cardstock",)

@@ -19,17 +19,17 @@ from __future__ import annotations
 
 from recycle.lang import tree as T
 
-from .actions import Executor
-from .codegen import ExprSource
-from .counting import CountingMixin
-from .deals import DealsMixin
-from .engine import Engine
-from .explorers import ExplorersMixin
-from .fast import FastMixin
-from .finding import FindingMixin
-from .quiet import QuietMixin
-from .runners import RunnersMixin
-from .state import Table
+from recycle.interp.actions import Executor
+from recycle.interp.codegen import ExprSource
+from recycle.interp.counting import CountingMixin
+from recycle.interp.deals import DealsMixin
+from recycle.interp.engine import Engine
+from recycle.interp.explorers import ExplorersMixin
+from recycle.interp.fast import FastMixin
+from recycle.interp.finding import FindingMixin
+from recycle.interp.quiet import QuietMixin
+from recycle.interp.runners import RunnersMixin
+from recycle.interp.state import Table
 
 #: What the compilers use of the meaning (the executor): its game, bounds and caches, the
 #: functions of nodes it makes (`fn`, `runner`, `flat`: compiled ones while compiling), the

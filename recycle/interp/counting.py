@@ -30,11 +30,11 @@ from __future__ import annotations
 
 from recycle.lang import tree as T
 
-from .codegen import IMPURE
-from .source import Source
-from .evaluate import MAX_INT
-from .proof import Proof, Site
-from .state import PointMap
+from recycle.interp.codegen import IMPURE
+from recycle.interp.source import Source
+from recycle.interp.evaluate import MAX_INT
+from recycle.interp.proof import Proof, Site
+from recycle.interp.state import PointMap
 
 
 class Plan:

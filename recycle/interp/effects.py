@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .knowledge import apply_changes
-from .state import Store, Table, loc_text, owner_text
+from recycle.interp.knowledge import apply_changes
+from recycle.interp.state import Store, Table, loc_text, owner_text
 
 #: The old value of a storage that was not set before.
 MISSING = object()

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from recycle.lang import tree as T
 
-from .cardsets import _COMPARE, CollectionsMixin
-from .errors import LimitError, RecycleRuntimeError, located
-from .state import GAME, PointMap, Store, Table
+from recycle.interp.cardsets import _COMPARE, CollectionsMixin
+from recycle.interp.errors import LimitError, RecycleRuntimeError, located
+from recycle.interp.state import GAME, PointMap, Store, Table
 
 
 def _trunc_div(a: int, b: int) -> int:

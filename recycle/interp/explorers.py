@@ -21,9 +21,9 @@ from __future__ import annotations
 
 from recycle.lang import tree as T
 
-from .source import Piece, Source
-from .undo import undo_to
-from .runners import MAX_INDENT, MAX_LOOPS
+from recycle.interp.source import Piece, Source
+from recycle.interp.undo import undo_to
+from recycle.interp.runners import MAX_INDENT, MAX_LOOPS
 
 
 #: Storage reads (safe at a constant key: a missing value reads as its default).

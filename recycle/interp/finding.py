@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from recycle.lang import tree as T
 
-from .source import Source
+from recycle.interp.source import Source
 
 
 class FindingMixin:

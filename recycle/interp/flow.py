@@ -28,10 +28,10 @@ from __future__ import annotations
 
 from recycle.lang import tree as T
 
-from .compat import reference_options, reference_walk
-from .canonical import canonical_texts, frozen, kept, options_by_rule, rules_matter
-from .undo import all_read_apart, option_texts
-from .errors import LimitError, NoOptionsError
+from recycle.interp.compat import reference_options, reference_walk
+from recycle.interp.canonical import canonical_texts, frozen, kept, options_by_rule, rules_matter
+from recycle.interp.undo import all_read_apart, option_texts
+from recycle.interp.errors import LimitError, NoOptionsError
 
 SEQ, EACH, STAGE = 0, 1, 2
 

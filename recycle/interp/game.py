@@ -25,22 +25,22 @@ from recycle.kernel.protocol import (TERMINAL, ActionParseError, GameError, Game
 from recycle.lang import load_game
 from recycle.lang import tree as T
 
-from .actions import Executor
-from .compiler import executor
-from .engine import WARM_CHOICES, Engine
-from .effects import RecycleAction, action
-from .errors import LimitError, RecycleRuntimeError, guard, located
-from .setup import MAX_CARDS, create_deck, teams_of
-from .compat import cardstock_game, check_mode, is_cardstock
-from .counting import Leaves
-from .flow import SEQ, Machine
-from .rounds import loop_here, play_rounds
-from .canonical import canonical_texts, hidden_ranks, reads_faces
-from .undo import OptionEffects, apply_all, option_texts
-from .invariants import check_cards, checking_by_default
-from .knowledge import redeal
-from .observation import RecycleObservation
-from .state import Rng, Store, Table
+from recycle.interp.actions import Executor
+from recycle.interp.compiler import executor
+from recycle.interp.engine import WARM_CHOICES, Engine
+from recycle.interp.effects import RecycleAction, action
+from recycle.interp.errors import LimitError, RecycleRuntimeError, guard, located
+from recycle.interp.setup import MAX_CARDS, create_deck, teams_of
+from recycle.interp.compat import cardstock_game, check_mode, is_cardstock
+from recycle.interp.counting import Leaves
+from recycle.interp.flow import SEQ, Machine
+from recycle.interp.rounds import loop_here, play_rounds
+from recycle.interp.canonical import canonical_texts, hidden_ranks, reads_faces
+from recycle.interp.undo import OptionEffects, apply_all, option_texts
+from recycle.interp.invariants import check_cards, checking_by_default
+from recycle.interp.knowledge import redeal
+from recycle.interp.observation import RecycleObservation
+from recycle.interp.state import Rng, Store, Table
 
 #: The reference engine's bound on choices per game.
 MAX_CHOICES = 500
@@ -360,7 +360,7 @@ def new_game(game: "T.Game | str | Path", seed: int = 0, *, max_choices: int = M
     if check is None:
         check = checking_by_default()
     if deal is not None:
-        from .arrange import dealt_game
+        from recycle.interp.arrange import dealt_game
 
         return dealt_game(game, seed, deal, max_choices=max_choices, max_steps=max_steps,
                           max_cards=max_cards, strict=strict, transcript=transcript, check=check, engine=engine)

@@ -6,10 +6,10 @@ from typing import TYPE_CHECKING
 
 from recycle.kernel.protocol import GameError, Observation
 
-from .state import owner_text
+from recycle.interp.state import owner_text
 
 if TYPE_CHECKING:
-    from .game import RecycleState
+    from recycle.interp.game import RecycleState
 
 
 class RecycleObservation(Observation):

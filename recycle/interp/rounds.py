@@ -21,7 +21,7 @@ from __future__ import annotations
 from recycle.kernel.protocol import GameError
 from recycle.lang import tree as T
 
-from .flow import SEQ, STAGE
+from recycle.interp.flow import SEQ, STAGE
 
 
 class RoundLoop:

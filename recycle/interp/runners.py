@@ -26,12 +26,12 @@ from __future__ import annotations
 
 from recycle.lang import tree as T
 
-from .actions import WALKED
-from .source import Piece, Source
-from .effects import MISSING, CycleSet, Move, SetValue
-from .evaluate import MAX_INT, MIN_INT
-from .undo import CYCLE, INTS, MOVE, STRS
-from .knowledge import apply_changes, move_changes
+from recycle.interp.actions import WALKED
+from recycle.interp.source import Piece, Source
+from recycle.interp.effects import MISSING, CycleSet, Move, SetValue
+from recycle.interp.evaluate import MAX_INT, MIN_INT
+from recycle.interp.undo import CYCLE, INTS, MOVE, STRS
+from recycle.interp.knowledge import apply_changes, move_changes
 
 #: Raised, located, when a move takes its card from an empty collection.
 NOTHING_TO_MOVE = "nothing to move: the collection is empty"

@@ -5,9 +5,9 @@ from itertools import product
 
 from recycle.lang import tree as T
 
-from .actions import Executor
-from .errors import LimitError, located
-from .state import Store, loc_text
+from recycle.interp.actions import Executor
+from recycle.interp.errors import LimitError, located
+from recycle.interp.state import Store, loc_text
 
 #: Cards a game may create, all decks together.
 MAX_CARDS = 10_000

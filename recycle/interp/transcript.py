@@ -29,8 +29,8 @@ from recycle.kernel.diagnostics import Diagnostic, DiagnosticError, not_a_regula
 from recycle.kernel.protocol import Agent, GameError, play_game
 from recycle.kernel.schema import Bool, Int, ListOf, MapOf, Maybe, Obj, Str, json_lines
 
-from .compat import COMPAT_MODES
-from .game import RecycleState, new_game
+from recycle.interp.compat import COMPAT_MODES
+from recycle.interp.game import RecycleState, new_game
 
 
 def records(state: RecycleState) -> list[dict]:

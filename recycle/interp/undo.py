@@ -16,8 +16,8 @@ stands for: what `RecycleState.effects` shows, what a transcript records.
 """
 from __future__ import annotations
 
-from .effects import MISSING, CycleSet, Move, SetValue
-from .knowledge import apply_changes
+from recycle.interp.effects import MISSING, CycleSet, Move, SetValue
+from recycle.interp.knowledge import apply_changes
 
 MOVE, INTS, STRS, CYCLE = 0, 1, 2, 3
 

@@ -195,7 +195,7 @@ def uniform_belief(world: Any, observer: int, method: str = UNIFORM) -> Belief |
 def observation_belief(observation: Any, method: str = UNIFORM) -> Belief | None:
     """`uniform_belief` of an observation (through one of its determinizations: any gives the same);
     None for an observation that cannot be dealt (a stale one: its state has moved on)."""
-    from .protocol import GameError
+    from recycle.kernel.protocol import GameError
 
     sample = getattr(observation, "sample_state", None)
     if sample is None:

@@ -18,7 +18,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from recycle.kernel.arguments import SEED, close_pipes
+from recycle.cli.arguments import SEED, close_pipes
 from recycle.kernel.diagnostics import Diagnostic, DiagnosticError, Severity
 from recycle.kernel.tables import fitted, natural_width
 

@@ -6,7 +6,7 @@
     p2: THREE BLACK CLUBS, FOUR RED HEARTS   a game's own card text, comma-separated
 
 This module is the file format only (reading with located errors, writing);
-`president.deals` checks a deal against a President table and
+`president.game.deals` checks a deal against a President table and
 `recycle.interp.arrange` arranges a RECYCLE game's first shuffle to produce it.
 """
 from __future__ import annotations

@@ -19,7 +19,7 @@ import os
 import stat
 from dataclasses import dataclass, field
 
-from recycle.kernel import uploads
+from recycle.kernel import user_files as uploads
 
 
 class Severity(enum.Enum):

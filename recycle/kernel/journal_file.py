@@ -34,10 +34,10 @@ from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import Any, Iterator
 
-from recycle.kernel.arguments import UsageError
+from recycle.cli.arguments import UsageError
 from recycle.kernel.diagnostics import DiagnosticError
 from recycle.kernel.schema import Line, open_checked, parse_line, raw_lines
-from recycle.kernel.uploads import FileSet
+from recycle.kernel.user_files import FileSet
 
 try:  # POSIX; elsewhere a journal is not locked
     import fcntl

@@ -16,7 +16,7 @@ from typing import Callable, Iterator, Sequence
 
 from rich.console import Console
 
-from .arguments import is_stdout, open_output
+from recycle.cli.arguments import is_stdout, open_output
 
 
 @contextmanager
@@ -29,7 +29,7 @@ def progress_bar(console: Console, total: int, label: str, unit: str = "games",
     if not console.is_terminal or total <= 1:
         yield lambda done: None
         return
-    from .progress import live_bar  # rich's progress module only where a bar is drawn
+    from recycle.cli.progress import live_bar  # rich's progress module only where a bar is drawn
 
     with live_bar(console, total, label, unit, status, eta) as advance:
         yield advance

@@ -3,7 +3,7 @@
 `president --help` and `recycle --help` list every subcommand from the table
 without importing any command module (their imports, rich tables, pyparsing,
 Textual, matplotlib, Dask, cost most of a second); `president simulate ...`
-imports `president.commands.simulate` alone. A first pass over the command
+imports `president.cli.commands.simulate` alone. A first pass over the command
 line finds the subcommand: the first word that does not start with `-` (the
 top-level parsers have no option taking a value).
 

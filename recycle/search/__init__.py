@@ -5,15 +5,15 @@ TAG's heuristic players: one-step look-ahead (OSLA), RHEA and RMHC.
 them in the one table of agents. See `recycle.kernel.protocol` for the
 optional fast paths they use, and `common.py` for budgets, rollouts and traces.
 """
-from . import alphabeta, ismcts, mcts, osla, pimc, rhea, rmhc, vote
-from .alphabeta import AlphaBetaAgent, Solver
-from .common import Budget, Candidate, Rollout, SearchError, SearchTrace
-from .ismcts import ISMCTSAgent
-from .mcts import CheatingMCTSAgent
-from .osla import OSLAAgent
-from .pimc import PIMCAgent
-from .rhea import RHEAAgent
-from .vote import VoteAgent
+from recycle.search import alphabeta, ismcts, mcts, osla, pimc, rhea, rmhc, vote
+from recycle.search.alphabeta import AlphaBetaAgent, Solver
+from recycle.search.common import Budget, Candidate, Rollout, SearchError, SearchTrace
+from recycle.search.ismcts import ISMCTSAgent
+from recycle.search.mcts import CheatingMCTSAgent
+from recycle.search.osla import OSLAAgent
+from recycle.search.pimc import PIMCAgent
+from recycle.search.rhea import RHEAAgent
+from recycle.search.vote import VoteAgent
 
 #: spec name -> factory(params, resolve) for every search player.
 SEARCH_PLAYERS = {

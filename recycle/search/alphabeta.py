@@ -29,7 +29,7 @@ from typing import Any, Hashable
 from recycle.kernel.beliefs import BeliefTally
 from recycle.kernel.protocol import Decision, GameState
 
-from .common import (Budget, Candidate, Meter, Rollout, SearchAgent, SpecReader, best_by, endgame_solvable,
+from recycle.search.common import (Budget, Candidate, Meter, Rollout, SearchAgent, SpecReader, best_by, endgame_solvable,
                      sample_root)
 
 INF = float("inf")

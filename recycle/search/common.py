@@ -408,7 +408,7 @@ class SpecReader:
         if spec.lower() == "random":
             return Rollout(None, "random")
         if spec.lower() == "greedy":  # the game's own cheap playout policy
-            from .policy import PolicyRollout
+            from recycle.search.policy import PolicyRollout
 
             return PolicyRollout()
         try:

@@ -4,7 +4,7 @@ A plain determinization deals the unseen cards uniformly, as if the
 opponents' passes said nothing. A game may offer `state.evidence(player, q)`:
 an object whose `weight(world)` is the likelihood (0..1, up to a constant)
 of the opponents' observed actions in that world under a playout model
-(President: `president.inference.PassEvidence`, or with an opponent model
+(President: `president.game.inference.PassEvidence`, or with an opponent model
 `ModelEvidence`, the opponents' decisions of the round replayed under the
 model). Worlds are then drawn in proportion to their weight, in one of two ways:
 

@@ -19,7 +19,7 @@ reply. Against rule personalities this is what makes the search strong
 (README, "Search players").
 
 Known opponents (`names=on`, with `model=on` and `infer=`): the agent may be
-told the table's names (`president.opponents.tell_opponents`, by whoever
+told the table's names (`president.agents.opponents.tell_opponents`, by whoever
 seats it: a table, a tournament, `decide`); every opponent that is a rule
 personality then has its decisions weighed by its own rules instead of the
 rollout agent's (`inference.Known`). Nothing hidden is read: the names are
@@ -37,10 +37,10 @@ from typing import Any
 from recycle.kernel.protocol import Decision
 from recycle.kernel.specs import AgentSpecError
 
-from . import parallel, uct
-from .alphabeta import NODES, open_search
-from .common import Budget, Rollout, SearchAgent, SpecReader, opponent_model
-from .inference import OFF, POOL_MAX, Inference
+from recycle.search import parallel, uct
+from recycle.search.alphabeta import NODES, open_search
+from recycle.search.common import Budget, Rollout, SearchAgent, SpecReader, opponent_model
+from recycle.search.inference import OFF, POOL_MAX, Inference
 
 
 class ISMCTSAgent(SearchAgent):

@@ -17,7 +17,7 @@ from itertools import combinations
 
 import numpy as np
 
-from .matrix_game import TOLERANCE, MatrixGameError
+from recycle.search.matrix_game import TOLERANCE, MatrixGameError
 
 
 def _det(a: np.ndarray) -> np.ndarray:

@@ -13,8 +13,8 @@ from typing import Any
 
 from recycle.kernel.protocol import Decision
 
-from . import uct
-from .common import Budget, Rollout, SearchAgent, SpecReader, opponent_model, true_root
+from recycle.search import uct
+from recycle.search.common import Budget, Rollout, SearchAgent, SpecReader, opponent_model, true_root
 
 
 class CheatingMCTSAgent(SearchAgent):

@@ -20,7 +20,7 @@ from typing import Any
 
 from recycle.kernel.protocol import Decision
 
-from .common import Budget, Candidate, SearchAgent, SpecReader, sample_root, worlds
+from recycle.search.common import Budget, Candidate, SearchAgent, SpecReader, sample_root, worlds
 
 #: Values closer than this are equal (sums of floats over samples).
 TIE = 1e-9

@@ -20,9 +20,9 @@ from typing import Any
 from recycle.kernel.beliefs import BeliefTally
 from recycle.kernel.protocol import GameState
 
-from . import uct
-from .common import Budget, Meter, Rollout, sampler
-from .inference import Inference
+from recycle.search import uct
+from recycle.search.common import Budget, Meter, Rollout, sampler
+from recycle.search.inference import Inference
 
 _POOLS: dict[int, Executor] = {}
 

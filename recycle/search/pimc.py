@@ -16,9 +16,9 @@ from typing import Any
 
 from recycle.kernel.protocol import Decision
 
-from .alphabeta import NODES, open_search
+from recycle.search.alphabeta import NODES, open_search
 
-from .common import Budget, Candidate, Rollout, SearchAgent, SpecReader, best_by, worlds
+from recycle.search.common import Budget, Candidate, Rollout, SearchAgent, SpecReader, best_by, worlds
 
 
 class PIMCAgent(SearchAgent):

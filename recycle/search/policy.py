@@ -4,7 +4,7 @@ A rule personality as the rollout (`rollout=Classic`) plays like a person
 but builds an observation and evaluates rules on every simulated move, which
 makes an iteration many times dearer. A game may instead offer
 `state.policy_playout(rng)`: a hand-tuned policy played in one loop at about
-the cost of a random rollout (President's is in `president.playout`).
+the cost of a random rollout (President's is in `president.game.playout`).
 """
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import random
 
 from recycle.kernel.protocol import GameState
 
-from .common import Rollout, SearchError
+from recycle.search.common import Rollout, SearchError
 
 
 class PolicyRollout(Rollout):

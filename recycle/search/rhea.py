@@ -32,7 +32,7 @@ from typing import Any, Sequence
 from recycle.kernel.protocol import Decision, GameState, IllegalAction
 from recycle.kernel.specs import AgentSpecError
 
-from .common import Budget, Candidate, Meter, SearchAgent, SpecReader, sample_root, worlds
+from recycle.search.common import Budget, Candidate, Meter, SearchAgent, SpecReader, sample_root, worlds
 
 #: The largest sequence a spec may ask for (a typo must not make every evaluation play a whole match).
 MAX_LENGTH = 200

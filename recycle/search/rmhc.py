@@ -6,7 +6,7 @@ world makes them illegal). Same parameters, budget and fitness as `rhea`.
 """
 from __future__ import annotations
 
-from .rhea import ONE, RHEAAgent, read_spec
+from recycle.search.rhea import ONE, RHEAAgent, read_spec
 
 
 def from_spec(params: dict[str, str], resolve) -> RHEAAgent:

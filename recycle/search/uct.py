@@ -22,7 +22,7 @@ from typing import Any, Callable
 
 from recycle.kernel.protocol import GameState, apply_chosen
 
-from .common import Candidate, Meter, Rollout
+from recycle.search.common import Candidate, Meter, Rollout
 
 
 class Node:

@@ -22,8 +22,8 @@ from typing import Any
 from recycle.kernel.protocol import Decision
 
 
-from .alphabeta import NODES, Solver, SolverLimit, bounded_values, open_search
-from .common import Budget, Candidate, Rollout, SearchAgent, SpecReader, best_by, remaining_players, worlds
+from recycle.search.alphabeta import NODES, Solver, SolverLimit, bounded_values, open_search
+from recycle.search.common import Budget, Candidate, Rollout, SearchAgent, SpecReader, best_by, remaining_players, worlds
 
 
 class VoteAgent(SearchAgent):

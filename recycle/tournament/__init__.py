@@ -10,12 +10,12 @@
 
 A game plugs in with one picklable *play-match* callable (see `runner.PlayMatch`).
 """
-from .journal import GameRecord, Journal, JournalError, config_differences, read_header, records, repair
-from .runner import COMPLETE, DECIDED, INTERRUPTED, RunOutcome, run_tournament
-from .schedule import Game, Schedule, derive_seed
-from .stats import SPRT, ClusterSum, t_quantile, wilson
-from .tally import SprtPair, Tally
-from .workers import PlayMatch, WorkerError
+from recycle.tournament.journal import GameRecord, Journal, JournalError, config_differences, read_header, records, repair
+from recycle.tournament.runner import COMPLETE, DECIDED, INTERRUPTED, RunOutcome, run_tournament
+from recycle.tournament.schedule import Game, Schedule, derive_seed
+from recycle.tournament.stats import SPRT, ClusterSum, t_quantile, wilson
+from recycle.tournament.tally import SprtPair, Tally
+from recycle.tournament.workers import PlayMatch, WorkerError
 
 __all__ = [
     "COMPLETE", "DECIDED", "INTERRUPTED", "SPRT", "ClusterSum", "Game", "GameRecord", "Journal", "JournalError",

@@ -10,7 +10,7 @@ each task's result is taken once, so nothing is counted twice.
 Workers get everything from the task: the code is the installed project
 (checked: a worker whose project differs from the driver's refuses the task,
 see `fingerprint`), and the user files the driver read while checking the
-bots and the game travel with the tasks (`recycle.kernel.uploads`).
+bots and the game travel with the tasks (`recycle.kernel.user_files`).
 
 Dask is an optional extra (`pip install ".[cluster]"`); nothing imports it
 unless `--cluster` is given.
@@ -25,13 +25,13 @@ import time
 import uuid
 from typing import Any, Callable
 
-from recycle.kernel import uploads
-from recycle.kernel.uploads import FileSet
+from recycle.kernel import user_files as uploads
+from recycle.kernel.user_files import FileSet
 
-from .cluster_checks import (  # noqa: F401  (re-exported: the commands and tests name them here)
+from recycle.tournament.cluster_checks import (  # noqa: F401  (re-exported: the commands and tests name them here)
     CONNECT_SECONDS, NO_WORKER_SECONDS, ClusterError, ClusterSpec, cluster_argument, fingerprint,
     refuse_jobs_with_cluster, run_task, scheduler_identity, worker_identity, worker_problem)
-from .workers import InlineWorker, RunUnit, SharedWorkers, WorkerError
+from recycle.tournament.workers import InlineWorker, RunUnit, SharedWorkers, WorkerError
 
 #: Work units per task at most: a block of matches keeps Dask's per-task cost (milliseconds, in the
 #: scheduler and the client, on the cores that play) small beside play: 8 cost 8-12% of a 2-core
@@ -65,7 +65,7 @@ def _import_dask():
 LOCAL_WORKER_CONFIG = {"distributed.worker.profile.enabled": False,
                        "distributed.worker.multiprocessing-method": "forkserver"}
 #: What the fork server imports before forking the workers: Dask's worker and what plays the games.
-FORKSERVER_PRELOAD = ["distributed", "president.bots", "recycle.tournament.runner", __name__,
+FORKSERVER_PRELOAD = ["distributed", "president.agents.bots", "recycle.tournament.runner", __name__,
                       "recycle.tournament.cluster_checks"]
 
 

@@ -14,11 +14,11 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from recycle.kernel import uploads
-from recycle.kernel.arguments import RunError
-from recycle.kernel.uploads import FileSet
+from recycle.kernel import user_files as uploads
+from recycle.cli.arguments import RunError
+from recycle.kernel.user_files import FileSet
 
-from .workers import RunUnit
+from recycle.tournament.workers import RunUnit
 
 _LOCAL = re.compile(r"local(?::(\d+))?")
 _ADDRESS = re.compile(r"(tcp|tls|inproc|ucx|ws|wss)://\S+")
@@ -171,7 +171,7 @@ def run_task(run: RunUnit, units: list, files: FileSet, expected: str) -> list:
 
 def refuse_jobs_with_cluster(args: Any) -> None:
     """`-j` and `--cluster` together: refused, as the cluster's workers set how many games run at once."""
-    from recycle.kernel.arguments import UsageError
+    from recycle.cli.arguments import UsageError
 
     if getattr(args, "cluster", None) is not None and getattr(args, "jobs", None) is not None:
         raise UsageError(f"-j {args.jobs} with --cluster: the cluster's workers decide how many games run at "

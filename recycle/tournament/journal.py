@@ -25,7 +25,7 @@ from recycle.kernel.diagnostics import DiagnosticError
 from recycle.kernel.journal_file import JournalError
 from recycle.kernel.schema import AnyJson, Float, Int, ListOf, MapOf, Obj, Shape, describe, parse_line, raw_lines
 
-from .schedule import Schedule
+from recycle.tournament.schedule import Schedule
 
 FORMAT = "recycle-tournament"
 VERSION = 2  # 2: chained digests (version 1 files cannot be resumed)

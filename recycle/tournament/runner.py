@@ -18,13 +18,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
 
-from .journal import GameRecord, Journal, JournalError
-from .schedule import Schedule
-from .tally import Tally
-from recycle.kernel.uploads import FileSet
+from recycle.tournament.journal import GameRecord, Journal, JournalError
+from recycle.tournament.schedule import Schedule
+from recycle.tournament.tally import Tally
+from recycle.kernel.user_files import FileSet
 
-from .cluster import ClusterSpec, open_pool
-from .workers import PlayMatch, match_runner
+from recycle.tournament.cluster import ClusterSpec, open_pool
+from recycle.tournament.workers import PlayMatch, match_runner
 
 COMPLETE, DECIDED, INTERRUPTED = "complete", "decided", "interrupted"
 

@@ -13,8 +13,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from .journal import GameRecord
-from .stats import DUPLICATE_MIN_DEALS, SPRT, ClusterSum
+from recycle.tournament.journal import GameRecord
+from recycle.tournament.stats import DUPLICATE_MIN_DEALS, SPRT, ClusterSum
 
 MU, SIGMA = 25.0, 25.0 / 3  # OpenSkill's defaults
 
@@ -198,7 +198,7 @@ class Tally:
         h2h = [{"bot": self.names[a], "other": self.names[c], "rounds": self.pairs[a][c].m,
                 **_estimate(self.pairs[a][c], rate=True)}
                for a in range(len(self.names)) for c in range(len(self.names)) if a != c and self.pairs[a][c].m]
-        from .ranking import rankings  # numpy: imported when a summary is made, not by every worker
+        from recycle.tournament.ranking import rankings  # numpy: imported when a summary is made, not by every worker
 
         return {"games": self.games, "rounds": self.rounds, "bots": bots, "head_to_head": h2h,
                 **rankings(self.names, h2h), "sprt": self._sprt_summary()}

@@ -25,8 +25,8 @@ from contextlib import contextmanager
 from multiprocessing.connection import Connection, wait
 from typing import Any, Callable, Iterator, Sequence
 
-from .journal import GameRecord
-from .schedule import Game
+from recycle.tournament.journal import GameRecord
+from recycle.tournament.schedule import Game
 
 #: (agent spec per seat, deal seed, game seed) -> per round: (place per seat, points per seat)
 PlayMatch = Callable[[tuple[str, ...], int, int], Sequence[tuple[Sequence[int], Sequence[float]]]]

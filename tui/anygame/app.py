@@ -17,10 +17,10 @@ from rich.text import Text
 
 from recycle.interp.transcript import write
 
-from .info import AboutScreen
-from .render import faces_text, standings_table
-from .screen import PlayScreen
-from .session import GameSession, PlayOptions
+from tui.anygame.info import AboutScreen
+from tui.anygame.render import faces_text, standings_table
+from tui.anygame.screen import PlayScreen
+from tui.anygame.session import GameSession, PlayOptions
 
 
 class GameOverScreen(ModalScreen[str]):

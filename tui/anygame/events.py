@@ -22,7 +22,7 @@ from recycle.interp.effects import (
 )
 from recycle.interp.state import loc_text
 
-from .faces import CardFaces
+from tui.anygame.faces import CardFaces
 
 MAX_FACES = 8  # cards named in one line at most; more are counted
 

@@ -4,7 +4,7 @@ RECYCLE cards are attribute dictionaries (`RANK`, `SUIT`, `COLOR`, or names a
 game invents). A game whose cards use only standard names (ranks TWO..ACE,
 A/J/Q/K, JOKER; the four French suits) gets rank and suit symbols, as on a
 real card. Any other value is shown by a one-character code (cards are two
-cells wide, see `tui.cards.CardFace`) and explained in a legend. COLOR is left off the face when the card has a SUIT (it follows
+cells wide, see `tui.shared.cards.CardFace`) and explained in a legend. COLOR is left off the face when the card has a SUIT (it follows
 from it) but always colours the face.
 """
 from __future__ import annotations

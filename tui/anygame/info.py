@@ -16,8 +16,8 @@ from textual.widgets import Static
 
 from recycle.about import About
 
-from .board import Board
-from .render import followed
+from tui.anygame.board import Board
+from tui.anygame.render import followed
 
 
 class AboutScreen(ModalScreen[None]):

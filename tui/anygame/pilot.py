@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 def ended(app) -> bool:
     """Is the game-over (or game-error) dialog up?"""
-    from .app import ErrorScreen, GameOverScreen
+    from tui.anygame.app import ErrorScreen, GameOverScreen
 
     return isinstance(app.screen, (GameOverScreen, ErrorScreen))
 

@@ -6,9 +6,9 @@ from rich.text import Text
 
 from recycle.labels import human_sized
 
-from ..cards import CardFace, draw_backs
-from .board import Board, OwnerView, PileView
-from .faces import CardFaces, Face
+from tui.shared.cards import CardFace, draw_backs
+from tui.anygame.board import Board, OwnerView, PileView
+from tui.anygame.faces import CardFaces, Face
 
 MAX_FANNED = 12  # faces drawn in a row before a pile shows only its top cards
 

@@ -5,7 +5,7 @@ which filters the options to those moving them; a click on a card that
 appears in exactly one option takes it. `d` shows the bots' reasoning (sealed
 while it names what the person cannot see), `l` the log (a sidebar when the
 terminal is wide), `?` the game's description, `v` every storage value. Bots
-move in worker threads (`tui.botworker.BotTurns`); their seat shows "thinking…"
+move in worker threads (`tui.shared.botworker.BotTurns`); their seat shows "thinking…"
 meanwhile. Everything drawn comes from the person's observation (`board`).
 """
 from __future__ import annotations
@@ -22,14 +22,14 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
-from ..botjob import DecisionJob
-from ..botworker import BotTurns
-from ..cards import HandRow
-from ..toosmall import TooSmall
-from ..traceview import DebugScreen
-from .info import AboutScreen, ValuesScreen, hidden_values
-from .render import card_face, owner_text, teams_text
-from .session import GameSession, OptionView
+from tui.shared.botjob import DecisionJob
+from tui.shared.botworker import BotTurns
+from tui.shared.cards import HandRow
+from tui.shared.toosmall import TooSmall
+from tui.shared.traceview import DebugScreen
+from tui.anygame.info import AboutScreen, ValuesScreen, hidden_values
+from tui.anygame.render import card_face, owner_text, teams_text
+from tui.anygame.session import GameSession, OptionView
 
 MIN_SIZE = (60, 20)
 RECENT = 2  # log lines shown under the board when the log itself is folded away

@@ -22,12 +22,12 @@ from recycle.interp.transcript import finished_records
 from recycle.kernel.protocol import GameError, Results
 from recycle.labels import Labeller
 
-from ..botjob import DecisionJob, DecisionRecord
-from .board import Board, board_of, open_view, seat_view
-from .events import words
-from .faces import CardFaces
-from .seats import Seats, read_seats
-from .sealed import SealedTrace, knows_more
+from tui.shared.botjob import DecisionJob, DecisionRecord
+from tui.anygame.board import Board, board_of, open_view, seat_view
+from tui.anygame.events import words
+from tui.anygame.faces import CardFaces
+from tui.anygame.seats import Seats, read_seats
+from tui.anygame.sealed import SealedTrace, knows_more
 
 MAX_LOG = 2000  # lines kept on screen (a long game must not grow without bound)
 

@@ -43,14 +43,14 @@ from recycle.kernel.protocol import Decision
 from recycle.kernel.specs import AgentSpecError
 from recycle.search.matrix_game import solve
 
-from .cards import BY_NUMBER, cards_of
-from .solver import SeedValues, Values, bits
-from .view import action_for, tides_observation
+from recycle.games.tides.cards import BY_NUMBER, cards_of
+from recycle.games.tides.solver import SeedValues, Values, bits
+from recycle.games.tides.view import action_for, tides_observation
 
 
 def first_pick_positions() -> int:
     """Positions the first-pick batch values per opponent hand: the position tree below the root."""
-    from .first_pick import tree  # numpy: imported when a first pick is made, not with the agent table
+    from recycle.games.tides.first_pick import tree  # numpy: imported when a first pick is made, not with the agent table
 
     return sum(len(level) for level in tree()[0][1:])
 
@@ -169,14 +169,14 @@ class TidesSolverAgent(_TidesAgent):
     def choose(self, observation: Any, legal_actions: Sequence[Any], rng: random.Random) -> Any:
         obs = tides_observation(observation)
         if obs.turn == 0 and self.first_method is FirstPick.EQUILIBRIUM:  # a look-up: explain values the cards
-            from .round_equilibrium import first_pick_mix
+            from recycle.games.tides.round_equilibrium import first_pick_mix
 
             return action_for(cards_of(obs.hand)[_draw(first_pick_mix(obs.hand), rng)], legal_actions)
         return super().choose(observation, legal_actions, rng)
 
     def first(self, obs, rng: random.Random):
         if self.first_method is FirstPick.EQUILIBRIUM:
-            from .round_equilibrium import hand_report
+            from recycle.games.tides.round_equilibrium import hand_report
 
             r = hand_report(obs.hand)
             return self._first_pick(obs, r.values, r.opponents,
@@ -184,14 +184,14 @@ class TidesSolverAgent(_TidesAgent):
                                     f"opponent hands (best-response gain here {r.gain:.1e})",
                                     "margin vs their mixes", mix=r.mix, rng=rng, game_value=r.value)
         if self.first_method is FirstPick.ONE_SIDED:
-            from .equilibrium import first_pick_report
+            from recycle.games.tides.equilibrium import first_pick_report
 
             o = first_pick_report(obs.hand)
             return self._first_pick(obs, o.values, o.opponents,
                                     f"equilibrium of the one-sided first pick against {o.opponents:,} unknown "
                                     f"opponent hands (exploitability {o.exploitability:.1e})", "margin vs their mixes",
                                     mix=o.mix, rng=rng, game_value=o.value)
-        from .first_pick import solver_first_pick
+        from recycle.games.tides.first_pick import solver_first_pick
 
         values, hands = solver_first_pick(obs.hand)
         return self._first_pick(obs, values, hands, f"mean equilibrium margin over {hands:,} opponent hands",
@@ -222,7 +222,7 @@ class TidesSeedAgent(_TidesAgent):
         self.values = SeedValues()
 
     def first(self, obs, rng: random.Random):
-        from .first_pick import seed_first_pick
+        from recycle.games.tides.first_pick import seed_first_pick
 
         votes, hands = seed_first_pick(obs.hand)
         return self._first_pick(obs, votes, hands, f"vote over {hands:,} opponent hands (max-min on own score)",

@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 
 from recycle.kernel.protocol import Agent, GameError, play_game
 
-from .cards import Card
-from .state import TidesState, random_hands
-from .view import card_of
+from recycle.games.tides.cards import Card
+from recycle.games.tides.state import TidesState, random_hands
+from recycle.games.tides.view import card_of
 
 GAME = "TidesOfTime2"
 

@@ -29,9 +29,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from .bayesian import guarantee, reply_values, solve
-from .cards import cards_of
-from .first_pick import hand_games, mean_margins
+from recycle.games.tides.bayesian import guarantee, reply_values, solve
+from recycle.games.tides.cards import cards_of
+from recycle.games.tides.first_pick import hand_games, mean_margins
 
 TOLERANCE = 1e-5  # points a game: the solve stops when both best responses together gain less
 

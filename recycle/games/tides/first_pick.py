@@ -34,8 +34,8 @@ import numpy as np
 
 from recycle.search.matrix_batch import solve_many
 
-from .cards import DECK
-from .scoring import profile
+from recycle.games.tides.cards import DECK
+from recycle.games.tides.scoring import profile
 
 MINE, THEIRS = 0b11111, 0b11111 << 5
 
@@ -58,7 +58,7 @@ class _Tables:
 
 @lru_cache(maxsize=1)
 def tables() -> _Tables:
-    from .cards import SUITS
+    from recycle.games.tides.cards import SUITS
 
     kingdoms = [sum(c.bit for c in combo) for combo in combinations(DECK, 5)]
     row = np.zeros(1 << 19, dtype=np.int32)

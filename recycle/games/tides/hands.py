@@ -12,7 +12,7 @@ from itertools import combinations
 
 import numpy as np
 
-from .cards import DECK
+from recycle.games.tides.cards import DECK
 
 HANDS_COUNT = 8_568
 OPPONENT_HANDS = 1_287

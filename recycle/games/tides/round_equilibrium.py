@@ -25,8 +25,8 @@ from importlib import resources
 
 import numpy as np
 
-from .cards import cards_of
-from .hands import HANDS_COUNT, hand_index, opponents_of
+from recycle.games.tides.cards import cards_of
+from recycle.games.tides.hands import HANDS_COUNT, hand_index, opponents_of
 
 TABLE = "first_pick_equilibrium.npz"
 SCALE = 65_535  # a mix is stored in 1/SCALE ths (uint16)
@@ -121,8 +121,8 @@ class HandReport:
 def hand_report(hand: int, compare: bool = False) -> HandReport:
     """`hand`'s first pick: its mix from the table, valued in float64 against a fresh batch of subgames;
     `compare`: with the one-sided first pick's mix too (its own solve)."""
-    from .equilibrium import first_pick_report
-    from .first_pick import hand_games
+    from recycle.games.tides.equilibrium import first_pick_report
+    from recycle.games.tides.first_pick import hand_games
 
     games = hand_games(hand)  # (1287, 5, 5) my margin; opponents in hand-number order, as `opponents_of`
     values = np.einsum("hij,hj->i", games, strategy_table()[opponents_of(hand_index(hand))]) / len(games)
@@ -145,8 +145,8 @@ def deal_reports(deals: int, seed: int, progress=lambda done: None) -> list[Deal
     """Deals 0..deals-1 drawn from `seed` (as `recycle tides-solve` samples them), both seats reported."""
     import random
 
-    from .cards import mask_of
-    from .state import random_hands
+    from recycle.games.tides.cards import mask_of
+    from recycle.games.tides.state import random_hands
 
     out = []
     for i in range(deals):

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .cards import ALL_SUITS, DOUBLE, EACH, HIGHEST, LACKING, MAJORITY, SINGLETONS, SUITS, WIN_TIES, Card, cards_of
+from recycle.games.tides.cards import ALL_SUITS, DOUBLE, EACH, HIGHEST, LACKING, MAJORITY, SINGLETONS, SUITS, WIN_TIES, Card, cards_of
 
 _SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
 SINGLE_POINTS = 8  # the singletons card

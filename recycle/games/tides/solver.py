@@ -26,8 +26,8 @@ from itertools import combinations
 
 from recycle.search.matrix_game import solve
 
-from .cards import ALL_BITS
-from .scoring import scores
+from recycle.games.tides.cards import ALL_BITS
+from recycle.games.tides.scoring import scores
 
 MAX_CACHED = 2_000_000  # positions kept before the cache is cleared (about 200 MB at most)
 

@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 
 from recycle.kernel.protocol import TERMINAL, GameError, GameState, IllegalAction, Observation, Results, score_lead
 
-from .cards import ALL_BITS, BY_NUMBER, DECK, Card, cards_of, mask_of
-from .scoring import scores
+from recycle.games.tides.cards import ALL_BITS, BY_NUMBER, DECK, Card, cards_of, mask_of
+from recycle.games.tides.scoring import scores
 
 HAND_SIZE = 5
 TURNS = 5

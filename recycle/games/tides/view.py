@@ -14,8 +14,8 @@ from typing import Any
 
 from recycle.kernel.protocol import GameError
 
-from .cards import Card, CardParseError, mask_of
-from .state import TidesObservation
+from recycle.games.tides.cards import Card, CardParseError, mask_of
+from recycle.games.tides.state import TidesObservation
 
 
 class NotTidesError(GameError):
