@@ -1,8 +1,9 @@
 """What the round reveals: the likelihood of a determinization under a model of the players.
 
 `ModelEvidence` (with `model=on`) replays the opponents' recent decisions
-under the search's opponent model; `PassEvidence` (below) uses only passes,
-under the greedy playout policy.
+under the search's opponent model, and weighs the hands by the exchange
+before the round (`exchange_evidence`); `PassEvidence` (below) uses only
+passes, under the greedy playout policy.
 
 An opponent who passed on a single 9 while holding a lone 10 played against
 the way nearly everybody plays; worlds where it held one are less likely.
@@ -25,6 +26,7 @@ from typing import TYPE_CHECKING
 from recycle.kernel.protocol import GameError
 
 from president.game.cards import Play
+from president.exchange_evidence import ExchangeEvidence
 from president.game.playout import cheap_answer
 from president.game.settings import EqualValue
 from president.game.phase import Phase
@@ -85,11 +87,15 @@ class ModelEvidence:
     """
 
     RECENT = 48  # most of a round
+    #: Whether the exchange before the round weighs the hands too (off only to measure what it adds).
+    EXCHANGE = True
 
-    __slots__ = ("events", "q", "model", "_rng")
+    __slots__ = ("events", "q", "model", "_rng", "exchange")
 
     def __init__(self, state: "PresidentState", observer: int, q: float, model) -> None:
         self.q, self.model, self._rng = q, model, random.Random(0)
+        # the gifts before the round (none in the first)
+        self.exchange = ExchangeEvidence(state, observer) if self.EXCHANGE else None
         self.events: list[tuple["PresidentState", int, Play, list[int]]] = []
         plays = _round_plays(state)
         others = [i for i, (p, _) in enumerate(plays) if p != observer]
@@ -116,7 +122,7 @@ class ModelEvidence:
     def weight(self, world: "PresidentState", floor: float = 0.0) -> float:
         """The world's likelihood factor; once it falls below `floor` the rest of the decisions are
         not asked (the value returned is then an upper bound still below `floor`)."""
-        w, q, model, rng = 1.0, self.q, self.model, self._rng
+        w, q, model, rng = self.exchange.weight(world) if self.exchange else 1.0, self.q, self.model, self._rng
         known = hasattr(model, "factor")  # the opponents' own policies (`recycle.search.inference.Known`)
         for snapshot, p, action, later in self.events:
             saved = snapshot.counts[p]
