@@ -2,7 +2,7 @@
 
     python bench/exchange_strength.py [--deals 40] [--rounds 3] [--seed 35] [--smoke]
 
-The exchange's evidence (`president.exchange_evidence`) only speaks in the
+The exchange's evidence (`president.game.exchange_evidence`) only speaks in the
 rounds after the first, so each deal is a match whose first round five
 Expert play (no search spent where both versions are the same), then the
 master level's search (uncapped: its iterations, whatever the machine's

@@ -1,4 +1,4 @@
-"""The exchange's evidence: a world's likelihood given the gifts before the round (`president.exchange_evidence`)."""
+"""The exchange's evidence: a world's likelihood given the gifts before the round (`president.game.exchange_evidence`)."""
 from __future__ import annotations
 
 import dataclasses
@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from president.agents.bots import make_bot
-from president.exchange_evidence import ExchangeEvidence, pair_weight
+from president.game.exchange_evidence import ExchangeEvidence, pair_weight
 from president.game.inference import ModelEvidence
 from president.game.settings import preset
 from president.game.state import Phase, PresidentState
@@ -42,7 +42,7 @@ def test_the_weight_counts_the_deals_an_exchange_turns_into_the_hands(cards, k):
     """With distinct values every deal is one way: the weight of a pair of hands (the gifts being the
     lowest cards) is exactly how many deals of these cards the exchange turns into them, and a pair
     of hands no exchange can make weighs nothing (gifts handed straight back aside)."""
-    import president.exchange_evidence as module
+    import president.game.exchange_evidence as module
 
     made = Counter(exchanged([cards[i] for i in idx], [c for i, c in enumerate(cards) if i not in idx], k)
                    for idx in itertools.combinations(range(10), 5))
@@ -82,7 +82,7 @@ def test_the_true_hands_are_always_possible_among_personalities(seed):
     """Every rule personality gives its lowest cards, so the true hands come out of the exchange as
     the evidence assumes: at every seat, for every position, they keep some weight with no share
     at all for unusual gifts."""
-    import president.exchange_evidence as module
+    import president.game.exchange_evidence as module
 
     saved, module.MIX = module.MIX, 0.0
     try:

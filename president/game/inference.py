@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from recycle.kernel.protocol import GameError
 
 from president.game.cards import Play
-from president.exchange_evidence import ExchangeEvidence
+from president.game.exchange_evidence import ExchangeEvidence
 from president.game.playout import cheap_answer
 from president.game.settings import EqualValue
 from president.game.phase import Phase
