@@ -152,7 +152,7 @@ def test_missing_game_is_an_error(tmp_path, capsys):
 
 
 def test_president_compare_marks_significant_differences(tmp_path, capsys, monkeypatch):
-    import recycle.cli.commands.analyze as command
+    import recycle.cli.analysis as command
 
     labels, bar = [], command.analyze_with_progress
     monkeypatch.setattr(command, "analyze_with_progress", lambda s, c, j, label, *rest: labels.append(label)
