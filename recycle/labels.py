@@ -30,7 +30,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from recycle.interp.effects import MISSING, Move, Pass, Reorder, SetValue
-from recycle.interp.state import owner_text
+from recycle.interp.store import owner_text
 
 #: Location names that mean "put out of play": moving one's cards there is discarding.
 DISCARD_WORDS = ("DISCARD", "MUCK", "WASTE", "TRASH", "GRAVE", "DEAD")

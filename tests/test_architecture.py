@@ -103,7 +103,7 @@ SAME_IDEA_TWICE = {
     "Remember": {"recycle/lang/tree.py", "recycle/interp/effects.py"},
     "Forget": {"recycle/lang/tree.py", "recycle/interp/effects.py"},
     # A point map as written (syntax node) and its value in the store once evaluated.
-    "PointMap": {"recycle/lang/coll.py", "recycle/interp/state.py"},
+    "PointMap": {"recycle/lang/coll.py", "recycle/interp/store.py"},
     # Each game's crosscheck of its native engine against its RECYCLE file: one engine's game
     # of a deal, and the first difference between the two.
     "Played": {"president/cli/commands/crosscheck.py", "recycle/games/tides/crosscheck.py"},

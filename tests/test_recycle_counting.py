@@ -22,7 +22,7 @@ from recycle.interp import new_game
 from recycle.interp.engine import Engine
 from recycle.interp.counting import Leaves, small_scores
 from recycle.interp.evaluate import MAX_INT
-from recycle.interp.state import PointMap
+from recycle.interp.store import PointMap
 from recycle.interp.errors import LimitError, RecycleRuntimeError
 from recycle.lang import load_game, parse_game
 

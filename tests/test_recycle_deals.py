@@ -17,7 +17,7 @@ from recycle_engines import new_compiled_game
 from recycle.interp import new_game
 from recycle.interp.engine import Engine
 from recycle.interp.deals import DealsMixin
-from recycle.interp.state import Store
+from recycle.interp.store import Store
 from recycle.lang import load_game, parse_game
 
 #: VARIANT: 1 a hand holds a card before the deal, 2 a player knows where a hidden card is,

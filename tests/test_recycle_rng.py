@@ -1,4 +1,4 @@
-"""The game's generator (`recycle.interp.state.Rng`): a shuffle is Fisher-Yates over its draws.
+"""The game's generator (`recycle.interp.store.Rng`): a shuffle is Fisher-Yates over its draws.
 
 `Rng.shuffle` makes all its draws at once (big-int lanes); it must leave exactly what
 swapping position i with `below(i + 1)`, from the top down, leaves, and the generator where
@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from recycle.interp.state import Rng
+from recycle.interp.store import Rng
 
 
 def one_by_one(rng: Rng, items: list) -> None:

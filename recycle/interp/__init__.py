@@ -3,7 +3,7 @@
     from recycle.interp import new_game
     state = new_game("my-game.gdl", seed=1)   # a recycle.kernel.protocol.GameState
 
-Layers: `state` (cards, locations, storage, cycles, generator; cheap clone),
+Layers: `store` (the table of cards, and the store: locations, storage, cycles, generator; cheap clone),
 `evaluate` + `cardsets` (expressions; `fast` compiles the common ones into
 closures, `codegen` into Python source), `effects` (every change as an
 undoable object), `undo` (the same changes as the plain tuples compiled

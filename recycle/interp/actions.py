@@ -22,7 +22,7 @@ from recycle.interp.errors import LimitError
 from recycle.interp.evaluate import Evaluator
 from recycle.interp.undo import undo_to
 from recycle.interp.knowledge import move_changes, reorder_changes
-from recycle.interp.state import Store, Table, loc_text
+from recycle.interp.store import Store, Table, loc_text
 
 #: Control forms that `_explore` walks itself (no step counted for them).
 WALKED = (T.Do, T.Conditional, T.Let, T.AllDo)

@@ -35,7 +35,7 @@ from recycle.lang import load_game
 from recycle.lang import tree as T
 
 from recycle.interp.errors import located
-from recycle.interp.state import Rng, Table, loc_text
+from recycle.interp.store import Rng, Table, loc_text
 
 if TYPE_CHECKING:
     from recycle.interp.game import RecycleState

@@ -23,7 +23,7 @@ from __future__ import annotations
 from recycle.lang import tree as T
 
 from recycle.interp.effects import Move
-from recycle.interp.state import loc_text
+from recycle.interp.store import loc_text
 from recycle.interp.undo import MOVE, effect, option_texts
 
 #: Syntax nodes that read a card's face (besides any node with a point map, `using`).

@@ -10,7 +10,7 @@ from itertools import combinations
 from math import comb
 
 from recycle.interp.errors import LimitError
-from recycle.interp.state import PointMap
+from recycle.interp.store import PointMap
 
 #: Point maps kept for reuse per game (see `_PointMap`).
 MAX_POINT_MAPS = 1_000

@@ -26,7 +26,7 @@ from recycle.kernel.protocol import GameError
 from recycle.lang import tree as T
 
 from recycle.interp.source import Piece, Source, place, seated, shifted
-from recycle.interp.state import GAME, PointMap
+from recycle.interp.store import GAME, PointMap
 
 #: Forms whose evaluation changes the state (a draw of the generator, a fresh name).
 IMPURE = (T.NewName, T.Random, T.MaxCard, T.MinCard)

@@ -29,7 +29,7 @@ from recycle.interp.fast import FastMixin
 from recycle.interp.finding import FindingMixin
 from recycle.interp.quiet import QuietMixin
 from recycle.interp.runners import RunnersMixin
-from recycle.interp.state import Table
+from recycle.interp.store import Table
 
 #: What the compilers use of the meaning (the executor): its game, bounds and caches, the
 #: functions of nodes it makes (`fn`, `runner`, `flat`: compiled ones while compiling), the

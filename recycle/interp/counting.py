@@ -36,7 +36,7 @@ from recycle.interp.codegen import IMPURE
 from recycle.interp.source import Source
 from recycle.interp.evaluate import MAX_INT
 from recycle.interp.proof import Proof, Site
-from recycle.interp.state import PointMap
+from recycle.interp.store import PointMap
 
 
 class Plan:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from recycle.interp.knowledge import apply_changes
-from recycle.interp.state import Store, Table, loc_text, owner_text
+from recycle.interp.store import Store, Table, loc_text, owner_text
 
 #: The old value of a storage that was not set before.
 MISSING = object()

@@ -19,7 +19,7 @@ from recycle.lang import tree as T
 
 from recycle.interp.cardsets import _COMPARE, CollectionsMixin
 from recycle.interp.errors import LimitError, RecycleRuntimeError, located
-from recycle.interp.state import GAME, PointMap, Store, Table
+from recycle.interp.store import GAME, PointMap, Store, Table
 
 
 def _trunc_div(a: int, b: int) -> int:

@@ -15,7 +15,7 @@ from operator import attrgetter
 from recycle.lang import tree as T
 
 from recycle.interp.cardsets import _COMPARE, MAX_MADE, tuple_count
-from recycle.interp.state import GAME, PointMap
+from recycle.interp.store import GAME, PointMap
 
 #: Hands and answers of a `(tuples ...)` kept per node (see `tuple_sets`).
 MAX_KEPT = 256

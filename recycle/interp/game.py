@@ -41,7 +41,7 @@ from recycle.interp.undo import OptionEffects, apply_all, option_texts
 from recycle.interp.invariants import check_cards, checking_by_default
 from recycle.interp.knowledge import redeal
 from recycle.interp.observation import RecycleObservation
-from recycle.interp.state import Rng, Store, Table
+from recycle.interp.store import Rng, Store, Table
 
 #: The reference engine's bound on choices per game.
 MAX_CHOICES = 500

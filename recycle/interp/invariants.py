@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 
 from recycle.interp.errors import InternalError
-from recycle.interp.state import loc_text
+from recycle.interp.store import loc_text
 
 #: `RECYCLE_CHECK=1` in the environment turns the check on for every game made.
 ENV_FLAG = "RECYCLE_CHECK"

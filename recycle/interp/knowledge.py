@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 
-from recycle.interp.state import Store, Table
+from recycle.interp.store import Store, Table
 
 #: One change of knowledge: ((player, card), old location or None, new location or None).
 Change = tuple

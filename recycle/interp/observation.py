@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from recycle.kernel.protocol import GameError, Observation
 
-from recycle.interp.state import owner_text
+from recycle.interp.store import owner_text
 
 if TYPE_CHECKING:
     from recycle.interp.game import RecycleState

@@ -7,7 +7,7 @@ from recycle.lang import tree as T
 
 from recycle.interp.actions import Executor
 from recycle.interp.errors import LimitError, located
-from recycle.interp.state import Store, loc_text
+from recycle.interp.store import Store, loc_text
 
 #: Cards a game may create, all decks together.
 MAX_CARDS = 10_000

@@ -20,7 +20,7 @@ from recycle.interp.effects import (
     Reorder,
     SetValue,
 )
-from recycle.interp.state import loc_text
+from recycle.interp.store import loc_text
 
 from tui.anygame.faces import CardFaces
 

@@ -52,7 +52,7 @@ def _codes(values: list[str], known: dict[str, str], taken: set[str]) -> dict[st
 
 
 class CardFaces:
-    """The faces of every card of one game (`table` from `recycle.interp.state.Table`)."""
+    """The faces of every card of one game (`table` from `recycle.interp.store.Table`)."""
 
     def __init__(self, table) -> None:
         attrs: list[dict] = table.attrs

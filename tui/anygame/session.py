@@ -18,7 +18,7 @@ from recycle.about import About, about_game
 from recycle.interp import new_game
 from recycle.interp.effects import Move, RecycleAction
 from recycle.interp.observation import OpenObservation
-from recycle.interp.state import loc_text
+from recycle.interp.store import loc_text
 from recycle.interp.transcript import finished_records
 from recycle.kernel.protocol import GameError, Results
 from recycle.labels import Labeller
