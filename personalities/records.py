@@ -232,9 +232,9 @@ def _decision(line: Line, data) -> RecordedDecision:
         raise line.error("field 'legal': every legal play is a value held at least 'count' times")
     if play is None and not p["can_pass"]:
         raise line.error("field 'play': a pass (null) where passing was not allowed")
-    if play is not None and play not in legal and not (jokers and play[0] <= JOKER):
+    if play is not None and play not in legal and not _wild_play(play, jokers, hand[JOKER]):
         raise line.error(f"field 'play': {list(play)} is not one of the legal plays")
-    visits = _visits(line, p, legal, p["can_pass"])
+    visits = _visits(line, p, legal, p["can_pass"], hand[JOKER])
     view = ClimbingView(hand, up, legal, p["can_pass"], tuple(p["unseen"]), tuple(p["opponents"]), p["played"],
                         p["deck_size"], order, p["rank"], p["higher_players"], p["jokers_beat_singles"],
                         p["wild_jokers"])
@@ -242,7 +242,13 @@ def _decision(line: Line, data) -> RecordedDecision:
                             where=where, visits=visits, searches=p.get("searches", 1) if visits else 0)
 
 
-def _visits(line: Line, p: dict, legal: frozenset, can_pass: bool) -> tuple[Visit, ...]:
+def _wild_play(play: Play, jokers: int, held: int) -> bool:
+    """A play with wild jokers (the view's legal plays list none): `count` cards of one value 3..16, of
+    which `jokers` are jokers the player holds."""
+    return 0 < jokers <= held and jokers <= play[1] and 3 <= play[0] <= JOKER
+
+
+def _visits(line: Line, p: dict, legal: frozenset, can_pass: bool, held_jokers: int) -> tuple[Visit, ...]:
     """The `visits` field read and checked against the legal plays (optional: older records have none)."""
     out = []
     for entry in p.get("visits", ()):
@@ -253,7 +259,7 @@ def _visits(line: Line, p: dict, legal: frozenset, can_pass: bool) -> tuple[Visi
             raise line.error("field 'visits': a pass is [0, 0, n]")
         if play is None and not can_pass:
             raise line.error("field 'visits': a pass [0, 0, n] where passing was not allowed")
-        if play is not None and play not in legal and not (jokers and 1 <= value <= JOKER):
+        if play is not None and play not in legal and not _wild_play(play, jokers, held_jokers):
             raise line.error(f"field 'visits': {[value, count]} is not one of the legal plays")
         out.append(Visit(play, visits, jokers))
     if "searches" in p and not out:

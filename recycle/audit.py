@@ -17,7 +17,7 @@ A cheating agent (`mcts`, it reads the true state) is the control: it must diffe
 or the audit could not see a difference at all. A pair whose two observations differ is the
 game's own fault (its `sample_state` gave a world the seat can tell apart) and is reported as such.
 
-Games and agents are known only through the protocol (`recycle.kernel.protocol`): a `Subject`
+Games and agents are known only through the protocol (`recycle.kernel.protocol`): a `AuditSubject`
 says how to start a game, make an agent from a spec, and what the whole state is.
 `assert_same_for_seat` is the text check, for screens and files written for a seat.
 """
@@ -47,7 +47,7 @@ class SeatLeak(AssertionError):
 
 
 @dataclass(frozen=True)
-class Subject:
+class AuditSubject:
     """A game as the audit sees it.
 
     `new_state(seed)` starts a game; `make_agent(spec)` makes a fresh agent; `whole(state)` is
@@ -170,7 +170,7 @@ def _steady(value: Any) -> Any:
 
 
 # ---- pairs -------------------------------------------------------------------------------------
-def positions(subject: Subject, seed: int) -> Iterator[GameState]:
+def positions(subject: AuditSubject, seed: int) -> Iterator[GameState]:
     """Decision positions with two or more options, from random games from `seed` on: each game's
     positions in an order spread from early to late (first, middle, quarters, ...), then the next
     game (at most `MAX_GAMES` games: a game whose every decision is forced has none)."""
@@ -199,7 +199,7 @@ def _spread(n: int) -> list[int]:
     return order[:PER_GAME]
 
 
-def pairs_of(subject: Subject, count: int, seed: int) -> tuple[list[Pair], list[PairDifference]]:
+def pairs_of(subject: AuditSubject, count: int, seed: int) -> tuple[list[Pair], list[PairDifference]]:
     """`count` pairs (fewer if `count * LOOK` positions hold no hidden information), and the
     positions where the seat's own sample is a world it can tell apart (the game's fault)."""
     pairs: list[Pair] = []
@@ -226,7 +226,7 @@ def is_cheating(agent: Agent) -> bool:
     return bool(getattr(agent, "cheating", False))
 
 
-def compare_game(subject: Subject, pair: Pair) -> list[PairDifference]:
+def compare_game(subject: AuditSubject, pair: Pair) -> list[PairDifference]:
     """What the game itself gives the seat in both states: its options (when it moves), and its text."""
     out = []
     opts = [[str(o) for o in s.legal_actions()] if s.current_player() == pair.seat else [] for s in (pair.a, pair.b)]
@@ -238,7 +238,7 @@ def compare_game(subject: Subject, pair: Pair) -> list[PairDifference]:
     return out
 
 
-def compare_agent(subject: Subject, spec: str, pair: Pair, seed: int) -> tuple[list[PairDifference], int]:
+def compare_agent(subject: AuditSubject, spec: str, pair: Pair, seed: int) -> tuple[list[PairDifference], int]:
     """(differences, decisions compared) of one agent on one pair: fresh agents, the same seed on both sides."""
     got: dict[str, list[str]] = {"decision": [], "explanation": [], "belief": []}
     decisions = 0
@@ -285,7 +285,7 @@ def _explained(decision) -> str:
     return f"{decision.action}\n{explanation_text(decision.trace)}"
 
 
-def audit(subject: Subject, specs: Sequence[str], pairs: int = 6, seed: int = 0,
+def audit(subject: AuditSubject, specs: Sequence[str], pairs: int = 6, seed: int = 0,
           on_pair: Callable[[int, int], None] | None = None) -> AuditReport:
     """Every agent of `specs` on `pairs` pairs of `subject`'s states; `on_pair(done, total)` after each pair.
 

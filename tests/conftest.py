@@ -69,6 +69,13 @@ def run_state_folder(tmp_path_factory, monkeypatch) -> Path:
 
 
 @pytest.fixture(autouse=True)
+def one_core_for_an_analysis(monkeypatch) -> None:
+    """An analysis in a test uses one process unless the test gives `-j` (or patches this back): the
+    suite's own workers keep both cores busy, and a pool per analysis would only add its start-up."""
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0}, raising=False)
+
+
+@pytest.fixture(autouse=True)
 def user_data_folder(tmp_path_factory, monkeypatch) -> Path:
     """The per-user data folder (the table's saved matches and decisions) of a test: never the user's own."""
     from president.match.saved import DATA_ENV

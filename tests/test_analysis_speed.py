@@ -114,7 +114,7 @@ def test_options_counted_before_a_playout_change_no_log(monkeypatch):
     """The estimator plays each option in a state that only counts the next options, as the playout
     after it does: the same moves and draws as exploring them, so the same logs (BigTwo4, where
     counting applies; one rollout per option keeps it short)."""
-    from recycle.analysis import RecycleSubject
+    from recycle.interp.analysis_subject import RecycleSubject
     from recycle.analysis import estimator
     from recycle.games import game_path
 

@@ -166,12 +166,12 @@ def test_rule_players_only_return_offered_options(seed, name, table):
 @pytest.mark.slow
 @pytest.mark.parametrize("name", shipped_names())
 @pytest.mark.parametrize("game,meta", TABLES, ids=[Path(p).stem for p, _ in TABLES])
-def test_every_personality_plays_100_seeded_rounds(game, meta, name):
+def test_every_personality_plays_30_seeded_rounds(game, meta, name):
     game = game if isinstance(game, Path) else corpus_file(game)
     loaded = load_game(game)
     n = new_game(loaded, 0).num_players
     agents, seats = make_climbing_bots([name] * (n - 1) + ["random"], game, n, meta=meta)
-    for seed in range(100):
+    for seed in range(30):
         state = new_game(loaded, seed)
         results = play_game(state, agents, random.Random(seed))  # an unoffered action would raise
         assert len(results.ranks) == n and not state.called, f"{game.name} seed {seed}"

@@ -152,7 +152,8 @@ def run_president(*args: str, pure: bool) -> subprocess.CompletedProcess:
     env.pop(fastplay.PURE_VARIABLE, None)
     if pure:
         env[fastplay.PURE_VARIABLE] = "1"
-    return subprocess.run([sys.executable, "-m", "president.cli.main", *args], env=env, capture_output=True,
+    # from / so that the package found is the installed one, as in this process (not a source tree in the cwd)
+    return subprocess.run([sys.executable, "-m", "president.cli.main", *args], env=env, capture_output=True, cwd="/",
                           text=True, check=True)
 
 

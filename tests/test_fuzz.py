@@ -27,7 +27,7 @@ SHIPPED_RUL = [Path(str(p)).read_text(encoding="utf-8")
 
 
 @pytest.mark.slow
-@settings(FUZZ, max_examples=5000)
+@settings(FUZZ, max_examples=2000)
 @given(st.randoms(use_true_random=False), st.booleans())
 def test_fuzz_rul_reader_on_generated_and_mutated_files(rng, mutate_shipped):
     text = generate_rul(rng)
@@ -56,15 +56,15 @@ def games(shared_dir) -> list[str]:
 
 @pytest.mark.slow
 def test_fuzz_recycle_on_mutated_games(games):
-    # A plain loop over seeds (not @given: the corpus comes from a fixture); 2,500 mutants,
-    # about half of which read and are played with every check on.
+    # A plain loop over seeds (not @given: the corpus comes from a fixture); 1,000 mutants,
+    # about half of which read and are played with every check on (bench/fuzz.py runs for hours).
     stats: dict = {}
-    for seed in range(2500):
+    for seed in range(1000):
         rng = random.Random(seed)
         text = mutate_game(rng.choice(games), rng, games)
         problem = recycle_problem(text, seed, max_choices=80, stats=stats)
         assert problem is None, f"seed {seed}:\n{text}\n{problem}"
-    assert stats["played"] > 600 and stats["determinized"] > 2500, stats  # the fuzzing reaches play
+    assert stats["played"] > 240 and stats["determinized"] > 1000, stats  # the fuzzing reaches play
 
 
 def test_the_oracles_catch_what_they_are_for(monkeypatch):

@@ -14,7 +14,7 @@ import pytest
 from conftest import SHARED
 from test_recycle_interp_corpus import KNOWN_DEFECTS
 
-from recycle.audit import Pair, SeatLeak, Subject, assert_same_for_seat, audit, compare_game, first_difference
+from recycle.audit import Pair, SeatLeak, AuditSubject, assert_same_for_seat, audit, compare_game, first_difference
 from recycle.cli.main import main as recycle_main
 from recycle.cli.commands.audit import CHEAP_SPECS, default_specs, president_subject, subject_of, verdict
 from recycle.games import shipped_games
@@ -106,9 +106,9 @@ class BeliefPeeker(RandomAgent):
 PEEKERS = {"peeker": Peeker, "belief-peeker": BeliefPeeker}
 
 
-def peeking_subject() -> Subject:
+def peeking_subject() -> AuditSubject:
     base = president_subject()
-    return Subject("peeking", base.new_state,
+    return AuditSubject("peeking", base.new_state,
                    lambda spec: PEEKERS[spec]() if spec in PEEKERS else base.make_agent(spec),
                    base.whole, base.seat_text)
 

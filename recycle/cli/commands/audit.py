@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from recycle.audit import AuditReport, Subject, audit
+from recycle.audit import AuditReport, AuditSubject, audit
 from recycle.cli.options import add_bot_options, bot_options
 from recycle.games import game_path, shipped_games
 from recycle.cli.arguments import IntRange, output_file
@@ -73,7 +73,7 @@ def default_specs(game: str, climbing: bool, native: bool = False) -> list[str]:
     return specs + (shipped_names() if climbing else []) + (list(INFERENCE_SPECS) if president else [])
 
 
-def recycle_subject(path: str, **options) -> Subject:
+def recycle_subject(path: str, **options) -> AuditSubject:
     """A RECYCLE game file; personalities play it through its climbing metadata (`options` as
     `make_climbing_bot`)."""
     from recycle.climbing.adapter import make_climbing_bot
@@ -85,11 +85,11 @@ def recycle_subject(path: str, **options) -> Subject:
     def whole(state) -> tuple:
         return tuple(sorted((k, tuple(v)) for k, v in state.st.locs.items() if v))
 
-    return Subject(Path(game.filename).name, lambda seed: new_game(game, seed), lambda spec: make_climbing_bot(spec, game, **options),
+    return AuditSubject(Path(game.filename).name, lambda seed: new_game(game, seed), lambda spec: make_climbing_bot(spec, game, **options),
                    whole)
 
 
-def president_subject(rules_dirs: tuple = ()) -> Subject:
+def president_subject(rules_dirs: tuple = ()) -> AuditSubject:
     """Native President, classic table (personalities also from `rules_dirs`); the seat's text adds
     the round's history as it reads it."""
     from president.agents.bots import make_bot
@@ -103,20 +103,20 @@ def president_subject(rules_dirs: tuple = ()) -> Subject:
         history = " ".join(f"p{p}:{'skip' if a is None else a}" for p, a in obs.history)
         return f"{obs!r}\nhistory {history}\nexchanged {obs.exchanged} known {obs.known} bounds {obs.bounds}"
 
-    return Subject("President (native)", lambda seed: PresidentState.new_match(settings, seed),
+    return AuditSubject("President (native)", lambda seed: PresidentState.new_match(settings, seed),
                    lambda spec: make_bot(spec, rules_dirs),
                    lambda s: (tuple(s.masks), tuple(s.gifts), tuple(s.bounds)), seat_text)
 
 
-def tides_subject() -> Subject:
+def tides_subject() -> AuditSubject:
     """Native Tides of Time."""
     from recycle.games.tides.state import TidesState
     from recycle.players import make_agent
 
-    return Subject("Tides of Time (native)", TidesState.new, make_agent, lambda s: (tuple(s.hands), tuple(s.picks)))
+    return AuditSubject("Tides of Time (native)", TidesState.new, make_agent, lambda s: (tuple(s.hands), tuple(s.picks)))
 
 
-def subject_of(game: str, native: bool, **options) -> tuple[Subject, bool]:
+def subject_of(game: str, native: bool, **options) -> tuple[AuditSubject, bool]:
     """(the subject, is it a climbing game) for a GAME argument."""
     if native:
         name = next((n for n in NATIVE if n.lower() == game.lower()), None)
