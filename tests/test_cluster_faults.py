@@ -6,7 +6,6 @@ without the project, one with other code), as separate processes on this machine
 from __future__ import annotations
 
 import json
-import os
 import pickle
 import shutil
 import signal

@@ -9,7 +9,6 @@ from __future__ import annotations
 import io
 import re
 import shutil
-from pathlib import Path
 
 import pytest
 from rich.console import Console

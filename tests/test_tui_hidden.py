@@ -12,7 +12,6 @@ import asyncio
 import io
 import itertools
 
-import pytest
 
 from president.game.settings import preset
 from president.match.simulate import match_seed
