@@ -255,7 +255,7 @@ def _visits(line: Line, p: dict, legal: frozenset, can_pass: bool, held_jokers: 
         value, count, visits = entry[:3]
         jokers = entry[3] if len(entry) == 4 else 0
         play = None if count == 0 else (value, count)
-        if play is None and value:
+        if play is None and (value or jokers):
             raise line.error("field 'visits': a pass is [0, 0, n]")
         if play is None and not can_pass:
             raise line.error("field 'visits': a pass [0, 0, n] where passing was not allowed")

@@ -160,7 +160,6 @@ READERS: dict[Variable, tuple[int, Callable | None]] = {
 assert len(READERS) == len(Variable), "every variable needs a reader"
 
 
-
 def when_no_rule_applies(view: ClimbingView, traces: list[RuleTrace] | None
                           ) -> tuple[Play | None, None, list[RuleTrace] | None, str]:
     if view.can_pass:

@@ -123,7 +123,6 @@ def card_value(text: str) -> int:
     raise ValueError(f"not a card: {text!r}")
 
 
-
 def cards_text(value: int, count: int, run: int = 0) -> str:
     """`(10, 2)` -> `T T`; a sequence `(5, 3, RUN)` -> `5 6 7`."""
     if run:

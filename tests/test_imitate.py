@@ -181,18 +181,26 @@ ODD = st.one_of(st.none(), st.booleans(), st.integers(-5, 10**12), st.floats(all
                                                                                                    max_size=2))
 
 
-@hsettings(max_examples=100, deadline=None)
-@given(field=st.sampled_from(sorted(json.loads(GOOD))), value=ODD)
-def test_any_value_in_any_field_is_read_or_refused_with_a_location(tmp_path_factory, field, value):
-    data = json.loads(GOOD)
-    data[field] = value
+def read_or_located_error(tmp_path_factory, data: dict):
+    """The one decision of a record file holding `data`, or None when the reader refused it with an error
+    located at its line (any other outcome fails the test)."""
     path = tmp_path_factory.mktemp("odd") / "odd.jsonl"
     path.write_text(HEADER + json.dumps(data) + "\n", encoding="utf-8")
     try:
         _, [decision] = load_records(path)
     except DiagnosticError as error:
         assert "odd.jsonl:2:" in str(error)
-    else:  # what was read is usable: a personality decides on it
+        return None
+    return decision
+
+
+@hsettings(max_examples=100, deadline=None)
+@given(field=st.sampled_from(sorted(json.loads(GOOD))), value=ODD)
+def test_any_value_in_any_field_is_read_or_refused_with_a_location(tmp_path_factory, field, value):
+    data = json.loads(GOOD)
+    data[field] = value
+    decision = read_or_located_error(tmp_path_factory, data)
+    if decision is not None:  # what was read is usable: a personality decides on it
         Scorer([decision]).tally(shipped("Classic"))
 
 

@@ -15,7 +15,7 @@ from president.match.recording import record_matches, write_records
 from president.game.settings import preset
 from recycle.kernel.diagnostics import DiagnosticError
 
-from test_imitate import GOOD, HEADER, records_file
+from test_imitate import GOOD, HEADER, read_or_located_error, records_file
 
 #: A quick search player: enough iterations to prefer something, no clock (the same seed, the same search).
 QUICK = "ismcts:iterations=24,rollout=Classic"
@@ -42,12 +42,14 @@ def test_records_without_visits_still_load_and_their_preferred_play_is_the_one_p
 @pytest.mark.parametrize("text, message", [
     (VISITED.replace("[15,2,0]", "[14,2,0]"), "field 'visits': [14, 2] is not one of the legal plays"),
     (VISITED.replace("[0,0,30]", "[5,0,30]"), "field 'visits': a pass is [0, 0, n]"),
+    (VISITED.replace("[0,0,30]", "[0,0,30,1]"), "field 'visits': a pass is [0, 0, n]"),
+    (VISITED.replace("[15,2,0]", "[1,1,0,1]"), "field 'visits': [1, 1] is not one of the legal plays"),
     (VISITED.replace('"can_pass":true', '"can_pass":false').replace('"play":[9,2],', '"play":[9,2],'),
      "a pass [0, 0, n] where passing was not allowed"),
     (VISITED.replace("[10,2,70]", "[10,2]"), "field 'visits[1]'"),
     (VISITED.replace('"visits":[[9,2,50],[10,2,70],[15,2,0],[0,0,30]]', '"visits":[]'), "field 'visits'"),
     (GOOD.replace('"play":[9,2]}', '"play":[9,2],"searches":2}'), "field 'searches': given without 'visits'"),
-], ids=["illegal", "pass", "no pass", "short", "empty", "searches"])
+], ids=["illegal", "pass", "pass with a joker", "joker of no value", "no pass", "short", "empty", "searches"])
 def test_bad_visits_are_located_errors(tmp_path, text, message):
     with pytest.raises(DiagnosticError) as error:
         load_records(records_file(tmp_path, HEADER + text))
@@ -62,17 +64,12 @@ def test_any_visits_are_read_or_refused_with_a_location(tmp_path_factory, visits
     for key, value in (("visits", visits), ("searches", searches)):
         if value is not None:
             data[key] = value
-    path = tmp_path_factory.mktemp("odd") / "odd.jsonl"
-    path.write_text(HEADER + json.dumps(data) + "\n", encoding="utf-8")
-    try:
-        _, [decision] = load_records(path)
-    except DiagnosticError as error:
-        assert "odd.jsonl:2:" in str(error)
-    else:  # what was read labels a legal play, and scores
+    decision = read_or_located_error(tmp_path_factory, data)
+    if decision is not None:  # what was read labels a legal play (or a pass), and scores
         preferred = decision.preferred()
         wild = 0 < preferred.jokers <= decision.view.hand[16] and preferred.jokers <= preferred.play[1] \
             and 3 <= preferred.play[0] <= 16
-        assert preferred.play is None or preferred.play in decision.view.legal or wild
+        assert (preferred.play is None and preferred.jokers == 0) or preferred.play in decision.view.legal or wild
         Scorer([preferred]).tally(shipped("Classic"))
 
 

@@ -116,7 +116,6 @@ def test_climbing_view_init_takes_exactly_its_fields():
         view.rank = 3
 
 
-
 class Plain(RandomAgent):
     """RandomAgent's draws through the general loop (not the all-random fast path, which checks the type)."""
 

@@ -34,10 +34,6 @@ SPADES = 1 << SUITS.index("s")
 _SUIT_SETS = sorted(range(1, 16), key=lambda m: (m.bit_count(), m))
 
 
-
-
-
-
 def suited_cards(lay: "Layout", play: Play, hand: int | None = None) -> int:
     """The mask of the cards a suited play takes: its natural cards, and jokers from `hand`
     (any joker when `hand` is None)."""
@@ -168,8 +164,6 @@ def check_suited(state: "PresidentState", play: Play) -> None:
 
 def _suit_names(mask: int) -> str:
     return "".join(s for i, s in enumerate(SUITS) if mask >> i & 1)
-
-
 
 
 def play_of_cards(state: "PresidentState", cards: list[Card]) -> Play | None:

@@ -14,7 +14,6 @@ from recycle.cli.output import progress_bar, write_csv, write_json
 from recycle.tournament.cluster import cluster_argument, status_line
 
 
-
 ROLLOUTS = IntRange(1, 10_000)
 
 

@@ -44,7 +44,6 @@ def _is_location_card(n) -> bool:
     return type(n) is T.CardAt and type(n.cards) is T.Location and n.position in ("top", "bottom")
 
 
-
 class RunnersMixin:
     """Actions written as Python source, for the `compiler.Compiler` (needs `expr`, `items`,
     `quiet_start`, `deal_source` of its other parts, and the executor's `fn`, `runner`, `flat`...)."""

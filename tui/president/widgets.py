@@ -121,7 +121,6 @@ class SeatPanel(WidthPanel):
         self.show_parts(lines)
 
 
-
 class MyLine(Panel):
     """My own line above the hand: rank, cards, points, place; marked when it is my turn."""
 

@@ -24,11 +24,6 @@ from recycle.cli.analysis_journal import EXIT_INTERRUPTED, analyze_journaled, op
 from recycle.cli.analysis import (FIGURES_EPILOG, FiguresHelp, add_analysis_options, check_replay, config_of, replay_command, replay_game, write_outputs)
 
 
-
-
-
-
-
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("analyze", help="heuristics (fairness, drama, ...) and game metrics with 95%% intervals",
                        formatter_class=FiguresHelp, epilog=FIGURES_EPILOG,
@@ -44,22 +39,6 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     add_engine_option(p)
     add_wide_option(p)
     p.set_defaults(run=run)
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 
 
 #: The options of `recycle analyze` that decide its numbers: kept in the journal, restored by --resume.

@@ -22,12 +22,6 @@ from recycle.cli.native import native_agents
 DEALS = GAMES
 
 
-
-
-
-
-
-
 def add_parsers(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("crosscheck-tides", help="native Tides of Time and RECYCLE TidesOfTime2 on the same "
                                                 "deals with the same agents: the same picks and scores?",
