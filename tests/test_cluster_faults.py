@@ -90,6 +90,27 @@ def test_a_port_that_takes_the_connection_but_is_no_scheduler(tmp_path):
         server.server_close()
 
 
+class _FinishedButUnreachable:
+    """A task the scheduler reported done, whose result can no longer be fetched: it died between."""
+    status = "finished"
+
+    def done(self) -> bool:
+        return True
+
+    def result(self):
+        from distributed.comm.core import CommClosedError
+
+        raise CommClosedError("in <TCP (closed) ConnectionPool.gather>: Stream is closed")
+
+
+def test_a_scheduler_that_dies_while_a_result_is_fetched_is_said_as_such():
+    pool = object.__new__(cluster.ClusterWorkers)  # no scheduler: only the bookkeeping is exercised
+    pool.spec, pool.tag, pool.client, pool.failure = "tcp://127.0.0.1:1", "game", None, None
+    pool._pending = {_FinishedButUnreachable(): [0, 1]}
+    with pytest.raises(ClusterError, match="stopped answering: the games finished before are kept"):
+        pool.ready()
+
+
 def test_jobs_and_cluster_together_are_refused(tmp_path):
     result = president("tournament", "Classic", "random", "-j", "2", "--cluster", "local:2",
                        "--out", str(tmp_path / "t.jsonl"))

@@ -286,7 +286,10 @@ class ClusterWorkers:
                 continue  # "lost" since done() answered (its worker died): Dask computes it again
             indexes = self._pending.pop(future)
             if future.status == "finished":
-                results += future.result()
+                try:
+                    results += future.result()  # fetched from the scheduler: it may be gone by now
+                except OSError:
+                    self._lost_scheduler(gone=True)
             elif future.status == "cancelled":  # not by us (close() cancels only what it drops)
                 self._lost_scheduler()
                 self.failure = self.failure or f"{self.tag}s {indexes[0]}-{indexes[-1]} were cancelled by the cluster"
