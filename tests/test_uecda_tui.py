@@ -1,6 +1,7 @@
 """`president play --preset uecda`: the table at 80x24, and selected cards making suited plays."""
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -75,3 +76,49 @@ def test_a_sequence_and_a_lock_are_said_as_the_engine_holds_them():
     locked = position("9h 9s Ts", up="7h", lock="h")
     assert "Locked to ♥." in follow_prompt(UECDA, locked) and legal(locked) == {"9h", "pass"}
     assert "Locked" not in follow_prompt(UECDA, position("9h 9s Ts", up="7h"))
+
+
+# ---- seats redrawn (seat_change): the panels follow the turn ----------------------------------
+def test_the_opponents_panels_stand_in_the_drawn_turn_order():
+    from textual.containers import Horizontal
+
+    from tui.president.app import PresidentApp
+    from tui.president.widgets import SeatPanel
+
+    async def scenario():
+        app = PresidentApp(MatchOptions(preset("uecda"), 1, rules_dir=RULES, delay=0))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            session = app.table.session
+            drawn = session.opponents_in_turn_order()
+            assert drawn != (1, 2, 3, 4)  # seed 1 draws another seating: the test means something
+            row = app.table.query_one("#opponents", Horizontal)
+            assert tuple(panel.seat for panel in row.children if isinstance(panel, SeatPanel)) == drawn
+            seating = session.state.seating
+            assert drawn[0] == seating[(seating.index(0) + 1) % 5]  # first: the one who plays after you
+
+    asyncio.run(scenario())
+
+
+def test_a_new_seating_is_said_in_the_log_when_the_round_ends():
+    import random
+    from dataclasses import replace
+
+    from tui.president.session import Session
+
+    session = Session(MatchOptions(replace(preset("uecda"), seat_change=1, rounds=3), 2, rules_dir=RULES,
+                                   delay=0))
+    rng, said = random.Random(5), []
+    for _ in range(2_000):  # bounded: three rounds of five players end far sooner
+        if session.over:
+            break
+        state = session.state
+        before = session.opponents_in_turn_order()
+        out = session.apply(state.current_player(), rng.choice(state.legal_actions()))
+        new = [line for line in out.lines if line.startswith("seats drawn anew")]
+        if new:
+            names = ", ".join(session.names[p] for p in session.opponents_in_turn_order())
+            assert new == [f"seats drawn anew: after you play {names}"]
+            assert session.opponents_in_turn_order() != before
+        said += new
+    assert session.over and said  # seats were redrawn before rounds 2 and 3, and said at least once

@@ -155,6 +155,13 @@ class Session(SeatSources):
         target = f"to {s.target_score} points" if s.target_score else ""
         return " ".join(x for x in (f"round {self.round_number}", length, target) if x)
 
+    def opponents_in_turn_order(self) -> tuple[int, ...]:
+        """The other players as the turn reaches them after you: the seating, which a table with
+        `seat_change` draws anew every few rounds (in player order otherwise)."""
+        seating = self.state.seating
+        at = seating.index(HUMAN)
+        return tuple(seating[(at + k) % len(seating)] for k in range(1, len(seating)))
+
     def personality_name(self, p: int) -> str:
         """The seat's bot as a person reads it: a personality's name, `master search`, `mcts (cheating)`."""
         from recycle.players import agent_traits
@@ -307,6 +314,7 @@ class Session(SeatSources):
         if state.current_player() != player:
             raise IllegalAction(f"it is not {self.names[player]}'s turn", "turn")
         round_before, seen, before = state.round_no, len(state.history), state.masks[player]
+        seated_before = self.opponents_in_turn_order()
         record = record_of(state.observation(player), state.legal_actions(), action) \
             if player == HUMAN and self.saving else None
         state.apply(action)
@@ -330,6 +338,9 @@ class Session(SeatSources):
                 self._save_match()
             winner = out.result.places.index(1)
             out.lines.append(f"round {out.result.round} over: {self.says(winner, 'is', 'are')} President")
+            if not self.over and self.opponents_in_turn_order() != seated_before:
+                out.lines.append("seats drawn anew: after you play "
+                                 + ", ".join(self.names[p] for p in self.opponents_in_turn_order()))
             return out
         for skipped, gone in state.history[seen + 1:]:
             if gone is None:

@@ -119,6 +119,7 @@ class TableScreen(BotTurns, Screen):
     def refresh_table(self) -> None:
         s = self.session
         self.sub_title = f"{s.round_text()} · seed {s.options.seed}" + (" · OPEN HANDS" if s.open_hands else "")
+        self.seat_in_turn_order()
         for panel in self.query(SeatPanel):
             panel.show(s, thinking=self.thinking == panel.seat)
         self.query_one(Felt).show(s, self.thinking)
@@ -130,6 +131,14 @@ class TableScreen(BotTurns, Screen):
             [Text("exchange: " + "; ".join(exchange))] if exchange else [],  # wrapped: never cut
             layout=True)
         self.show_status()
+
+    def seat_in_turn_order(self) -> None:
+        """Opponents' panels left to right as the turn reaches them after you (seats may be redrawn)."""
+        row = self.query_one("#opponents", Horizontal)
+        order = [self.query_one(f"#seat-{p}", SeatPanel) for p in self.session.opponents_in_turn_order()]
+        if list(row.children) != order:
+            for panel in order:
+                row.move_child(panel, after=len(row.children) - 1)
 
     def log_lines(self, lines: list[str]) -> None:
         log = self.query_one("#log", RichLog)
