@@ -17,8 +17,11 @@ The parts are classes of at most two bases each, joined in `Compiler`.
 """
 from __future__ import annotations
 
+from functools import partial
+
 from recycle.lang import tree as T
 
+from recycle.interp import operators
 from recycle.interp.actions import Executor
 from recycle.interp.codegen import ExprSource
 from recycle.interp.counting import CountingMixin
@@ -73,6 +76,8 @@ class Compiler(Statements, ExpressionCompiler):
             setattr(self, name, getattr(ex, name))
         forms = [cls for cls in vars(T).values() if isinstance(cls, type)]
         self._makers = {c: getattr(self, "_make_" + c.__name__) for c in forms if hasattr(self, "_make_" + c.__name__)}
+        for kind in operators.OPERATORS:  # closures derived from the form's `Operator`
+            self._makers[kind] = partial(operators.closure, self.fn, getattr(ex, "_" + kind.__name__))
         self._pure: dict[int, bool] = {}  # id(node) -> no random draw or fresh name in it (see `codegen`)
         self._gvars: frozenset | None = None
         self._sets: dict[int, object] = {}  # id(node) -> the sets of a (tuples ...), see `fast`
