@@ -25,7 +25,7 @@ from __future__ import annotations
 from recycle.kernel.protocol import GameError
 from recycle.lang import tree as T
 
-from recycle.interp import operators
+from recycle.interp import forms
 from recycle.interp.source import Piece, Source, place, seated, shifted
 from recycle.interp.store import GAME, PointMap
 
@@ -74,18 +74,23 @@ class ExprSource:
         return self.call(src, node, env) if got is None else got
 
     def source_of(self, kind):
-        """The writer of source for nodes of class `kind` (an operator's is derived from its
-        `operators.Operator`, the others are `_src_<Form>` methods), or None."""
-        if kind in operators.OPERATORS:
+        """The writer of source for nodes of class `kind` (a constant's and an operator's derived
+        from its `forms.Constant` or `forms.Operator`, the others are `_src_<Form>` methods), or None."""
+        if kind in forms.OPERATORS:
             return self._operator
+        if kind in forms.CONSTANTS:
+            return self._constant
         return getattr(self, "_src_" + kind.__name__, None)
+
+    def _constant(self, src, n, env, bound, depth):
+        return forms.constant_piece(src, n)
 
     def _operator(self, src, n, env, bound, depth):
         if type(n) is T.Compare:  # is a place empty: not the operator, its list read as a truth value
             got = self._empty_place(src, n, env, bound, depth)
             if got is not None:
                 return got
-        return operators.piece(self.expr, src, n, env, bound, depth)
+        return forms.operator_piece(self.expr, src, n, env, bound, depth)
 
     def function(self, node):
         """A generated `f(env, st)` for `node`, or None when source would not pay (a leaf, an impure form)."""
@@ -187,15 +192,6 @@ class ExprSource:
         return True
 
     # --- leaves and owners ------------------------------------------------------
-
-    def _src_IntLit(self, src, n, env, bound, depth):
-        return Piece(repr(n.value), "int", True) if type(n.value) is int else None
-
-    def _src_Name(self, src, n, env, bound, depth):
-        return Piece(src.const(n.value), "str", True)
-
-    def _src_GameOwner(self, src, n, env, bound, depth):
-        return Piece(src.const(GAME), "owner", True)
 
     def _src_Var(self, src, n, env, bound, depth):
         if n.name in bound:

@@ -14,7 +14,7 @@ which it asks, while `compiling`, for faster functions doing the same:
 What the compilers use of the meaning is the `USES` list: the executor's table, bounds,
 caches and methods, bound on the compiler when it is made (its interface to the meaning).
 The parts are objects, classes of at most two bases each, held by `Compiler`: the expression
-compiler (`codegen`, `fast`, `finding`, `operators`), the statement compiler (`runners`,
+compiler (`codegen`, `fast`, `finding`, `forms`), the statement compiler (`runners`,
 `explorers`) and the playout shortcuts (`counting`, `quiet`, `deals`). What one part uses of
 another is its `NEEDS` list, bound from what the others `PROVIDE` when the compiler is made.
 """
@@ -24,7 +24,7 @@ from functools import partial
 
 from recycle.lang import tree as T
 
-from recycle.interp import operators
+from recycle.interp import forms
 from recycle.interp.actions import Executor
 from recycle.interp.codegen import ExprSource
 from recycle.interp.counting import CountingMixin
@@ -58,23 +58,25 @@ class Closures(FastMixin, FindingMixin):
 
 class ExpressionCompiler(ExprSource, Closures):
     """Expressions as Python source (`codegen`), else as closures; the operator forms' both
-    derived from their `operators.Operator`."""
+    derived from their `forms.Constant` or `forms.Operator`."""
 
     NEEDS = ("value",)
     PROVIDES = ("function", "maker", "source_of", "tuple_sets", "expr", "items", "key", "fixed_key", "pure",
                 "_source_base", "loc_key_fn", "storage_key_fn")
 
     def __init__(self, ex: Executor) -> None:
-        forms = [cls for cls in vars(T).values() if isinstance(cls, type)]
-        self._makers = {c: getattr(self, "_make_" + c.__name__) for c in forms if hasattr(self, "_make_" + c.__name__)}
-        for kind in operators.OPERATORS:  # closures derived from the form's `Operator`
-            self._makers[kind] = partial(operators.closure, ex.fn, getattr(ex, "_" + kind.__name__))
+        kinds = [cls for cls in vars(T).values() if isinstance(cls, type)]
+        self._makers = {c: getattr(self, "_make_" + c.__name__) for c in kinds if hasattr(self, "_make_" + c.__name__)}
+        for kind in forms.OPERATORS:  # closures derived from the form's `Operator` or `Constant`
+            self._makers[kind] = partial(forms.operator_closure, ex.fn, getattr(ex, "_" + kind.__name__))
+        for kind in forms.CONSTANTS:
+            self._makers[kind] = forms.constant_closure
         self._pure: dict[int, bool] = {}  # id(node) -> no random draw or fresh name in it (see `codegen`)
         self._gvars: frozenset | None = None
         self._sets: dict[int, object] = {}  # id(node) -> the sets of a (tuples ...), see `fast`
 
     def maker(self, kind):
-        """The maker of a closure for nodes of class `kind` (`fast`, `finding`, `operators`), or None."""
+        """The maker of a closure for nodes of class `kind` (`fast`, `finding`, `forms`), or None."""
         return self._makers.get(kind)
 
 

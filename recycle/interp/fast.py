@@ -15,7 +15,7 @@ from operator import attrgetter
 from recycle.lang import tree as T
 
 from recycle.interp.cardsets import MAX_MADE, tuple_count
-from recycle.interp.store import GAME, PointMap
+from recycle.interp.store import PointMap
 
 #: Hands and answers of a `(tuples ...)` kept per node (see `tuple_sets`).
 MAX_KEPT = 256
@@ -63,15 +63,6 @@ def _same_score_sets(n, found: list, pm, k: int, size: int, check) -> list:
 
 class FastMixin:
     """`_make_Form(node) -> f(env, st)` for hot forms; needs `fn`, `error`, `table`, `attrs`."""
-
-    def _make_Name(self, n):
-        value = n.value
-        return lambda env, st: value
-
-    _make_IntLit = _make_Name
-
-    def _make_GameOwner(self, n):
-        return lambda env, st: GAME
 
     def _make_Var(self, n):
         name, slow = n.name, self._Var

@@ -1,7 +1,11 @@
-"""The operator forms, written once for both compilers: `not`, `and`, `or`, the comparisons,
-and `+`/`-` of two integers.
+"""Expression forms written once for both compilers: the constants (an integer, a name, the
+game as an owner) and the operators (`not`, `and`, `or`, the comparisons, `+`/`-` of two
+integers).
 
-Each is an `Operator`: the Python operator joining its operands (`word`), whether they are
+A constant is a `Constant`: its value, what it is, and whether the source writes it as a
+literal; its source and its closure (`lambda env, st: value`) both come from it.
+
+An operator is an `Operator`: the Python operator joining its operands (`word`), whether they are
 evaluated only as needed (`lazy`), what the operands must be, and what Python may raise where
 the meaning reports a located error. From it come both the Python source of the form with its
 children inlined (`piece`, used by `codegen`) and its closure over its children's functions
@@ -19,6 +23,40 @@ from typing import Callable
 from recycle.lang import tree as T
 
 from recycle.interp.source import Piece
+from recycle.interp.store import GAME
+
+
+@dataclass(frozen=True)
+class Constant:
+    """A form whose value is the same at every evaluation: `value(node)`, of kind `kind`, written
+    in source as a Python literal (`literal`: integers only) or as a constant passed in."""
+
+    value: Callable
+    kind: str
+    literal: bool = False
+
+
+#: The constant forms, by node class.
+CONSTANTS: dict[type, Constant] = {
+    T.IntLit: Constant(lambda n: n.value, "int", literal=True),
+    T.Name: Constant(lambda n: n.value, "str"),
+    T.GameOwner: Constant(lambda n: GAME, "owner"),
+}
+
+
+def constant_piece(src, n) -> Piece | None:
+    """Source for constant node `n` (None: an integer literal that is not an integer)."""
+    form = CONSTANTS[type(n)]
+    value = form.value(n)
+    if form.literal:
+        return Piece(repr(value), form.kind, True) if type(value) is int else None
+    return Piece(src.const(value), form.kind, True)
+
+
+def constant_closure(n):
+    """`f(env, st)` giving constant node `n`'s value."""
+    value = CONSTANTS[type(n)].value(n)
+    return lambda env, st: value
 
 
 @dataclass(frozen=True)
@@ -69,7 +107,7 @@ OPERATORS: dict[type, Operator] = {
 }
 
 
-def piece(expr, src, n, env: str, bound: dict, depth: int) -> Piece | None:
+def operator_piece(expr, src, n, env: str, bound: dict, depth: int) -> Piece | None:
     """Source for operator node `n`, its operands written by `expr` (`codegen.ExprSource.expr`),
     or None when the form is left to its closure."""
     form = OPERATORS[type(n)]
@@ -84,7 +122,7 @@ def piece(expr, src, n, env: str, bound: dict, depth: int) -> Piece | None:
     return Piece(code, form.gives if ints or not form.ints else "any", safe)
 
 
-def closure(fn, slow, n):
+def operator_closure(fn, slow, n):
     """`f(env, st)` for operator node `n` over its operands' functions (`fn(child)`). `slow(n, env,
     st)`: the node's meaning, called where Python would not say what it says (and for the
     forms the compilers leave to it)."""

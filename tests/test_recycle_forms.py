@@ -1,7 +1,8 @@
-"""The operator forms (`not`, `and`, `or`, comparisons, `+`/`-`) are written once
-(`recycle/interp/operators.py`): their source and their closures are derived from one
-`Operator` each. Both must say what the meaning says (`evaluate.Evaluator`): the same value,
-or the same located error, for operands of any type."""
+"""The constant forms (integers, names, the game) and the operator forms (`not`, `and`, `or`,
+comparisons, `+`/`-`) are written once (`recycle/interp/forms.py`): their source and their
+closures are derived from one `Constant` or `Operator` each. Both must say what the meaning
+says (`evaluate.Evaluator`): the same value, or the same located error, for operands of any
+type."""
 from __future__ import annotations
 
 import pytest
@@ -9,10 +10,11 @@ from hypothesis import given, settings
 from recycle_engines import first_difference, trace
 from hypothesis import strategies as st
 
-from recycle.interp import operators
+from recycle.interp import forms
 from recycle.interp.compiler import Compiler, executor
 from recycle.interp.engine import Engine
 from recycle.interp.errors import RecycleRuntimeError
+from recycle.interp.source import Source
 from recycle.interp.store import Store, Table
 from recycle.lang import parse_game
 from recycle.lang import tree as T
@@ -77,16 +79,27 @@ def test_source_arithmetic_of_a_truth_value_is_the_meanings_error():
     assert first_difference(reference, fast) is None
 
 
-def test_each_operator_form_is_written_once_and_the_compilers_use_it():
+def test_each_form_of_the_table_is_written_once_and_the_compilers_use_it():
     ex = executor(Table(GAME, "ops.gdl", 2, (), (0, 0)), 1000, Engine.REFERENCE)
     compiler = Compiler(ex)
-    for kind in operators.OPERATORS:
+    for kind in (*forms.OPERATORS, *forms.CONSTANTS):
         assert not hasattr(compiler, "_make_" + kind.__name__)
         assert not hasattr(compiler, "_src_" + kind.__name__)
         assert compiler.source_of(kind) is not None and compiler.maker(kind) is not None
 
 
+def test_a_constant_gives_its_value_in_source_and_in_its_closure():
+    ex = executor(Table(GAME, "ops.gdl", 2, (), (0, 0)), 1000, Engine.REFERENCE)
+    compiler, store = Compiler(ex), Store()
+    for node in (T.IntLit(7, line=1, column=1), T.Name("HAND", line=1, column=1), T.GameOwner(line=1, column=1)):
+        meaning = getattr(ex, "_" + type(node).__name__)(node, {}, store)
+        assert compiler.maker(type(node))(node)({}, store) == meaning
+        src = Source({})
+        piece = compiler.source_of(type(node))(src, node, "env", {}, 1)
+        assert piece.safe and eval(piece.code, src.ns) == meaning  # noqa: S307 — our own source
+
+
 def test_an_operator_becomes_the_same_text_in_source_and_in_its_closure():
-    assert operators.render("<", ["_v0", "_v1"]) == "(_v0 < _v1)"
-    assert operators.render("and", ["a", "b", "c"], coerce=True) == "(bool(a and b and c))"
-    assert operators.render("not", ["x"]) == "(not x)"
+    assert forms.render("<", ["_v0", "_v1"]) == "(_v0 < _v1)"
+    assert forms.render("and", ["a", "b", "c"], coerce=True) == "(bool(a and b and c))"
+    assert forms.render("not", ["x"]) == "(not x)"
