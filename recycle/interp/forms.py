@@ -8,9 +8,10 @@ literal; its source and its closure (`lambda env, st: value`) both come from it.
 An operator is an `Operator`: the Python operator joining its operands (`word`), whether they are
 evaluated only as needed (`lazy`), what the operands must be, and what Python may raise where
 the meaning reports a located error. From it come both the Python source of the form with its
-children inlined (`piece`, used by `codegen`) and its closure over its children's functions
-(`closure`, used by the compiler): the closure is the same expression, written by the same
-`render`, over calls of the children's functions, compiled once per shape (`_factory`).
+children inlined (`operator_piece`, used by `codegen`) and its closure over its children's
+functions (`operator_closure`, used by the compiler): the closure is the same expression,
+written by the same `render`, over calls of the children's functions, compiled once per shape
+(`_factory`).
 The meaning stays `evaluate.Evaluator`'s `_Not`, `_And`, ... (the reference engine, no
 generated code); where Python's operator would not say what the meaning says (an operand of
 the wrong type), the compiled form calls it and it raises the located error.
@@ -64,10 +65,11 @@ class Operator:
     """One operator form. `word(node)`: the Python operator for the node, or None when the
     compilers leave it to the meaning; `operands(node)`: the child nodes, in the order they are
     evaluated; `lazy`: later operands are evaluated only as needed (`and`, `or`: a truth value
-    is made of what they give); `ints`: the operands must be integers (their kinds say so in
-    source, their types are checked in closures); `total(node, kinds)`: the operator cannot
-    raise on operands of these kinds (else `raises`, the exception Python gives, means the
-    meaning's located error)."""
+    is made of what they give); `ints`: the operands must be integers (closures check their
+    types; source not knowing them as integers is unsafe: a failure falls back on the meaning,
+    though Python's + of a truth value does not fail, see `tests/test_recycle_forms.py`);
+    `total(node, kinds)`: the operator cannot raise on operands of these kinds (else `raises`,
+    the exception Python gives, means the meaning's located error)."""
 
     word: Callable
     operands: Callable
@@ -163,6 +165,7 @@ def _factory(word: str, arity: int, lazy: bool, ints: bool, raises: type | None)
             lines.append(f"        return {result}")
     lines.append("    return f")
     namespace: dict = {}
-    exec(compile("\n".join(lines), f"<recycle operator {word}/{arity}>", "exec"), namespace)  # noqa: S102 — our own source
+    code = compile("\n".join(lines), f"<recycle operator {word}/{arity}>", "exec")
+    exec(code, namespace)  # noqa: S102 — our own source, its words from `_PYTHON`
     made = _FACTORIES[shape] = namespace["make"]
     return made
