@@ -12,7 +12,7 @@ which it asks, while `compiling`, for faster functions doing the same:
   random playout where that is proven (`counting`, `proof`): `explorer(node)`, `plan_of(node)`.
 
 What the compilers use of the meaning is the `USES` list: the executor's table, bounds,
-caches and methods, bound on the compiler when it is made (its interface to the meaning).
+caches and methods, bound on each part when the compiler is made (its interface to the meaning).
 The parts are objects, classes of at most two bases each, held by `Compiler`: the expression
 compiler (`codegen`, `fast`, `finding`, `forms`), the statement compiler (`runners`,
 `explorers`) and the playout shortcuts (`counting`, `quiet`, `deals`). What one part uses of
