@@ -157,7 +157,7 @@ def test_a_deal_at_once_leaves_what_the_moves_one_by_one_leave(source, vis, roun
     game, plain = parse_game(text, "deal.rcy"), parse_game(text, "deal.rcy")
     rules, node = new_compiled_game(game, 0, max_steps=40).rules, game.flow[0].actions[0].action
     by_card, card_node = new_compiled_game(plain, 0, max_steps=40).rules, plain.flow[0].actions[0].action
-    by_card.ex.compiler.deal = lambda n: None  # quiet too, but card by card
+    by_card.ex.compiler.shortcuts.deal = lambda n: None  # quiet too, but card by card
     done = len(at_once)
     key, hand = STOCK if "STOCK" in source else ("p", 1, "hloc", "HAND"), ("p", 2, vis, "HAND")
     for case in [(c, h, k, s) for c in (0, 3, 11, 12, 13, 16) for h in (0, 2)

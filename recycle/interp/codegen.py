@@ -25,6 +25,7 @@ from __future__ import annotations
 from recycle.kernel.protocol import GameError
 from recycle.lang import tree as T
 
+from recycle.interp import forms
 from recycle.interp.source import Piece, Source, place, seated, shifted
 from recycle.interp.store import GAME, PointMap
 
@@ -32,7 +33,6 @@ from recycle.interp.store import GAME, PointMap
 IMPURE = (T.NewName, T.Random, T.MaxCard, T.MinCard)
 #: Deeper expressions are split into calls (Python's parser has nesting limits).
 MAX_DEPTH = 24
-_COMPARE_OPS = {"==": "==", "!=": "!=", "<": "<", ">": ">", "<=": "<=", ">=": ">="}
 
 
 class ExprSource:
@@ -67,11 +67,30 @@ class ExprSource:
         got = src.hoisted.get(id(node))
         if got is not None:
             return got
-        make = getattr(self, "_src_" + type(node).__name__, None)
+        make = self.source_of(type(node))
         if make is None or depth > MAX_DEPTH:
             return self.call(src, node, env)
         got = make(src, node, env, bound or {}, depth + 1)
         return self.call(src, node, env) if got is None else got
+
+    def source_of(self, kind):
+        """The writer of source for nodes of class `kind` (a constant's and an operator's derived
+        from its `forms.Constant` or `forms.Operator`, the others are `_src_<Form>` methods), or None."""
+        if kind in forms.OPERATORS:
+            return self._operator
+        if kind in forms.CONSTANTS:
+            return self._constant
+        return getattr(self, "_src_" + kind.__name__, None)
+
+    def _constant(self, src, n, env, bound, depth):
+        return forms.constant_piece(src, n)
+
+    def _operator(self, src, n, env, bound, depth):
+        if type(n) is T.Compare:  # is a place empty: not the operator, its list read as a truth value
+            got = self._empty_place(src, n, env, bound, depth)
+            if got is not None:
+                return got
+        return forms.operator_piece(self.expr, src, n, env, bound, depth)
 
     def function(self, node):
         """A generated `f(env, st)` for `node`, or None when source would not pay (a leaf, an impure form)."""
@@ -86,7 +105,7 @@ class ExprSource:
             self._loop(src, node)
             safe = False
         else:
-            piece = getattr(self, "_src_" + kind.__name__)(src, node, "env", {}, 1)
+            piece = self.source_of(kind)(src, node, "env", {}, 1)
             if piece is None:  # not a form it writes after all (a call of itself would loop)
                 return None
             src.emit(2, f"return {piece.code}")
@@ -174,15 +193,6 @@ class ExprSource:
 
     # --- leaves and owners ------------------------------------------------------
 
-    def _src_IntLit(self, src, n, env, bound, depth):
-        return Piece(repr(n.value), "int", True) if type(n.value) is int else None
-
-    def _src_Name(self, src, n, env, bound, depth):
-        return Piece(src.const(n.value), "str", True)
-
-    def _src_GameOwner(self, src, n, env, bound, depth):
-        return Piece(src.const(GAME), "owner", True)
-
     def _src_Var(self, src, n, env, bound, depth):
         if n.name in bound:
             kind, local = bound[n.name]
@@ -263,41 +273,16 @@ class ExprSource:
         inner = self.expr(src, coll, env, bound, depth)
         return Piece(f"len({inner.code})", "int", inner.safe) if inner.kind in ("cards", "set", "list") else None
 
-    def _src_Arithmetic(self, src, n, env, bound, depth):
-        if n.op not in ("+", "-") or len(n.operands) != 2:
-            return None
-        a, b = (self.expr(src, x, env, bound, depth) for x in n.operands)
-        ints = a.kind == b.kind == "int"
-        return Piece(f"({a.code} {n.op} {b.code})", "int" if ints else "any", a.safe and b.safe and ints)
-
-    def _src_Compare(self, src, n, env, bound, depth):
+    def _empty_place(self, src, n, env, bound, depth):
+        """`(OP (size PLACE) 0)` asking whether a place is empty: its list (or None) read as a truth
+        value, no length taken; None for any other comparison."""
         test = emptiness(n)
-        if test is not None:  # is a place empty: its list (or None) read as a truth value, no length taken
+        if test is not None:
             empty, coll = test
             key = self.key(src, coll, (coll.visibility,), env, bound, depth)
             if key is not None:
                 return Piece(f"({empty}{src.place(key)})", "bool", key.safe)
-        a, b = self.expr(src, n.left, env, bound, depth), self.expr(src, n.right, env, bound, depth)
-        # == and != never raise; an order between two ints or two strings neither
-        safe = a.safe and b.safe and (n.op in ("==", "!=") or a.kind == b.kind and a.kind in ("int", "str"))
-        return Piece(f"({a.code} {_COMPARE_OPS[n.op]} {b.code})", "bool", safe)
-
-    def _logic(self, src, parts, word, env, bound, depth):
-        pieces = [self.expr(src, x, env, bound, depth) for x in parts]
-        code = f" {word} ".join(p.code for p in pieces)
-        if any(p.kind != "bool" for p in pieces):
-            code = f"bool({code})"  # a truth value, as the closures give
-        return Piece(f"({code})", "bool", all(p.safe for p in pieces))
-
-    def _src_And(self, src, n, env, bound, depth):
-        return self._logic(src, n.operands, "and", env, bound, depth)
-
-    def _src_Or(self, src, n, env, bound, depth):
-        return self._logic(src, n.operands, "or", env, bound, depth)
-
-    def _src_Not(self, src, n, env, bound, depth):
-        inner = self.expr(src, n.operand, env, bound, depth)
-        return Piece(f"(not {inner.code})", "bool", inner.safe)
+        return None
 
     # --- cards ------------------------------------------------------------------
 

@@ -12,13 +12,19 @@ which it asks, while `compiling`, for faster functions doing the same:
   random playout where that is proven (`counting`, `proof`): `explorer(node)`, `plan_of(node)`.
 
 What the compilers use of the meaning is the `USES` list: the executor's table, bounds,
-caches and methods, bound on the compiler when it is made (its interface to the meaning).
-The parts are classes of at most two bases each, joined in `Compiler`.
+caches and methods, bound on each part when the compiler is made (its interface to the meaning).
+The parts are objects, classes of at most two bases each, held by `Compiler`: the expression
+compiler (`codegen`, `fast`, `finding`, `forms`), the statement compiler (`runners`,
+`explorers`) and the playout shortcuts (`counting`, `quiet`, `deals`). What one part uses of
+another is its `NEEDS` list, bound from what the others `PROVIDE` when the compiler is made.
 """
 from __future__ import annotations
 
+from functools import partial
+
 from recycle.lang import tree as T
 
+from recycle.interp import forms
 from recycle.interp.actions import Executor
 from recycle.interp.codegen import ExprSource
 from recycle.interp.counting import CountingMixin
@@ -40,53 +46,92 @@ USES = ("table", "attrs", "max_steps", "_actions", "_fns", "fn", "ev", "bind", "
         "_CardAtt", "_Compare", "_Location", "_PlayerRef", "_PointMap", "_Size", "_Var")
 
 
+#: What the executor (the meaning) asks of the compiler, and the part that answers.
+ASKED = {"expressions": ("function", "maker", "source_of", "tuple_sets"),
+         "statements": ("generated_runner", "generated_walk", "explorer"),
+         "shortcuts": ("quiet", "leaves", "plan_of", "count")}
+
+
 class Closures(FastMixin, FindingMixin):
     """Expressions as closures over their children's functions (`fast`, `finding`)."""
 
 
 class ExpressionCompiler(ExprSource, Closures):
-    """Expressions as Python source (`codegen`), else as closures."""
+    """Expressions as Python source (`codegen`), else as closures; the operator forms' both
+    derived from their `forms.Constant` or `forms.Operator`."""
+
+    NEEDS = ("value",)
+    PROVIDES = ("function", "maker", "source_of", "tuple_sets", "expr", "items", "key", "fixed_key", "pure",
+                "_source_base", "loc_key_fn", "storage_key_fn")
+
+    def __init__(self, ex: Executor) -> None:
+        kinds = [cls for cls in vars(T).values() if isinstance(cls, type)]
+        self._makers = {c: getattr(self, "_make_" + c.__name__) for c in kinds if hasattr(self, "_make_" + c.__name__)}
+        for kind in forms.OPERATORS:  # closures derived from the form's `Operator` or `Constant`
+            self._makers[kind] = partial(forms.operator_closure, ex.fn, getattr(ex, "_" + kind.__name__))
+        for kind in forms.CONSTANTS:
+            self._makers[kind] = forms.constant_closure
+        self._pure: dict[int, bool] = {}  # id(node) -> no random draw or fresh name in it (see `codegen`)
+        self._gvars: frozenset | None = None
+        self._sets: dict[int, object] = {}  # id(node) -> the sets of a (tuples ...), see `fast`
+
+    def maker(self, kind):
+        """The maker of a closure for nodes of class `kind` (`fast`, `finding`, `forms`), or None."""
+        return self._makers.get(kind)
+
+
+class StatementCompiler(RunnersMixin, ExplorersMixin):
+    """Actions (`runners`) and the exploration of options (`explorers`) as Python source."""
+
+    NEEDS = ("_source_base", "expr", "items", "key", "fixed_key", "pure", "loc_key_fn", "storage_key_fn",
+             "deal_source", "quiet_start")
+    PROVIDES = ("generated_runner", "generated_walk", "explorer", "value", "stmt", "hoist", "_statement_base",
+                "_generate", "_writable")
+
+    def __init__(self, ex: Executor) -> None:
+        self._explorers: dict[int, object] = {}  # id(node) -> explore(env, st, out, work), see `explorers`
 
 
 class QuietRunners(QuietMixin, DealsMixin):
     """Blocks run for a state keeping no record (`quiet`), deals done at once (`deals`)."""
 
 
-class StatementCompiler(RunnersMixin, ExplorersMixin):
-    """Actions (`runners`) and the exploration of options (`explorers`) as Python source."""
-
-
 class PlayoutShortcuts(CountingMixin, QuietRunners):
     """What random playouts skip: trying every option (`counting`), step checks and records."""
 
+    NEEDS = ("_generate", "_writable", "_statement_base", "hoist", "stmt", "value", "fixed_key", "items")
+    PROVIDES = ("quiet", "leaves", "plan_of", "count", "deal_source", "quiet_start")
 
-class Statements(StatementCompiler, PlayoutShortcuts):
-    """Every compiler of actions and choices."""
+    def __init__(self, ex: Executor) -> None:
+        self._quiets: dict[int, object] = {}  # id(node) -> a runner for a state keeping no record, see `quiet`
+        self._plans: dict[int, object] = {}  # id(choice) -> its `counting.Plan`, or None
 
 
-class Compiler(Statements, ExpressionCompiler):
-    """The fast engine's compilers and shortcuts for one executor (see the module's text)."""
+class Compiler:
+    """The fast engine's compilers and shortcuts for one executor (see the module's text): three
+    parts, each given the meaning's `USES` and what it `NEEDS` of the others (bound once, by
+    name, from what they `PROVIDE`); the executor asks the parts through the names in `ASKED`."""
 
     def __init__(self, ex: Executor) -> None:
         self.ex = ex
-        for name in USES:  # the interface to the meaning, bound once
-            setattr(self, name, getattr(ex, name))
-        forms = [cls for cls in vars(T).values() if isinstance(cls, type)]
-        self._makers = {c: getattr(self, "_make_" + c.__name__) for c in forms if hasattr(self, "_make_" + c.__name__)}
-        self._pure: dict[int, bool] = {}  # id(node) -> no random draw or fresh name in it (see `codegen`)
-        self._gvars: frozenset | None = None
-        self._sets: dict[int, object] = {}  # id(node) -> the sets of a (tuples ...), see `fast`
-        self._quiets: dict[int, object] = {}  # id(node) -> a runner for a state keeping no record, see `quiet`
-        self._explorers: dict[int, object] = {}  # id(node) -> explore(env, st, out, work), see `explorers`
-        self._plans: dict[int, object] = {}  # id(choice) -> its `counting.Plan`, or None
-
-    def maker(self, kind):
-        """The maker of a closure for nodes of class `kind` (`fast`, `finding`), or None."""
-        return self._makers.get(kind)
+        self.expressions, self.statements = ExpressionCompiler(ex), StatementCompiler(ex)
+        self.shortcuts = PlayoutShortcuts(ex)
+        parts = (self.expressions, self.statements, self.shortcuts)
+        provided = {name: getattr(part, name) for part in parts for name in part.PROVIDES}
+        for part in parts:
+            part.ex = ex
+            for name in USES:  # the interface to the meaning
+                setattr(part, name, getattr(ex, name))
+            for name in part.NEEDS:  # the interfaces between the parts
+                setattr(part, name, provided[name])
+        for part, names in ASKED.items():
+            for name in names:
+                setattr(self, name, getattr(getattr(self, part), name))
+        self._quiets, self._sets = self.shortcuts._quiets, self.expressions._sets  # (read by `flow`, tests)
 
     def forget(self) -> None:
         """Drop the functions made so far (they may hold plain functions of the executor)."""
-        for made in (self._quiets, self._explorers, self._plans):
+        for made in (self.shortcuts._quiets, self.statements._explorers, self.shortcuts._plans):
             made.clear()
 
 

@@ -14,8 +14,8 @@ from operator import attrgetter
 
 from recycle.lang import tree as T
 
-from recycle.interp.cardsets import _COMPARE, MAX_MADE, tuple_count
-from recycle.interp.store import GAME, PointMap
+from recycle.interp.cardsets import MAX_MADE, tuple_count
+from recycle.interp.store import PointMap
 
 #: Hands and answers of a `(tuples ...)` kept per node (see `tuple_sets`).
 MAX_KEPT = 256
@@ -63,15 +63,6 @@ def _same_score_sets(n, found: list, pm, k: int, size: int, check) -> list:
 
 class FastMixin:
     """`_make_Form(node) -> f(env, st)` for hot forms; needs `fn`, `error`, `table`, `attrs`."""
-
-    def _make_Name(self, n):
-        value = n.value
-        return lambda env, st: value
-
-    _make_IntLit = _make_Name
-
-    def _make_GameOwner(self, n):
-        return lambda env, st: GAME
 
     def _make_Var(self, n):
         name, slow = n.name, self._Var
@@ -340,54 +331,6 @@ class FastMixin:
         both operands was two thirds of a BigTwo4 playout's comparisons)."""
         points, cards, extreme = self._points_fn(n.using), self.fn(n.cards), self.extreme_of
         return lambda env, st: extreme(n, points(env, st), cards(env, st), st, sign)
-
-    def _make_Compare(self, n):
-        left, right, op, slow = self.fn(n.left), self.fn(n.right), _COMPARE[n.op], self._Compare
-
-        def compare(env, st):
-            try:
-                return op(left(env, st), right(env, st))
-            except TypeError:
-                return slow(n, env, st)  # raises the located error
-        return compare
-
-    def _make_And(self, n):
-        parts = [self.fn(x) for x in n.operands]
-
-        def and_(env, st):
-            for p in parts:
-                if not p(env, st):
-                    return False
-            return True
-        return and_
-
-    def _make_Or(self, n):
-        parts = [self.fn(x) for x in n.operands]
-
-        def or_(env, st):
-            for p in parts:
-                if p(env, st):
-                    return True
-            return False
-        return or_
-
-    def _make_Not(self, n):
-        operand = self.fn(n.operand)
-        return lambda env, st: not operand(env, st)
-
-    def _make_Arithmetic(self, n):
-        slow = self._Arithmetic
-        if n.op not in ("+", "-") or len(n.operands) != 2:
-            return lambda env, st: slow(n, env, st)
-        a, b = self.fn(n.operands[0]), self.fn(n.operands[1])
-        plus = n.op == "+"
-
-        def arith(env, st):
-            x, y = a(env, st), b(env, st)
-            if type(x) is int and type(y) is int:
-                return x + y if plus else x - y
-            return slow(n, env, st)  # raises the located error
-        return arith
 
     def _make_Size(self, n):
         coll, slow = self.fn(n.collection), self._Size

@@ -1,9 +1,9 @@
-"""Actions from s-expressions: do, choice, conditionals and the single actions."""
+"""The typed builder's actions: do, choice, conditionals and the single actions (a part of
+`build_game.GameBuilder`, see `build_expr`)."""
 from __future__ import annotations
 
 from recycle.lang import tree as T
-from recycle.lang.build_expr import found, head, storage_word
-from recycle.lang.build_values import ValueBuilder
+from recycle.lang.build_expr import Part, found, head, storage_word
 from recycle.lang.errors import did_you_mean
 from recycle.lang.lexer import Atom, SList
 from recycle.lang.vocab import EXPECTED, HEADS, HEAD_KIND, KEYWORDS, RELATIVE
@@ -11,8 +11,12 @@ from recycle.lang.vocab import EXPECTED, HEADS, HEAD_KIND, KEYWORDS, RELATIVE
 _CONDITIONAL_HINT = "a conditional action is written (CONDITION ACTION), e.g. ((== A B) (move ...))"
 
 
-class ActionBuilder(ValueBuilder):
-    """Adds actions to the value builders."""
+class Actions(Part):
+    """Builders of actions, and of the setup's pieces (also actions)."""
+
+    USES = ("int_", "bool_", "str_", "card", "cards", "storage", "point_map", "over", "value", "player",
+            "listed")
+    PROVIDES = ("action", "conditional", "block", "aggregate", "let", "create_teams", "create_deck")
 
     def action(self, sx, choice_ok: bool = False) -> T.Node:
         """One item of a do/choice list (also the body of all, any, let, repeat)."""
@@ -282,13 +286,13 @@ class ActionBuilder(ValueBuilder):
 
 
 _ACTIONS = {
-    "move": ActionBuilder._move, "remember": ActionBuilder._move, "forget": ActionBuilder._forget,
-    "shuffle": ActionBuilder._shuffle, "swap": ActionBuilder._swap, "set": ActionBuilder._set,
-    "put": ActionBuilder._put, "update": ActionBuilder._update,
-    "inc": ActionBuilder._inc_dec, "dec": ActionBuilder._inc_dec, "cycle": ActionBuilder._cycle,
-    "turn": ActionBuilder._turn, "repeat": ActionBuilder._repeat, "create": ActionBuilder._create,
-    "do": ActionBuilder.block, "all": ActionBuilder.aggregate, "any": ActionBuilder.aggregate,
-    "let": ActionBuilder.let,
+    "move": Actions._move, "remember": Actions._move, "forget": Actions._forget,
+    "shuffle": Actions._shuffle, "swap": Actions._swap, "set": Actions._set,
+    "put": Actions._put, "update": Actions._update,
+    "inc": Actions._inc_dec, "dec": Actions._inc_dec, "cycle": Actions._cycle,
+    "turn": Actions._turn, "repeat": Actions._repeat, "create": Actions._create,
+    "do": Actions.block, "all": Actions.aggregate, "any": Actions.aggregate,
+    "let": Actions.let,
 }
 
 

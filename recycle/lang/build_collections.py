@@ -1,15 +1,19 @@
-"""Typed expressions, continued: card collections, collections of them, any
-collection, and point maps."""
+"""The typed builder's collections: card collections, collections of them, any collection,
+and point maps (a part of `build_game.GameBuilder`, see `build_expr`)."""
 from __future__ import annotations
 
 from recycle.lang import tree as T
-from recycle.lang.build_expr import ExprBuilder, found, head, is_index, storage_word
+from recycle.lang.build_expr import Part, found, head, is_index, storage_word
 from recycle.lang.lexer import Atom, SList
 from recycle.lang.vocab import COMPARISONS, DESCRIBE, ELEMENT, VISIBILITIES
 
 
-class CollectionBuilder(ExprBuilder):
+class Collections(Part):
     """Builders of card collections, collections of collections and point maps."""
+
+    USES = ("int_", "bool_", "str_", "owner", "team", "storage", "location_name", "points_ref", "names",
+            "span", "using")
+    PROVIDES = ("cards", "part", "cardsets", "collection", "filter", "over", "point_map")
 
     # --- card collections -----------------------------------------------------------
 
@@ -172,9 +176,9 @@ class CollectionBuilder(ExprBuilder):
             x = self.keyword(x, ("player", "team"), "(other player) or (other team)")
             return (T.OtherPlayers if x == "player" else T.OtherTeams)(**pos), x + "s"
         if word == "range":
-            self.saw_range = True
-            low, high = self._span(sx, "(range LOW..HIGH)")
-            return T.Range(low, high, self.inclusive_ranges, **pos), "ints"
+            self.core.saw_range = True
+            low, high = self.span(sx, "(range LOW..HIGH)")
+            return T.Range(low, high, self.core.inclusive_ranges, **pos), "ints"
         if word == "filter":
             return self.filter(sx)
         kind = self.kind_of(sx)
@@ -232,13 +236,13 @@ class CollectionBuilder(ExprBuilder):
 
 
 _CARDS_FORMS = {
-    "top": CollectionBuilder._end, "bottom": CollectionBuilder._end,
-    **dict.fromkeys(("union", "intersect", "disjunction"), CollectionBuilder._set_op),
-    "sort": CollectionBuilder._sort, "filter": CollectionBuilder._filter_cards,
-    "run": CollectionBuilder._run,
+    "top": Collections._end, "bottom": Collections._end,
+    **dict.fromkeys(("union", "intersect", "disjunction"), Collections._set_op),
+    "sort": Collections._sort, "filter": Collections._filter_cards,
+    "run": Collections._run,
 }
 _SETS_FORMS = {
-    "partition": CollectionBuilder._partition, "subsets": CollectionBuilder._subsets,
-    "runs": CollectionBuilder._runs, "tuples": CollectionBuilder._tuples,
-    "all": CollectionBuilder._all_sets, "indexed": CollectionBuilder._indexed,
+    "partition": Collections._partition, "subsets": Collections._subsets,
+    "runs": Collections._runs, "tuples": Collections._tuples,
+    "all": Collections._all_sets, "indexed": Collections._indexed,
 }

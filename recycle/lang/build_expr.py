@@ -1,8 +1,14 @@
-"""The typed builder's base: errors, variables, kind inference, owners, storage, names.
+"""The typed builder's core and the base of its parts.
 
 The builder turns s-expressions (`lexer`) into tree nodes, one method per kind
-(`int_`, `bool_`, `card`, `cards`, ...), spread over a chain of classes:
-ExprBuilder <- CollectionBuilder <- ValueBuilder <- ActionBuilder <- GameBuilder.
+(`int_`, `bool_`, `card`, `cards`, ...). Each syntax family is a part of its own:
+`Terms` (owners, storage, names: `build_terms`), `Collections` (`build_collections`),
+`ValueForms` (integers, conditions, cards: `build_values`), `Actions` (`build_actions`) and
+`Structure` (game, setup, stages: `build_game`), all held by `build_game.GameBuilder`.
+They share one `Core` here: the source and its reports, the variables in scope and the
+kind inference. A part names what it uses of the others (`Part.USES`), which the
+`GameBuilder` binds from its table of builders: no part calls another through a base class.
+
 RECYCLE is typed by position: `(top X)` is a card where a card is expected and
 a collection where one is. `kind_of` guesses a form's kind from its shape
 alone, which settles the few overloaded forms (==, size, top, all, let).
@@ -14,8 +20,8 @@ from recycle.lang import tree as T
 from recycle.lang.errors import Reject, SourceFile, did_you_mean
 from recycle.lang.lexer import Atom, SList
 from recycle.lang.tree import Feature
-from recycle.lang.vocab import (COLLECTIONS, DESCRIBE, ELEMENT, EXPECTED, FEATURES, HEAD_KIND,
-                                HEADS, KEYWORDS, RELATIVE, STORAGE)
+from recycle.lang.vocab import (COLLECTIONS, DESCRIBE, ELEMENT, EXPECTED, FEATURES, HEAD_KIND, HEADS,
+                                KEYWORDS, RELATIVE, STORAGE)
 
 # What a variable of each kind may stand for without a warning.
 _FITS = {"owner": ("player", "team"), "collection": tuple(COLLECTIONS)}
@@ -56,8 +62,9 @@ def found(sx) -> str:
     return f"({first.source} ...)" if type(first) is Atom else "((...) ...)"
 
 
-class ExprBuilder:
-    """Builds expression nodes, recording errors in `src` and features seen."""
+class Core:
+    """What every part of the builder shares: the source (errors are reported in `src`), the
+    dialect features seen, the variables in scope and the kind of a form from its shape."""
 
     def __init__(self, src: SourceFile, inclusive_ranges: bool = True) -> None:
         self.src = src
@@ -112,27 +119,12 @@ class ExprBuilder:
             self.fail(rest[n], f"too many arguments to {name}", usage)
         self.fail(sx, f"missing argument to {name}", usage, at=sx.end)
 
-    def _span(self, sx: SList, usage: str) -> tuple:
-        """`LOW..HIGH` after the head word."""
-        rest = sx.items[1:]
-        if len(rest) != 3:
-            self.arity(sx, rest, usage, 3)
-        if not (type(rest[1]) is Atom and rest[1].kind == "dots"):
-            self.fail(rest[1], f"expected '..', found {found(rest[1])}", usage)
-        return self.int_(rest[0]), self.int_(rest[2])
-
     def keyword(self, sx, words: tuple[str, ...], usage: str) -> str:
         """The keyword `sx`, which must be one of `words`."""
         if type(sx) is Atom and sx.kind == "word" and sx.text in words:
             return sx.text
         hint = did_you_mean(sx.text, words) if type(sx) is Atom else ""
         self.fail(sx, f"expected {' or '.join(words)}, found {found(sx)}", usage, hint)
-
-    def using(self, sx: SList, usage: str) -> tuple:
-        """`(HEAD X using PM)` -> (X, built point map)."""
-        x, word, pm = self.args(sx, 3, usage)
-        self.keyword(word, ("using",), usage)
-        return x, self.points_ref(pm)
 
     def each(self, items, build) -> tuple:
         """Build every item, reporting all failures before giving up."""
@@ -239,148 +231,25 @@ class ExprBuilder:
                 return {"cards": "cardsets", "int": "int"}.get(body, "unknown")
         return "unknown"
 
-    def value(self, sx) -> tuple[T.Node, str]:
-        """Any value, typed by its shape (for declare, let, ==): -> (node, kind)."""
-        kind = self.kind_of(sx)
-        if type(sx) is Atom and sx.kind == "var":
-            return self.var(sx, "any"), kind
-        if kind in COLLECTIONS:
-            return self.collection(sx)
-        method = _BY_KIND.get(kind)
-        if method is None:
-            word = head(sx)
-            if word is not None and word not in KEYWORDS:
-                self.expect(sx, "value")
-            self.fail(sx, f"cannot tell what kind of value {found(sx)} is", EXPECTED["value"])
-        return getattr(self, method)(sx), kind
 
-    # --- owners, players, teams -------------------------------------------------
+class Part:
+    """A syntax family of the builder. `USES`: the builders of the other families it calls
+    (bound from the `GameBuilder`'s table by `connect`); `PROVIDES`: its own, for that table."""
 
-    def owner(self, sx) -> T.Node:
-        if type(sx) is Atom:
-            if sx.kind == "word" and sx.text == "game":
-                return T.GameOwner(line=sx.line, column=sx.column)
-            if sx.kind == "var":
-                return self.var(sx, "owner")
-        kind = self.kind_of(sx)
-        if kind == "player":
-            return self.player(sx)
-        if kind == "team":
-            return self.team(sx)
-        self.expect(sx, "owner")
+    #: What every part reads of the `Core` (bound once, as attributes of the same names).
+    CORE = ("src", "scope", "features", "fail", "expect", "note", "args", "arity", "keyword", "each",
+            "all_of", "var", "within", "kind_of")
+    USES: tuple[str, ...] = ()
+    PROVIDES: tuple[str, ...] = ()
 
-    def player(self, sx) -> T.Node:
-        return self._who(sx, "player")
+    def __init__(self, core: Core) -> None:
+        self.core = core
+        for name in self.CORE:
+            setattr(self, name, getattr(core, name))
 
-    def team(self, sx) -> T.Node:
-        return self._who(sx, "team")
-
-    def _who(self, sx, kind: str) -> T.Node:
-        if type(sx) is Atom and sx.kind == "var":
-            return self.var(sx, kind)
-        if type(sx) is SList and len(sx.items) == 2:
-            first, second = sx.items
-            if type(second) is Atom and second.kind == "word" and second.text == kind:
-                if type(first) is Atom and first.kind == "word" and first.text in RELATIVE:
-                    ref = T.PlayerRef if kind == "player" else T.TeamRef
-                    return ref(first.text, line=sx.line, column=sx.column)
-                at = T.PlayerAt if kind == "player" else T.TeamAt
-                return at(self.int_(first), line=sx.line, column=sx.column)
-            word = head(sx)
-            if kind == "player" and word == "owner":
-                return T.OwnerOf(self.card(second), line=sx.line, column=sx.column)
-            if kind == "team" and word == "team":
-                return T.TeamOf(self.player(second), line=sx.line, column=sx.column)
-        self.expect(sx, kind)
-
-    # --- storage and locations ----------------------------------------------------
-
-    def storage(self, sx: SList, want: str) -> T.Node:
-        """`(OWNER WORD NAME [INDEX])` where `want` is the kind expected."""
-        word = sx.items[1].text
-        kind = STORAGE[word]
-        if kind != want:
-            self.fail(sx, f"expected {DESCRIBE[want]}, found (OWNER {word} NAME) "
-                      f"({DESCRIBE[kind]})", EXPECTED[want])
-        items = sx.items
-        if kind == "cards":
-            if len(items) not in (3, 4):
-                self.arity(sx, items[1:], f"(OWNER {word} NAME [INDEX])", 3)
-            if word == "oloc":
-                self.note("oloc", items[1])
-            owner = self.owner(items[0])
-            index = None
-            if len(items) == 4:
-                self.note("location-index", items[3])
-                index = self.int_(items[3])
-            return T.Location(owner, word, self.location_name(items[2]), index,
-                              line=sx.line, column=sx.column)
-        if len(items) != 3:
-            self.arity(sx, items[1:], f"(OWNER {word} NAME)", 2)
-        owner, name = self.owner(items[0]), self.str_(items[2])
-        if kind == "str":
-            self.note("str-storage", items[1])
-            return T.StrStorage(owner, name, line=sx.line, column=sx.column)
-        if kind == "points":
-            self.note("points-storage", items[1])
-            return T.PointStorage(owner, name, line=sx.line, column=sx.column)
-        return T.IntStorage(owner, name, line=sx.line, column=sx.column)
-
-    def location_name(self, sx) -> T.Node:
-        if type(sx) is Atom:
-            if sx.kind == "int":
-                self.note("location-number", sx)
-                return T.IntLit(int(sx.text), line=sx.line, column=sx.column)
-            if sx.kind == "word" and sx.text == "new":
-                self.note("location-new", sx)
-                return T.NewName(line=sx.line, column=sx.column)
-        return self.str_(sx)
-
-    def points_ref(self, sx) -> T.Node:
-        """The point map after `using`."""
-        if type(sx) is Atom and sx.kind == "var":
-            self.note("points-var", sx)
-            return self.var(sx, "points")
-        if type(sx) is SList and storage_word(sx) == "points":
-            return self.storage(sx, "points")
-        self.expect(sx, "points")
-
-    # --- names ---------------------------------------------------------------
-
-    def str_(self, sx) -> T.Node:
-        if type(sx) is Atom:
-            if sx.kind == "name":
-                return T.Name(sx.text, line=sx.line, column=sx.column)
-            if sx.kind == "var":
-                return self.var(sx, "str")
-        elif storage_word(sx):
-            return self.storage(sx, "str")
-        elif head(sx) == "cardatt":
-            key, card = self.args(sx, 2, "(cardatt KEY CARD)")
-            return T.CardAtt(self.str_(key), self.card(card), line=sx.line, column=sx.column)
-        self.expect(sx, "str")
-
-    def names(self, sx: SList, what: str) -> tuple[str, ...]:
-        """`(A, B, C)`: names separated by commas."""
-        return self.listed(sx.items, "name", what)
-
-    def listed(self, items: list, kind: str, what: str) -> tuple[str, ...]:
-        """Atoms of `kind` separated by commas (`A, B, C` or `0, 2`)."""
-        out = []
-        for i, item in enumerate(items):
-            if i % 2:
-                if not (type(item) is Atom and item.kind == "comma"):
-                    self.fail(item, f"missing ',' in the list of {what}", f"({what}, ...)")
-                if i == len(items) - 1:
-                    self.fail(item, "',' ends the list", f"one of the {what} after ','")
-            elif type(item) is Atom and item.kind == kind:
-                out.append(item.text)
-            else:
-                self.fail(item, f"expected one of the {what}, found {found(item)}",
-                          "an upper-case NAME" if kind == "name" else "a number")
-        return tuple(out)
-
-
-# The builder method for each kind `value` can type (collections go to `collection`).
-_BY_KIND = {"int": "int_", "bool": "bool_", "str": "str_", "card": "card", "cards": "cards",
-            "cardsets": "cardsets", "player": "player", "team": "team", "points": "points_ref"}
+    def connect(self, builders: dict) -> None:
+        """Bind the builders of the other families this part uses (a missing one: KeyError,
+        at construction)."""
+        self.builders = builders
+        for name in self.USES:
+            setattr(self, name, builders[name])

@@ -1,11 +1,15 @@
-"""The game's structure from s-expressions: game, declare, setup, stages, scoring."""
+"""The game's structure from s-expressions (game, declare, setup, stages, scoring), and the
+`GameBuilder` holding every part of the builder (see `build_expr`)."""
 from __future__ import annotations
 
 from recycle.kernel.diagnostics import locate
 from recycle.lang import tree as T
-from recycle.lang.build_actions import ActionBuilder
-from recycle.lang.build_expr import found, head
-from recycle.lang.errors import Reject, did_you_mean
+from recycle.lang.build_actions import Actions
+from recycle.lang.build_collections import Collections
+from recycle.lang.build_expr import Core, Part, found, head
+from recycle.lang.build_terms import Terms
+from recycle.lang.build_values import ValueForms
+from recycle.lang.errors import Reject, SourceFile, did_you_mean
 from recycle.lang.lexer import Atom, SList
 from recycle.lang.vocab import EXPECTED, HEAD_KIND, HEADS, KEYWORDS
 
@@ -14,8 +18,11 @@ _SETUP_USAGE = ("(create players N), (create teams ...), (create deck ...) "
 GAME_USAGE = "(game (setup ...) ... (scoring ...))"
 
 
-class GameBuilder(ActionBuilder):
-    """Builds a `Game` from the first form of a file."""
+class Structure(Part):
+    """Builders of the game, its declarations, setup, stages and scoring."""
+
+    USES = ("int_", "bool_", "value", "block", "aggregate", "let", "create_teams", "create_deck")
+    PROVIDES = ("game",)
 
     def game(self, sx, trailing: int) -> T.Game | None:
         """The whole game; None when errors were reported (they are in `src`)."""
@@ -206,3 +213,27 @@ class GameBuilder(ActionBuilder):
         if failed:
             raise Reject
         return T.Stage(cycle, mode_word, end, body, line=sx.line, column=sx.column)
+
+
+class GameBuilder:
+    """Builds a `Game` from the first form of a file: the parts of the builder, one per syntax
+    family, sharing one `Core`, each given the others' builders through one table."""
+
+    PARTS = (Terms, Collections, ValueForms, Actions)
+
+    def __init__(self, src: SourceFile, inclusive_ranges: bool = True) -> None:
+        self.core = Core(src, inclusive_ranges)
+        parts = [part(self.core) for part in self.PARTS] + [Structure(self.core)]
+        builders: dict = {}
+        for part in parts:
+            for name in part.PROVIDES:
+                assert name not in builders, f"{name} is built by two parts"
+                builders[name] = getattr(part, name)
+        for part in parts:
+            part.connect(builders)
+        self.game = parts[-1].game
+
+    @property
+    def saw_range(self) -> bool:
+        """Whether a (range ...) was read (dialect A's exclude their upper end, see `reader`)."""
+        return self.core.saw_range

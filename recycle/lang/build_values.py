@@ -1,9 +1,9 @@
-"""Typed expressions, continued: integers, conditions and cards."""
+"""The typed builder's values: integers, conditions and cards (a part of `build_game.GameBuilder`,
+see `build_expr`)."""
 from __future__ import annotations
 
 from recycle.lang import tree as T
-from recycle.lang.build_collections import CollectionBuilder
-from recycle.lang.build_expr import head, is_index, storage_word
+from recycle.lang.build_expr import Part, head, is_index, storage_word
 from recycle.lang.lexer import Atom, SList
 from recycle.lang.vocab import COMPARISONS, DESCRIBE
 
@@ -11,8 +11,11 @@ _COMPARABLE = ("int", "str", "card", "player", "team")
 _BINARY = {"-": None, "//": None, "%": "percent", "mod": "mod", "^": "pow"}
 
 
-class ValueBuilder(CollectionBuilder):
-    """Adds integers, conditions and cards to the collection builders."""
+class ValueForms(Part):
+    """Builders of integers, conditions and cards."""
+
+    USES = ("storage", "span", "using", "collection", "cards", "over", "player", "team", "value")
+    PROVIDES = ("int_", "bool_", "card")
 
     # --- integers -------------------------------------------------------------
 
@@ -59,7 +62,7 @@ class ValueBuilder(CollectionBuilder):
         rest = sx.items[1:]
         if len(rest) == 1:
             return T.Random(None, self.int_(rest[0]), line=sx.line, column=sx.column)
-        low, high = self._span(sx, "(random N) or (random LOW..HIGH)")
+        low, high = self.span(sx, "(random N) or (random LOW..HIGH)")
         return T.Random(low, high, line=sx.line, column=sx.column)
 
     def _scored(self, sx: SList) -> T.Node:
@@ -125,7 +128,7 @@ class ValueBuilder(CollectionBuilder):
         if kind == "unknown":
             left, right = self.each((a, b), lambda x: self.value(x)[0])
         else:
-            build = getattr(self, {"int": "int_", "str": "str_"}.get(kind, kind))
+            build = self.builders[{"int": "int_", "str": "str_"}.get(kind, kind)]
             left, right = self.each((a, b), build)
         return T.Compare(op, left, right, kind, line=sx.line, column=sx.column)
 
@@ -166,16 +169,16 @@ class ValueBuilder(CollectionBuilder):
 
 
 _INT_FORMS = {
-    **dict.fromkeys(("+", "-", "*", "//", "%", "mod", "^"), ValueBuilder._arith),
-    "size": ValueBuilder._size, "tri": ValueBuilder._tri_fib, "fib": ValueBuilder._tri_fib,
-    "random": ValueBuilder._random, "pid": ValueBuilder._pid_tid, "tid": ValueBuilder._pid_tid,
-    **dict.fromkeys(("sum", "score", "scoremax", "scoremin"), ValueBuilder._scored),
-    "all": ValueBuilder._all_sum,
+    **dict.fromkeys(("+", "-", "*", "//", "%", "mod", "^"), ValueForms._arith),
+    "size": ValueForms._size, "tri": ValueForms._tri_fib, "fib": ValueForms._tri_fib,
+    "random": ValueForms._random, "pid": ValueForms._pid_tid, "tid": ValueForms._pid_tid,
+    **dict.fromkeys(("sum", "score", "scoremax", "scoremin"), ValueForms._scored),
+    "all": ValueForms._all_sum,
 }
 _SCORED = {"sum": (T.Sum, "cards"), "score": (T.Score, "card"),
            "scoremax": (T.ScoreMax, "cards"), "scoremin": (T.ScoreMin, "cards")}
 _BOOL_FORMS = {
-    "and": ValueBuilder._and_or, "or": ValueBuilder._and_or, "not": ValueBuilder._not,
-    **dict.fromkeys(COMPARISONS, ValueBuilder._compare),
-    "all": ValueBuilder._quantified, "any": ValueBuilder._quantified,
+    "and": ValueForms._and_or, "or": ValueForms._and_or, "not": ValueForms._not,
+    **dict.fromkeys(COMPARISONS, ValueForms._compare),
+    "all": ValueForms._quantified, "any": ValueForms._quantified,
 }
