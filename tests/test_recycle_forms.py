@@ -66,9 +66,6 @@ def _joins_non_integers(node, values) -> bool:
     return type(node) is T.Arithmetic and not all(type(v) is int for v in values[:2])
 
 
-@pytest.mark.xfail(strict=True, reason="known: generated (+ A B) of operands of unknown kinds is Python's +, "
-                   "which counts True as 1 where the meaning reports an error (kept: Daifugo4's declared "
-                   "'NUMP is such an operand, and checking it would slow its source)")
 def test_source_arithmetic_of_a_truth_value_is_the_meanings_error():
     game = parse_game("""(game (setup (create players 2))
       (stage player (end (== (game sto N) 3))

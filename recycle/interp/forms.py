@@ -66,8 +66,8 @@ class Operator:
     compilers leave it to the meaning; `operands(node)`: the child nodes, in the order they are
     evaluated; `lazy`: later operands are evaluated only as needed (`and`, `or`: a truth value
     is made of what they give); `ints`: the operands must be integers (closures check their
-    types; source not knowing them as integers is unsafe: a failure falls back on the meaning,
-    though Python's + of a truth value does not fail, see `tests/test_recycle_forms.py`);
+    types; source checks those it does not know as integers, and a failure falls back on the
+    meaning);
     `total(node, kinds)`: the operator cannot raise on operands of these kinds (else `raises`,
     the exception Python gives, means the meaning's located error)."""
 
@@ -119,9 +119,21 @@ def operator_piece(expr, src, n, env: str, bound: dict, depth: int) -> Piece | N
     pieces = [expr(src, x, env, bound, depth) for x in form.operands(n)]
     kinds = [p.kind for p in pieces]
     ints = all(k == "int" for k in kinds)
-    code = render(word, [p.code for p in pieces], form.lazy and any(k != "bool" for k in kinds))
+    codes = [p.code for p in pieces]
+    if form.ints and not ints:  # Python's + takes a truth value as 1: the meaning reports an error
+        check = src.const(_integer)
+        codes = [c if k == "int" else f"{check}({c})" for c, k in zip(codes, kinds)]
+    code = render(word, codes, form.lazy and any(k != "bool" for k in kinds))
     safe = all(p.safe for p in pieces) and (ints or not form.ints) and form.total(n, kinds)
     return Piece(code, form.gives if ints or not form.ints else "any", safe)
+
+
+def _integer(value):
+    """`value` if it is an integer (a truth value is not); else a TypeError, on which the source
+    falls back on the meaning, which reports the located error."""
+    if type(value) is int:
+        return value
+    raise TypeError("not an integer")
 
 
 def operator_closure(fn, slow, n):
