@@ -32,17 +32,23 @@ from personalities.view import JOKER, ClimbingView
 
 def follow_odds(view: ClimbingView, value: int, count: int) -> int:
     """Percent (rounded down) that at least one opponent can beat (value, count)."""
-    sizes = view.opponent_counts
+    return odds_of(view.opponent_counts, view.order, view.unseen, view.jokers_beat_singles, view.wild_jokers,
+                   value, count)
+
+
+def odds_of(sizes: tuple[int, ...], order: tuple[int, ...], unseen: tuple[int, ...], jokers_beat_singles: bool,
+            wild_jokers: bool, value: int, count: int) -> int:
+    """`follow_odds` of the view's opponent counts, order, unseen cards and joker rules (the compiled
+    rule players of President ask this one)."""
     if not sizes or count <= 0 or value == JOKER:  # nothing beats a lone joker
         return 0
-    order, unseen = view.order, view.unseen
     stronger = order[order.index(value) + 1:]
     jokers = unseen[JOKER]
     if count == 1:
         # Every unseen card is in some opponent's hand: one stronger card is enough.
-        return 100 if (jokers and view.jokers_beat_singles) or any(unseen[w] for w in stronger) else 0
+        return 100 if (jokers and jokers_beat_singles) or any(unseen[w] for w in stronger) else 0
     groups = [unseen[w] for w in stronger if unseen[w]]
-    wild = jokers if view.wild_jokers else 0
+    wild = jokers if wild_jokers else 0
     groups = tuple(sorted(u for u in groups if u + wild >= count))  # others can never make a set
     if not groups:
         return 0

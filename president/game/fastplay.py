@@ -54,6 +54,11 @@ def compiled() -> bool:
     return _C is not None
 
 
+def compiled_module():
+    """The C module itself (for `rulebots`), or None where pure Python is in use."""
+    return _C
+
+
 def deal_cards() -> Callable | None:
     """The compiled `Dealer.place_cards` loop: deal(groups, masks, counts, draw) -> None or a stuck card's bit."""
     return None if _C is None else _C.deal

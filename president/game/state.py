@@ -340,6 +340,14 @@ class PresidentState(GameState):
             phase = self.phase
         return steps
 
+    def agents_playout(self, agents, rng: random.Random) -> bool:
+        """`play_game`'s loop for these agents in compiled code, where it applies (every seat a rule
+        personality: `president.game.rulebots`): True when the match was played to its end, False
+        (nothing done) where the protocol's own loop must play it."""
+        from president.game.rulebots import playout
+
+        return playout(self, agents, rng)
+
     def policy_playout(self, rng: random.Random) -> int:
         """Play to the end by the cheap greedy policy of `playout.py` (`rollout=greedy`)."""
         return greedy_playout(self, rng)
