@@ -29,6 +29,7 @@ from recycle.kernel.protocol import apply_chosen
 
 from president.game import fastplay
 from president.game.phase import Phase
+from president.game.view import president_view
 
 #: The ids of the variables in C (`_fastplay_bots.c`): the 15 read once per decision first.
 VARIABLES = (Variable.LEAD, Variable.RANK, Variable.NUM_DIFF_VALS, Variable.TWOS_LEFT, Variable.PERCENT_PLAYED,
@@ -76,8 +77,6 @@ def programs_of(personality: Personality) -> tuple[bytes, ...]:
 
 def compiled_player(agent: Any) -> bool:
     """Is `agent` a rule player this loop decides for (President's view, no fallback agent)?"""
-    from president.game.view import president_view
-
     return type(agent) is RulePlayer and agent.view is president_view and agent.fallback is None
 
 
