@@ -8,7 +8,8 @@ rule reads, the walk of the personality's rules and the play itself, decision fo
 generator. A personality reaches C as tables of ints made once per personality (`programs_of`): the
 rules worth trying when leading and when following n cards (`personalities.compiled.plan`), each a
 potential's code and its conditions as (variable, comparison, target). The exchange, the end of a
-round and any decision C declines stay in Python, move by move as `play_out` makes them.
+round and any decision C declines stay in Python, move by move as `play_out` makes them (a rule
+player's gift chosen from its hand, without listing every gift it could make).
 
 `PRESIDENT_PURE=1`, or a table or a generator the C loop does not know, leaves everything to
 `play_out` (the reference); tests/test_rulebots.py checks the two make the same games.
@@ -22,12 +23,13 @@ from typing import Any, Sequence
 
 from personalities.compiled import plan
 from personalities.odds import odds_of
-from personalities.player import RulePlayer
+from personalities.player import RulePlayer, gift_of
 from personalities.syntax import Personality
 from personalities.variables import Variable
 from recycle.kernel.protocol import apply_chosen
 
 from president.game import fastplay
+from president.game.exchange import apply_gift, give_of
 from president.game.phase import Phase
 from president.game.view import president_view
 
@@ -103,7 +105,7 @@ def playout(state, agents: Sequence[Any], rng: random.Random) -> bool:
     programs = tuple(programs_of(agent.personality) for agent in agents)
     forced = [agent.draws_nothing_when_forced for agent in agents]
     forced_bits = sum(1 << p for p, f in enumerate(forced) if f)
-    play_round, PLAY, OVER = c_module.play_rules_round, Phase.PLAY, Phase.OVER
+    play_round, PLAY, EXCHANGE, OVER = c_module.play_rules_round, Phase.PLAY, Phase.EXCHANGE, Phase.OVER
     while state.phase is not OVER:
         if state.phase is PLAY:
             _, ended = play_round(state, rules, programs, forced_bits, state.prev_places, pack, settings.deck_size,
@@ -111,7 +113,11 @@ def playout(state, agents: Sequence[Any], rng: random.Random) -> bool:
             if ended:
                 state._end_round()
                 continue
-        # the exchange, or a decision C leaves to Python: one move of `play_out`
+        if state.phase is EXCHANGE:  # `RulePlayer.choose` on the exchange view, without listing every gift
+            giver, _, count = state.pending[0]
+            apply_gift(state, give_of(gift_of(state.counts[giver], count)))
+            continue
+        # a decision C leaves to Python: one move of `play_out`
         player = state.current_player()
         legal = state.legal_actions()
         if forced[player] and len(legal) == 1:
