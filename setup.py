@@ -9,4 +9,5 @@ from setuptools import Extension, setup
 SOURCES = ["president/game/_fastplay.c", "president/game/_fastplay_rules.c", "president/game/_fastplay_bots.c"]
 
 setup(ext_modules=[Extension("president.game._fastplay", SOURCES,
-                             depends=["president/game/_fastplay.h"], optional=True)])
+                             depends=["president/game/_fastplay.h"], optional=True),
+                   Extension("personalities._odds", ["personalities/_odds.c"], optional=True)])

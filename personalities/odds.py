@@ -22,6 +22,7 @@ the opponents (a multivariate hypergeometric weight each).
 """
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 from itertools import product
 from math import comb, factorial, prod
@@ -81,6 +82,21 @@ def _chance_nobody_holds(hands: tuple[tuple[int, int], ...], groups: tuple[int, 
 
 _INV_FACTORIAL = [1.0 / factorial(i) for i in range(128)]
 
+
+def _compiled_allocations():
+    """`_allocations` compiled, where the optional extension was built and `PRESIDENT_PURE` is not set
+    (the project's switch to its pure Python reference); None otherwise."""
+    if os.environ.get("PRESIDENT_PURE", "") not in ("", "0"):
+        return None
+    try:
+        from personalities._odds import allocations
+    except ImportError:
+        return None
+    return allocations
+
+
+_COMPILED = _compiled_allocations()
+
 # The recursion's state is the sorted hands, each (free places, limit) as one int `free * _UNIT +
 # limit` (which sorts as the pairs do): a flat tuple instead of nested ones, split by subtracting
 # `a * _UNIT` and sorting, in C (3x faster misses). The floats are those of the plain recursion, term
@@ -113,6 +129,10 @@ class _Memo:
 
 def _allocations(hands: tuple[int, ...], groups: tuple[int, ...]) -> float:
     """Sum over ways to spread each group's cards (<= limit per hand) of the weights."""
+    if _COMPILED is not None:  # the same recursion and memo in C (personalities/_odds.c)
+        total, computed = _COMPILED(hands, groups, _Memo.sums, _INV_FACTORIAL)
+        _Memo.stored += computed
+        return total
     table = _Memo.sums_of(groups)
     total = table.get(hands)
     if total is None:
