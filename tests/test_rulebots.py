@@ -150,3 +150,15 @@ def test_rule_bots_simulate_the_same_compiled_or_pure(tmp_path):
                       "--json", str(out), pure=pure)
         results.append(json.loads(out.read_text()))
     assert results[0] == results[1]
+
+
+@compiled_only
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 2**64), st.integers(0, 120))
+def test_the_compiled_shuffle_of_a_deal_is_random_shuffle(seed, size):
+    """Every deal goes through it: the same order, and the generator left in the same state."""
+    reference, compiled = random.Random(seed), random.Random(seed)
+    expected, items = list(range(size)), list(range(size))
+    reference.shuffle(expected)
+    fastplay.shuffle(compiled, items)
+    assert items == expected and compiled.getstate() == reference.getstate()

@@ -309,6 +309,24 @@ static PyObject *deal(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* shuffle(getrandbits, list) -> None: `random.Random.shuffle` of the generator whose `getrandbits` this is,
+ * in place, with the same draws (CPython's `_randbelow` loop over `getrandbits` for each index). */
+static PyObject *shuffle(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *bits, *list;
+    if (!PyArg_ParseTuple(args, "OO!", &bits, &PyList_Type, &list)) return NULL;
+    for (Py_ssize_t i = PyList_GET_SIZE(list) - 1; i > 0; i--) {
+        if (i + 1 > INT_MAX) { PyErr_SetString(PyExc_ValueError, "shuffle: too long a list"); return NULL; }
+        Py_ssize_t j = draw_index(bits, 1, (int)(i + 1));
+        if (j < 0) return NULL;
+        if (i >= PyList_GET_SIZE(list)) { PyErr_SetString(PyExc_RuntimeError, "shuffle: the list changed"); return NULL; }
+        PyObject *x = PyList_GET_ITEM(list, i);
+        PyList_SET_ITEM(list, i, PyList_GET_ITEM(list, j));
+        PyList_SET_ITEM(list, j, x);
+    }
+    Py_RETURN_NONE;
+}
+
 /* init(plays, pass): plays[value][count][jokers] is a Play or None (nested sequences). */
 static PyObject *init(PyObject *self, PyObject *args) {
     (void)self;
@@ -341,6 +359,7 @@ static PyMethodDef METHODS[] = {
     {"legal", legal_plays, METH_VARARGS, "legal(state, rules) -> the legal plays of the player to move."},
     {"deal", deal, METH_VARARGS,
      "deal(groups, masks, counts, draw) -> None, or the bit of a card nobody may hold (Dealer.deal)."},
+    {"shuffle", shuffle, METH_VARARGS, "shuffle(getrandbits, list): Random.shuffle, the same draws."},
     {"init", init, METH_VARARGS, "init(plays, pass): the interned plays, [value][count][jokers]."},
     {NULL, NULL, 0, NULL},
 };

@@ -119,6 +119,18 @@ def bits_of(draw: Callable[[int], int] | None) -> Callable[[int], int] | None:
     return None
 
 
+def shuffle(rng: random.Random, items: list) -> None:
+    """`rng.shuffle(items)`: in compiled code where it was built and `rng` shuffles and draws as CPython's
+    `Random` does (the same index from the same `getrandbits` calls), else `rng.shuffle` itself."""
+    bits = None
+    if _C is not None and type(rng).shuffle is random.Random.shuffle:
+        bits = bits_of(rng._randbelow)
+    if bits is None:
+        rng.shuffle(items)
+    else:
+        _C.shuffle(bits, items)
+
+
 def playout(state: "PresidentState", rng: random.Random, draw: Callable[[int], int] | None = None) -> int | None:
     """`state.random_playout(rng, draw)` in compiled code: the number of moves, or None (nothing done)
     where the compiled loop does not apply."""

@@ -74,7 +74,7 @@ class PresidentState(GameState):
         """Deal the whole pack one card at a time, from the dealer's left."""
         n, lay = self.num_players, self.lay
         bits = [b for b, c in enumerate(lay.cards) if c is not None]
-        random.Random(f"{self.deal_seed}/{self.round_no}").shuffle(bits)
+        fastplay.shuffle(random.Random(f"{self.deal_seed}/{self.round_no}"), bits)
         masks = [0] * n
         first = (self.dealer() + 1) % n
         for i, b in enumerate(bits):
