@@ -16,6 +16,7 @@ from personalities.catalog import shipped, shipped_names
 from personalities.player import RulePlayer
 from personalities.reader import parse_personality
 from president.game import fastplay, rulebots
+from president.game.layout import layout
 from president.game.settings import preset
 from president.game.state import PresidentState
 from president.game.view import president_view
@@ -162,3 +163,11 @@ def test_the_compiled_shuffle_of_a_deal_is_random_shuffle(seed, size):
     reference.shuffle(expected)
     fastplay.shuffle(compiled, items)
     assert items == expected and compiled.getstate() == reference.getstate()
+
+
+@given(st.sampled_from([(1, 0), (1, 2), (2, 0), (2, 4)]), st.integers(0, 2**112))
+def test_cards_per_value_of_any_hand(pack, bits):
+    """`Layout.counts` (by bytes for one deck): the cards of each value's slot."""
+    lay = layout(*pack)
+    mask = bits & lay.full
+    assert lay.counts(mask) == [0, 0, 0] + [((mask >> lay.shift[v]) & lay.slot).bit_count() for v in range(3, 17)]
