@@ -12,7 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from personalities import odds
 from personalities.catalog import shipped, shipped_names
+from personalities.evaluator import explain
 from personalities.player import RulePlayer
 from personalities.reader import parse_personality
 from president.game import fastplay, rulebots
@@ -25,6 +27,7 @@ from recycle.kernel.protocol import RandomAgent, play_game, play_out, unasked_wh
 from personalities.variables import Variable
 from test_fastplay import compiled_only, played_into, run_president, tables
 from test_rul_compiled import POTENTIALS
+from test_rul_engine import random_position
 
 FIVE = "Classic,Cautious,Aggressive,Counter,TwoHoarder"
 
@@ -171,3 +174,18 @@ def test_cards_per_value_of_any_hand(pack, bits):
     lay = layout(*pack)
     mask = bits & lay.full
     assert lay.counts(mask) == [0, 0, 0] + [((mask >> lay.shift[v]) & lay.slot).bit_count() for v in range(3, 17)]
+
+
+@pytest.mark.skipif(odds._COMPILED is None, reason="FollowOdds' compiled counting is not built")
+def test_traces_read_the_same_follow_odds_compiled_or_not(monkeypatch):
+    """What `president decide` and `trace` print: every rule's trace, FollowOdds' values among them."""
+    compiled_odds = odds._COMPILED
+    traces = {}
+    for engine in ("pure", "compiled"):
+        monkeypatch.setattr(odds, "_COMPILED", compiled_odds if engine == "compiled" else None)
+        odds._Memo.clear()
+        odds._chance_nobody_holds.cache_clear()
+        traces[engine] = [explain(personality, random_position(seed), random.Random(seed))
+                          for seed in range(150) for personality in (ODDS, shipped("Counter"))]
+    assert traces["pure"] == traces["compiled"]
+    assert any("FollowOdds" in str(trace) for _, trace in traces["pure"])
