@@ -80,11 +80,14 @@ def personalities(draw):
 @compiled_only
 @settings(max_examples=120, deadline=None)
 @given(tables.filter(lambda t: fastplay.rules_of(t) is not None), st.lists(personalities(), min_size=1, max_size=3),
-       st.integers(0, 2**32))
-def test_any_personalities_at_any_table_play_the_same_games(table, drawn, seed):
+       st.integers(0, 2**32), st.sampled_from([0, 0, 10, 40, 80]))
+def test_any_personalities_at_any_table_play_the_same_games(table, drawn, seed, moves):
     """Every variable, comparison and potential (Random and FollowOdds among them), at tables with
-    jokers wild or high, revolutions, 8-cuts, equal values and 3 to 7 players."""
-    assert_same_games(table, seed, players(drawn[i % len(drawn)] for i in range(table.players)))
+    jokers wild or high, revolutions, 8-cuts, equal values and 3 to 7 players, from the deal or from a
+    position reached by random moves."""
+    start = played_into(table, seed, moves, truncated=False) if moves else None
+    if start is None or not start.is_terminal():
+        assert_same_games(table, seed, players(drawn[i % len(drawn)] for i in range(table.players)), start)
 
 
 ODDS = parse_personality("H FollowOdds < 1\nHp FollowOdds < 30\nL FollowOdds = 100 CardVal < 9\nLt FollowOdds > 50\n"
