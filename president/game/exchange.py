@@ -33,7 +33,7 @@ def start_exchange(state: "PresidentState") -> list[tuple[int, int, int]]:
         if count <= 0:
             continue
         gift = _highest(state, low, count)
-        lowest_given = min(state.lay.value_of_bit[b] for b in range(gift.bit_length()) if gift >> b & 1)
+        lowest_given = state.lay.value_of_bit[(gift & -gift).bit_length() - 1]  # bits rise with the value
         _move(state, low, high, gift)
         # The receiver now knows the giver kept nothing higher than what it handed over.
         state.bounds.append((high, low, lowest_given))
