@@ -169,6 +169,7 @@ static int walk(View *w, const int32_t *prog, Code *out) {
         int n_late = late_head[0];
         const int32_t *late = late_head + 1;
         prog = late + 3 * n_late;
+        if (value < 0 || value > JOKER || exact < 0 || exact >= MAXK) continue;  /* never made by rulebots.program */
         int holds = 1;
         for (int i = 0; i < n_early && holds; i++)
             if ((holds = test(w, early + 3 * i, NULL)) < 0) return -1;
