@@ -179,7 +179,7 @@ def test_cards_per_value_of_any_hand(pack, bits):
     assert lay.counts(mask) == [0, 0, 0] + [((mask >> lay.shift[v]) & lay.slot).bit_count() for v in range(3, 17)]
 
 
-@pytest.mark.skipif(odds._COMPILED is None, reason="FollowOdds' compiled counting is not built")
+@pytest.mark.skipif(odds._COMPILED is None, reason="FollowOdds' compiled counting is not in use (not built, or PRESIDENT_PURE=1)")
 def test_traces_read_the_same_follow_odds_compiled_or_not(monkeypatch):
     """What `president decide` and `trace` print: every rule's trace, FollowOdds' values among them."""
     compiled_odds = odds._COMPILED
