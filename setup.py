@@ -6,5 +6,8 @@ pure Python engine (`president --version` says which one is in use).
 """
 from setuptools import Extension, setup
 
-setup(ext_modules=[Extension("president.game._fastplay", ["president/game/_fastplay.c", "president/game/_fastplay_rules.c"],
-                             depends=["president/game/_fastplay.h"], optional=True)])
+SOURCES = ["president/game/_fastplay.c", "president/game/_fastplay_rules.c", "president/game/_fastplay_bots.c"]
+
+setup(ext_modules=[Extension("president.game._fastplay", SOURCES,
+                             depends=["president/game/_fastplay.h"], optional=True),
+                   Extension("personalities._odds", ["personalities/_odds.c"], optional=True)])

@@ -1,7 +1,7 @@
 """Our speed against peers, measured side by side: OpenSpiel and RLCard in a virtual environment
 of their own, and our commands, alternating in one process tree.
 
-    python bench/peers.py [--runs 5] [--seconds 3] [--venv .peers-venv] [--smoke]
+    python bench/peers.py [--runs 5] [--seconds 3] [--venv .peers-venv] [--only rule] [--smoke]
 
 Creates (once) a virtual environment with `open-spiel` and `rlcard` — never
 dependencies of this project — and measures, run by run, alternating peer and
@@ -150,6 +150,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0, help="seconds per peer measurement")
     parser.add_argument("--rounds", type=int, default=5000, help="rounds per `president simulate` run")
     parser.add_argument("--venv", type=Path, default=HERE.parent / ".peers-venv")
+    parser.add_argument("--only", metavar="WORD", help="only the workloads whose name holds WORD (e.g. `rul`)")
     add_smoke_option(parser)
     args = smoke(parser.parse_args(), runs=1, seconds=0.2, rounds=20)
     peers = None if args.smoke else peer_python(args.venv)
@@ -163,6 +164,8 @@ def main() -> None:
         ("ISMCTS iterations per CPU second vs OpenSpiel Python ISMCTS (hearts)",
          lambda: rate(sys.executable, OUR_ISMCTS, args.seconds), OPENSPIEL_ISMCTS),
     ]
+    if args.only:
+        workloads = [w for w in workloads if args.only in w[0]]
     load = os.getloadavg()[0]
     for _ in range(args.runs):
         for name, ours, peer in workloads:
@@ -170,8 +173,9 @@ def main() -> None:
             row["ours"].append(ours())
             if peers:
                 row["peer"].append(rate(peers, peer, args.seconds))
-        rows.setdefault("RECYCLE President5 slower than native (x)", {"ours": [], "peer": []})["ours"].append(
-            recycle_ratio(args.seconds / 3))
+        if not args.only or args.only in "RECYCLE President5":
+            rows.setdefault("RECYCLE President5 slower than native (x)", {"ours": [], "peer": []})["ours"].append(
+                recycle_ratio(args.seconds / 3))
     print(f"median (min .. max) of {args.runs} run(s); load average {load:.1f} -> {os.getloadavg()[0]:.1f} "
           f"on {os.cpu_count()} cores")
     for name, row in rows.items():

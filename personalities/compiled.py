@@ -75,6 +75,12 @@ def draws_random(personality: Personality) -> bool:
     return compiled(personality).draws
 
 
+def plan(personality: Personality, need: int) -> list:
+    """The rules `personality` tries leading (`need` 0) or following `need` cards, as the walk tries
+    them (`_plan`): what a compiled engine of a game (President's C rule players) turns into tables."""
+    return _plan(compiled(personality), need)
+
+
 def _plan(compiled: Compiled, need: int) -> list:
     """The rules worth trying when leading (`need` 0) or following `need` cards:
     (rule, code, slot, conditions read before the potential is resolved, the rest in order).

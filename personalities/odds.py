@@ -22,6 +22,7 @@ the opponents (a multivariate hypergeometric weight each).
 """
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 from itertools import product
 from math import comb, factorial, prod
@@ -32,17 +33,23 @@ from personalities.view import JOKER, ClimbingView
 
 def follow_odds(view: ClimbingView, value: int, count: int) -> int:
     """Percent (rounded down) that at least one opponent can beat (value, count)."""
-    sizes = view.opponent_counts
+    return odds_of(view.opponent_counts, view.order, view.unseen, view.jokers_beat_singles, view.wild_jokers,
+                   value, count)
+
+
+def odds_of(sizes: tuple[int, ...], order: tuple[int, ...], unseen: tuple[int, ...], jokers_beat_singles: bool,
+            wild_jokers: bool, value: int, count: int) -> int:
+    """`follow_odds` of the view's opponent counts, order, unseen cards and joker rules (the compiled
+    rule players of President ask this one)."""
     if not sizes or count <= 0 or value == JOKER:  # nothing beats a lone joker
         return 0
-    order, unseen = view.order, view.unseen
     stronger = order[order.index(value) + 1:]
     jokers = unseen[JOKER]
     if count == 1:
         # Every unseen card is in some opponent's hand: one stronger card is enough.
-        return 100 if (jokers and view.jokers_beat_singles) or any(unseen[w] for w in stronger) else 0
+        return 100 if (jokers and jokers_beat_singles) or any(unseen[w] for w in stronger) else 0
     groups = [unseen[w] for w in stronger if unseen[w]]
-    wild = jokers if view.wild_jokers else 0
+    wild = jokers if wild_jokers else 0
     groups = tuple(sorted(u for u in groups if u + wild >= count))  # others can never make a set
     if not groups:
         return 0
@@ -74,6 +81,21 @@ def _chance_nobody_holds(hands: tuple[tuple[int, int], ...], groups: tuple[int, 
 
 
 _INV_FACTORIAL = [1.0 / factorial(i) for i in range(128)]
+
+
+def _compiled_allocations():
+    """`_allocations` compiled, where the optional extension was built and `PRESIDENT_PURE` is not set
+    (the project's switch to its pure Python reference); None otherwise."""
+    if os.environ.get("PRESIDENT_PURE", "") not in ("", "0"):
+        return None
+    try:
+        from personalities._odds import allocations
+    except ImportError:
+        return None
+    return allocations
+
+
+_COMPILED = _compiled_allocations()
 
 # The recursion's state is the sorted hands, each (free places, limit) as one int `free * _UNIT +
 # limit` (which sorts as the pairs do): a flat tuple instead of nested ones, split by subtracting
@@ -107,6 +129,10 @@ class _Memo:
 
 def _allocations(hands: tuple[int, ...], groups: tuple[int, ...]) -> float:
     """Sum over ways to spread each group's cards (<= limit per hand) of the weights."""
+    if _COMPILED is not None:  # the same recursion and memo in C (personalities/_odds.c)
+        total, computed = _COMPILED(hands, groups, _Memo.sums, _INV_FACTORIAL)
+        _Memo.stored += computed
+        return total
     table = _Memo.sums_of(groups)
     total = table.get(hands)
     if total is None:

@@ -90,12 +90,17 @@ class RulePlayer:
 
 def exchange_choice(view: ExchangeView) -> tuple[int, ...]:
     """The `count` lowest cards, twos and jokers only when nothing else is left."""
-    preference = [v for v in view.order if v != TWO] + [TWO, JOKER]
+    return gift_of(view.hand, view.count, view.order)
+
+
+def gift_of(hand: Sequence[int], count: int, order: Sequence[int] = ExchangeView.order) -> tuple[int, ...]:
+    """`exchange_choice` of a hand (cards per value) giving `count` cards, values in `order`."""
+    preference = [v for v in order if v != TWO] + [TWO, JOKER]
     gift: list[int] = []
     for v in preference:
-        take = min(view.hand[v], view.count - len(gift))
+        take = min(hand[v], count - len(gift))
         gift.extend([v] * take)
-        if len(gift) == view.count:
+        if len(gift) == count:
             break
     return tuple(sorted(gift))
 

@@ -67,18 +67,27 @@ def odds_problems(draw):
     return hands, groups, total
 
 
+#: The recursion in pure Python, and compiled (personalities/_odds.c) where it was built.
+ENGINES = ["pure"] + (["compiled"] if odds._COMPILED is not None else [])
+
+
+@pytest.mark.parametrize("engine", ENGINES)
 @settings(max_examples=400, deadline=None)
-@given(odds_problems(), st.sampled_from([1 << 19, 3]))
-def test_follow_odds_recursion_gives_the_plain_floats(problem, limit):
+@given(problem=odds_problems(), limit=st.sampled_from([1 << 19, 3]))
+def test_follow_odds_recursion_gives_the_plain_floats(engine, problem, limit):
     """Bit for bit, also when the memory is cleared between computations (a limit of 3 entries)."""
     hands, groups, total = problem
-    saved = odds._Memo.LIMIT
+    saved = odds._Memo.LIMIT, odds._COMPILED
     odds._Memo.LIMIT = limit
+    odds._COMPILED = saved[1] if engine == "compiled" else None
     try:
+        odds._Memo.clear()
         odds._chance_nobody_holds.cache_clear()
         assert odds._chance_nobody_holds(hands, groups, total) == plain_chance(hands, groups, total)
     finally:
-        odds._Memo.LIMIT = saved
+        odds._Memo.LIMIT, odds._COMPILED = saved
+        odds._Memo.clear()
+        odds._chance_nobody_holds.cache_clear()
 
 
 def test_follow_odds_memory_stays_bounded(monkeypatch):

@@ -87,14 +87,12 @@ static int set_int(PyObject *obj, PyObject *name, long value) {
     return rc;
 }
 
-typedef struct { PyObject *masks, *counts, *sizes, *played_counts, *places, *history; } Lists;
-
-static void drop_lists(Lists *l) {
+void fp_drop_lists(Lists *l) {
     Py_XDECREF(l->masks); Py_XDECREF(l->counts); Py_XDECREF(l->sizes);
     Py_XDECREF(l->played_counts); Py_XDECREF(l->places); Py_XDECREF(l->history);
 }
 
-static int read_state(PyObject *s, Round *g, Lists *l) {
+int fp_read_state(PyObject *s, Round *g, Lists *l) {
     if (get_int(s, A_num_players, &g->n) < 0) return -1;
     if (g->n < 1 || g->n > MAXP) { PyErr_SetString(PyExc_ValueError, "fastplay: 1 to 8 players"); return -1; }
     if (!(l->masks = PyObject_GetAttr(s, A_masks)) || !(l->counts = PyObject_GetAttr(s, A_counts))
@@ -134,7 +132,7 @@ static int read_state(PyObject *s, Round *g, Lists *l) {
     return 0;
 }
 
-static int write_state(PyObject *s, const Round *g, const Lists *l) {
+int fp_write_state(PyObject *s, const Round *g, const Lists *l) {
     for (int p = 0; p < g->n; p++) {
         PyObject *m = PyLong_FromUnsignedLongLong(g->masks[p]);
         if (!m) return -1;
@@ -170,7 +168,7 @@ static PyObject *play_round(PyObject *self, PyObject *args) {
     Lists l = {0};
     long steps = 0;
     int ended = 0, failed = 0;
-    if (read_state(state, &g, &l) < 0) { drop_lists(&l); return NULL; }
+    if (fp_read_state(state, &g, &l) < 0) { fp_drop_lists(&l); return NULL; }
     Code legal_now[MAXLEGAL];
     while (!ended) {
         int k = fp_legal(&g, &r, legal_now);
@@ -190,8 +188,8 @@ static PyObject *play_round(PyObject *self, PyObject *args) {
     /* Write back even after an error: the state then holds every move made so far. */
     PyObject *type, *value, *trace;
     PyErr_Fetch(&type, &value, &trace);
-    int wrote = write_state(state, &g, &l);
-    drop_lists(&l);
+    int wrote = fp_write_state(state, &g, &l);
+    fp_drop_lists(&l);
     if (type) { PyErr_Restore(type, value, trace); return NULL; }
     if (wrote < 0 || failed) return NULL;
     return Py_BuildValue("(li)", steps, ended);
@@ -311,6 +309,24 @@ static PyObject *deal(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* shuffle(getrandbits, list) -> None: `random.Random.shuffle` of the generator whose `getrandbits` this is,
+ * in place, with the same draws (CPython's `_randbelow` loop over `getrandbits` for each index). */
+static PyObject *shuffle(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *bits, *list;
+    if (!PyArg_ParseTuple(args, "OO!", &bits, &PyList_Type, &list)) return NULL;
+    for (Py_ssize_t i = PyList_GET_SIZE(list) - 1; i > 0; i--) {
+        if (i + 1 > INT_MAX) { PyErr_SetString(PyExc_ValueError, "shuffle: too long a list"); return NULL; }
+        Py_ssize_t j = draw_index(bits, 1, (int)(i + 1));
+        if (j < 0) return NULL;
+        if (i >= PyList_GET_SIZE(list)) { PyErr_SetString(PyExc_RuntimeError, "shuffle: the list changed"); return NULL; }
+        PyObject *x = PyList_GET_ITEM(list, i);
+        PyList_SET_ITEM(list, i, PyList_GET_ITEM(list, j));
+        PyList_SET_ITEM(list, j, x);
+    }
+    Py_RETURN_NONE;
+}
+
 /* init(plays, pass): plays[value][count][jokers] is a Play or None (nested sequences). */
 static PyObject *init(PyObject *self, PyObject *args) {
     (void)self;
@@ -338,9 +354,12 @@ static PyObject *init(PyObject *self, PyObject *args) {
 static PyMethodDef METHODS[] = {
     {"play_round", play_round, METH_VARARGS,
      "play_round(state, draw, bits, rules) -> (moves, round ended): random plays to the round's end."},
+    {"play_rules_round", fp_play_rules_round, METH_VARARGS,
+     "play_rules_round(state, rules, programs, forced, prev, table, odds, bits, orders) -> (moves, status)."},
     {"legal", legal_plays, METH_VARARGS, "legal(state, rules) -> the legal plays of the player to move."},
     {"deal", deal, METH_VARARGS,
      "deal(groups, masks, counts, draw) -> None, or the bit of a card nobody may hold (Dealer.deal)."},
+    {"shuffle", shuffle, METH_VARARGS, "shuffle(getrandbits, list): Random.shuffle, the same draws."},
     {"init", init, METH_VARARGS, "init(plays, pass): the interned plays, [value][count][jokers]."},
     {NULL, NULL, 0, NULL},
 };

@@ -43,4 +43,24 @@ int fp_legal(const Round *g, const Rules *r, Code *out);
 /* `PresidentState._play` of a legal play; 1 when it ended the round, -1 on an error. */
 int fp_play(Round *g, const Rules *r, Code c, PyObject *history);
 
+/* The Python lists of a state the C loop writes back into, and reading / writing its fields. */
+typedef struct { PyObject *masks, *counts, *sizes, *played_counts, *places, *history; } Lists;
+int fp_read_state(PyObject *s, Round *g, Lists *l);
+int fp_write_state(PyObject *s, const Round *g, const Lists *l);
+void fp_drop_lists(Lists *l);
+
+/* What rule players read of the table and of the round beyond its C arrays (_fastplay_bots.c). */
+typedef struct {
+    int has_prev, prev[MAXP];     /* the previous round's places, if any */
+    int deck_size, wild, pack[17];  /* the pack's cards per value */
+    PyObject *odds, *bits;        /* borrowed: FollowOdds' deal counting; the generator's getrandbits */
+    PyObject *normal_order, *reversed_order;  /* borrowed: the view's orders, for `odds` */
+} Table;
+
+/* A rule player's decision for the player to move: 1 (the play in `out`), 0 (Python decides), -1 (error).
+ * `programs[player][need]` is that player's compiled walk as bytes of int32 (`rulebots.py`). */
+int fp_decide(const Round *g, const Table *t, PyObject *programs, const Code *legal, int k, Code *out);
+/* play_rules_round(state, rules, programs, forced, table args...): see _fastplay_bots.c. */
+PyObject *fp_play_rules_round(PyObject *self, PyObject *args);
+
 #endif

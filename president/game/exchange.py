@@ -33,7 +33,7 @@ def start_exchange(state: "PresidentState") -> list[tuple[int, int, int]]:
         if count <= 0:
             continue
         gift = _highest(state, low, count)
-        lowest_given = min(state.lay.value_of_bit[b] for b in range(gift.bit_length()) if gift >> b & 1)
+        lowest_given = state.lay.value_of_bit[(gift & -gift).bit_length() - 1]  # bits rise with the value
         _move(state, low, high, gift)
         # The receiver now knows the giver kept nothing higher than what it handed over.
         state.bounds.append((high, low, lowest_given))
@@ -115,14 +115,20 @@ def legal_gifts(state: "PresidentState") -> list[Give]:
     """
     giver, _, count = state.pending[0]
     counts = state.counts[giver]
-    gives, make = _GIVES, Give
+    gives, make = _GIVES, give_of
     out: list[Give] = []
     for chosen in _choices([v for v in range(3, 17) if counts[v]], counts, count):
         give = gives.get(chosen)
-        if give is None:
-            give = gives[chosen] = make(chosen)
-        out.append(give)
+        out.append(make(chosen) if give is None else give)
     return out
+
+
+def give_of(values: tuple[int, ...]) -> Give:
+    """The interned gift of these values (sorted), the very object `legal_gifts` lists."""
+    give = _GIVES.get(values)
+    if give is None:
+        give = _GIVES[values] = Give(values)
+    return give
 
 
 def _choices(values: list[int], counts: list[int], count: int) -> Iterator[tuple[int, ...]]:

@@ -54,6 +54,11 @@ def compiled() -> bool:
     return _C is not None
 
 
+def compiled_module():
+    """The C module itself (for `rulebots`), or None where pure Python is in use."""
+    return _C
+
+
 def deal_cards() -> Callable | None:
     """The compiled `Dealer.place_cards` loop: deal(groups, masks, counts, draw) -> None or a stuck card's bit."""
     return None if _C is None else _C.deal
@@ -112,6 +117,18 @@ def bits_of(draw: Callable[[int], int] | None) -> Callable[[int], int] | None:
     if getattr(draw, "__func__", None) is getattr(random.Random, "_randbelow_with_getrandbits", False):
         return draw.__self__.getrandbits
     return None
+
+
+def shuffle(rng: random.Random, items: list) -> None:
+    """`rng.shuffle(items)`: in compiled code where it was built and `rng` shuffles and draws as CPython's
+    `Random` does (the same index from the same `getrandbits` calls), else `rng.shuffle` itself."""
+    bits = None
+    if _C is not None and type(rng).shuffle is random.Random.shuffle:
+        bits = bits_of(rng._randbelow)
+    if bits is None:
+        rng.shuffle(items)
+    else:
+        _C.shuffle(bits, items)
 
 
 def playout(state: "PresidentState", rng: random.Random, draw: Callable[[int], int] | None = None) -> int | None:

@@ -7,10 +7,13 @@ state copies a few ints, which is what makes search cheap.
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import chain
 
 from president.game.cards import JOKER, SUITS, Card
 
 _VALUES_WITH_JOKER = tuple(range(3, 17))
+#: Per byte of a one-deck hand, the cards of its two values (low nibble first), for `Layout.counts`.
+_NIBBLE_COUNTS = [((b & 15).bit_count(), (b >> 4).bit_count()) for b in range(256)].__getitem__
 
 
 class Layout:
@@ -53,6 +56,8 @@ class Layout:
 
     def counts(self, mask: int) -> list[int]:
         """Cards held per value, indexed by value (0..16)."""
+        if self.width == 4:  # one deck: the 14 slots are the nibbles of 7 bytes, two counts per byte looked up
+            return [0, 0, 0, *chain.from_iterable(map(_NIBBLE_COUNTS, mask.to_bytes(7, "little")))]
         sl = self.slot
         return [0, 0, 0] + [((mask >> sh) & sl).bit_count() for sh in self.shift[3:]]
 

@@ -74,7 +74,7 @@ class PresidentState(GameState):
         """Deal the whole pack one card at a time, from the dealer's left."""
         n, lay = self.num_players, self.lay
         bits = [b for b, c in enumerate(lay.cards) if c is not None]
-        random.Random(f"{self.deal_seed}/{self.round_no}").shuffle(bits)
+        fastplay.shuffle(random.Random(f"{self.deal_seed}/{self.round_no}"), bits)
         masks = [0] * n
         first = (self.dealer() + 1) % n
         for i, b in enumerate(bits):
@@ -339,6 +339,14 @@ class PresidentState(GameState):
             steps += 1
             phase = self.phase
         return steps
+
+    def agents_playout(self, agents, rng: random.Random) -> bool:
+        """`play_game`'s loop for these agents in compiled code, where it applies (every seat a rule
+        personality: `president.game.rulebots`): True when the match was played to its end, False
+        (nothing done) where the protocol's own loop must play it."""
+        from president.game.rulebots import playout
+
+        return playout(self, agents, rng)
 
     def policy_playout(self, rng: random.Random) -> int:
         """Play to the end by the cheap greedy policy of `playout.py` (`rollout=greedy`)."""

@@ -11,7 +11,7 @@ from recycle.kernel.errors import UsageError
 from president.game.cards import JOKER, Give, Play, play_of, PASS
 from president.game.observation import NO_RANK, PresidentObservation, rank_of_place
 from president.game.settings import EqualValue, JokerMode, Settings
-from president.game.state import Phase
+from president.game.phase import Phase
 
 _NORMAL = tuple(range(3, 16))
 _REVERSED = tuple(range(15, 2, -1))

@@ -355,6 +355,9 @@ def play_game(state: GameState, agents: Sequence[Agent], rng: random.Random,
         state.random_playout(rng, rng._randbelow)
         return state.results()
     if on_decision is None:  # the hot path of simulations: no Decision objects
+        fused = getattr(state, "agents_playout", None)  # a game's compiled loop for these agents, if any
+        if fused is not None and fused(agents, rng):
+            return state.results()
         play_out(state, [agent.choose for agent in agents], rng, unasked_when_forced(agents))
         return state.results()
     while not state.is_terminal():

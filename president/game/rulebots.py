@@ -1,0 +1,127 @@
+"""A table of rule players, played in compiled code: `play_game`'s loop without a call per decision.
+
+Where every seat is a rule personality (`RulePlayer` on `president_view`, no fallback agent) and
+the compiled engine plays the table (`fastplay.rules_of`: suits do not matter, one deck), the
+rounds' tricks are played in C (`president/game/_fastplay_bots.c`): the legal plays, the view a
+rule reads, the walk of the personality's rules and the play itself, decision for decision those of
+`recycle.kernel.protocol.play_out` with `RulePlayer.choose`, with the same draws from the same
+generator. A personality reaches C as tables of ints made once per personality (`programs_of`): the
+rules worth trying when leading and when following n cards (`personalities.compiled.plan`), each a
+potential's code and its conditions as (variable, comparison, target). The exchange, the end of a
+round and any decision C declines stay in Python, move by move as `play_out` makes them (a rule
+player's gift chosen from its hand, without listing every gift it could make).
+
+`PRESIDENT_PURE=1`, or a table or a generator the C loop does not know, leaves everything to
+`play_out` (the reference); tests/test_rulebots.py checks the two make the same games.
+"""
+from __future__ import annotations
+
+import operator
+import random
+from array import array
+from typing import Any, Sequence
+
+from personalities.compiled import plan
+from personalities.odds import odds_of
+from personalities.player import RulePlayer, gift_of
+from personalities.syntax import Personality
+from personalities.variables import Variable
+from recycle.kernel.protocol import apply_chosen
+
+from president.game import fastplay
+from president.game.exchange import apply_gift, give_of
+from president.game.phase import Phase
+from president.game.view import president_view
+
+#: The ids of the variables in C (`_fastplay_bots.c`): the 15 read once per decision first.
+VARIABLES = (Variable.LEAD, Variable.RANK, Variable.NUM_DIFF_VALS, Variable.TWOS_LEFT, Variable.PERCENT_PLAYED,
+             Variable.HIGHEST_OPP_CARDS, Variable.HIGHER_PLAYERS, Variable.PLAYERS_LEFT, Variable.TOT_MY_CARDS,
+             Variable.TOT_MY_TWOS, Variable.HAND_VALUE, Variable.MY_LOWEST_CARD, Variable.MY_HIGHEST_CARD,
+             Variable.LOCKED, Variable.SEQUENCE_UP, Variable.CARD_VAL, Variable.NUM_THIS_VALUE,
+             Variable.FOLLOW_ODDS, Variable.MATCHES_UP_CARD, Variable.RANDOM)
+_VARIABLE_IDS = {v: i for i, v in enumerate(VARIABLES)}
+#: The ids of the comparisons in C.
+COMPARISONS = (operator.gt, operator.lt, operator.eq, operator.ne, operator.ge, operator.le)
+_COMPARISON_IDS = {c: i for i, c in enumerate(COMPARISONS)}
+#: Situations a table of programs covers: leading (0) and following 1..8 cards (`MAXK` in C).
+NEEDS = 9
+_ORDERS = (tuple(range(3, 16)), tuple(range(15, 2, -1)))  # the view's orders (`president.game.view`)
+
+
+def program(personality: Personality, need: int) -> bytes:
+    """The walk of `personality` for `need` as C reads it: int32s, the number of rules, then per rule
+    kind, value, exact count, the early conditions (count, then variable, comparison, target each) and
+    the late ones."""
+    ints = []
+    entries = plan(personality, need)
+    ints.append(len(entries))
+    for _, (kind, value, exact), _, early, late in entries:
+        ints += [kind, value, exact]
+        for conditions in (early, late):
+            ints.append(len(conditions))
+            for written, _, compare, target in conditions:
+                ints += [_VARIABLE_IDS[written.variable], _COMPARISON_IDS[compare], int(target)]
+    return array("i", ints).tobytes()
+
+
+_PROGRAMS: dict[int, tuple[Personality, tuple[bytes, ...]]] = {}
+
+
+def programs_of(personality: Personality) -> tuple[bytes, ...]:
+    """`program` for every need, made once per personality (an edited one is a new object)."""
+    entry = _PROGRAMS.get(id(personality))
+    if entry is None or entry[0] is not personality:
+        if len(_PROGRAMS) > 1024:  # bounded, as `personalities.compiled`'s cache
+            _PROGRAMS.clear()
+        entry = _PROGRAMS[id(personality)] = (personality, tuple(program(personality, n) for n in range(NEEDS)))
+    return entry[1]
+
+
+def compiled_player(agent: Any) -> bool:
+    """Is `agent` a rule player this loop decides for (President's view, no fallback agent)?"""
+    return type(agent) is RulePlayer and agent.view is president_view and agent.fallback is None
+
+
+def _getrandbits(rng: random.Random):
+    """The generator's `getrandbits` when `randint` draws through CPython's own `_randbelow` loop over it."""
+    kind = type(rng)
+    if kind.randint is not random.Random.randint or kind.randrange is not random.Random.randrange:
+        return None
+    return fastplay.bits_of(rng._randbelow)
+
+
+def playout(state, agents: Sequence[Any], rng: random.Random) -> bool:
+    """Play `state` to its end as `play_out(state, [a.choose for a in agents], rng, forced)` does, and
+    return True; or return False, having done nothing, where the compiled loop does not apply."""
+    c_module = fastplay.compiled_module()
+    if c_module is None or len(agents) != state.num_players or not all(map(compiled_player, agents)):
+        return False
+    rules = fastplay.rules_of(state.settings)
+    bits = _getrandbits(rng)
+    if rules is None or bits is None:
+        return False
+    settings = state.settings
+    pack = (0, 0, 0) + (4 * settings.decks,) * 13 + (settings.jokers,)
+    programs = tuple(programs_of(agent.personality) for agent in agents)
+    forced = [agent.draws_nothing_when_forced for agent in agents]
+    forced_bits = sum(1 << p for p, f in enumerate(forced) if f)
+    play_round, PLAY, EXCHANGE, OVER = c_module.play_rules_round, Phase.PLAY, Phase.EXCHANGE, Phase.OVER
+    while state.phase is not OVER:
+        if state.phase is PLAY:
+            _, ended = play_round(state, rules, programs, forced_bits, state.prev_places, pack, settings.deck_size,
+                                  odds_of, bits, _ORDERS)
+            if ended:
+                state._end_round()
+                continue
+        if state.phase is EXCHANGE:  # `RulePlayer.choose` on the exchange view, without listing every gift
+            giver, _, count = state.pending[0]
+            apply_gift(state, give_of(gift_of(state.counts[giver], count)))
+            continue
+        # a decision C leaves to Python: one move of `play_out`
+        player = state.current_player()
+        legal = state.legal_actions()
+        if forced[player] and len(legal) == 1:
+            state.apply_legal(legal[0])
+        else:
+            apply_chosen(state, legal, agents[player].choose(state.observation(player), legal, rng))
+    return True
