@@ -97,6 +97,11 @@ def _compiled_allocations():
 
 _COMPILED = _compiled_allocations()
 
+
+def odds_engine() -> str:
+    """Which FollowOdds counting runs, for `--version`: compiled, or the pure Python reference."""
+    return "compiled (C: personalities._odds)" if _COMPILED is not None else "pure Python"
+
 # The recursion's state is the sorted hands, each (free places, limit) as one int `free * _UNIT +
 # limit` (which sorts as the pairs do): a flat tuple instead of nested ones, split by subtracting
 # `a * _UNIT` and sorting, in C (3x faster misses). The floats are those of the plain recursion, term

@@ -162,6 +162,10 @@ def test_version_says_which_engine_runs():
     built = importlib.util.find_spec("president.game._fastplay") is not None  # whatever this process runs
     expected = "compiled (C: president.game._fastplay)" if built else "pure Python (the compiled engine is not built)"
     assert f"engine: {expected}" in run_president("--version", pure=False).stdout
+    odds = importlib.util.find_spec("personalities._odds") is not None
+    assert ("rule odds: compiled (C: personalities._odds)" if odds else "rule odds: pure Python") \
+        in run_president("--version", pure=False).stdout
+    assert "rule odds: pure Python" in run_president("--version", pure=True).stdout
 
 
 def test_random_simulation_is_the_same_compiled_or_pure(tmp_path):

@@ -49,10 +49,11 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
 
 
 def _engine() -> str:
-    """Which President engine runs: compiled, or pure Python (`president.game.fastplay`)."""
+    """Which President engine and FollowOdds counting run: compiled, or pure Python."""
+    from personalities.odds import odds_engine
     from president.game.fastplay import engine
 
-    return f"engine: {engine()}"
+    return f"engine: {engine()}; rule odds: {odds_engine()}"
 
 
 def main(argv: list[str] | None = None) -> int:

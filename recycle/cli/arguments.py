@@ -255,10 +255,11 @@ class _VersionAction(argparse._VersionAction):
             number = version("president-rul")
         except PackageNotFoundError:  # running from a source tree that was never installed
             number = "unknown"
-        self.version = f"%(prog)s {number}"
+        text = f"{parser.prog} {number}"
         if self.about is not None:
-            self.version += f" ({self.about()})"
-        super().__call__(parser, namespace, values, option_string)
+            text += f" ({self.about()})"
+        print(text)  # one line, never wrapped to the terminal: scripts read it
+        parser.exit()
 
 
 def add_version(parser: argparse.ArgumentParser, about: Callable[[], str] | None = None) -> None:
