@@ -21,18 +21,23 @@ from __future__ import annotations
 from recycle.kernel.protocol import GameError
 from recycle.lang import tree as T
 
-from recycle.interp.flow import SEQ, STAGE
+from recycle.interp.compat import reference_walk
+from recycle.interp.counting import Leaves, distinct_scores, small_scores
+from recycle.interp.flow import MAX_OPTIONS, SEQ, STAGE
+from recycle.interp.source import Source
+from recycle.interp.undo import apply_all
 
 
 class RoundLoop:
     """What `play_rounds` needs of one stage (one per stage node, shared by all states)."""
 
-    __slots__ = ("stage", "body", "at", "pre", "post", "end", "player", "members")
+    __slots__ = ("stage", "body", "at", "pre", "post", "end", "player", "members", "made")
 
     def __init__(self, stage, at: int, end, members: int) -> None:
         self.stage, self.body, self.at, self.end = stage, stage.body, at, end
         self.pre, self.post = stage.body[:at], stage.body[at + 1:]
         self.player, self.members = stage.cycle == "player", members
+        self.made: dict = {}  # counting? -> the rounds as one function (`round_source`)
 
 
 def round_loop(machine, stage, table) -> RoundLoop | None:
@@ -73,68 +78,152 @@ def play_rounds(s, loop: RoundLoop, env: dict, index: int, rand, draw) -> int:
     choices were played. Stops, with the state as the machine leaves it, once the stage ends
     (the machine then runs on to the next choice or the end) or the choice limit is reached."""
     rules = s.rules
-    ex, st, stack, machine = rules.ex, s.st, s.stack, rules.machine
-    max_steps, offer = ex.max_steps, machine.offer_by
-    stage, body, at, end = loop.stage, loop.body, loop.at, loop.end
-    # A round from the drawn option to the next choice: (the index of the next item of the body,
-    # the item, its quiet runner), for POST, then the stage's end test and next player (-1: the
-    # body left), then PRE. The index is the frame an item failing leaves.
-    steps = [(at + k + 2, item, ex.quiet(item)) for k, item in enumerate(loop.post)] + [(-1, stage, None)] \
-        + [(k + 1, item, ex.quiet(item)) for k, item in enumerate(loop.pre)]
-    choice, members, limit = body[at], loop.members, rules.max_choices
-    plan = ex.plan_of(choice) if s.counting else None  # (a playout's choices are only counted)
-    cycles = st.pcycles if loop.player else st.tcycles
-    rounds = stack[-2][3]
+    ex, st, stack = rules.ex, s.st, s.stack
     first = s.choices
+    rounds_of = loop.made.get(s.counting)
+    if rounds_of is None:
+        rounds_of = loop.made[s.counting] = round_source(loop, rules, s.counting)
     # The frames stay as they are at the choice, (STAGE, ...) and (SEQ, body, at + 1, env), and
     # are written as the machine would have them only when the loop stops or an error does.
     with rules.guarded:
-        while True:
-            s._do(index)
-            i = at + 1
-            try:
-                for i, item, run in steps:
-                    if run is not None:
-                        ex.at = item
-                        run(env, st)
-                    else:  # the stage: its end test, then the next player's round
-                        ex.at = stage
-                        if end(env, st):
-                            break
-                        idx, queued = cycles[-1]
-                        cycles[-1] = (queued if queued >= 0 else (idx + 1) % members, -1)
-                        rounds += 1
-                        i = 0
-                    st.steps += 1
-                    if st.steps > max_steps:
-                        raise ex.too_long(item)
-                else:
-                    i = at + 1
-                    ex.at = choice
-                    s.pending = (choice, env)
-                    offer(s, choice, env, plan)
-            except BaseException:
-                stack[-2] = (STAGE, stage, env, rounds)
-                if i < 0:
-                    stack.pop()
-                else:
-                    stack[-1] = (SEQ, body, i, env)
-                raise
-            if i < 0:  # the stage is over
-                break
-            if s.choices >= limit:
-                stack[-2] = (STAGE, stage, env, rounds)
-                break
-            n = len(s.found)
-            if not n:
-                raise GameError("no legal action in a position that is not over")
-            index = int(rand() * n) if draw is None else draw(n)
-        if i < 0:  # the stage is over: the machine goes on from here
+        if rounds_of(s, st, env, index, rand, draw, stack[-2][3]):  # the stage is over: the machine goes on
             del stack[-2:]
-            cycles.pop()
+            (st.pcycles if loop.player else st.tcycles).pop()
             st.steps += 1
-            if st.steps > max_steps:
-                raise ex.too_long(stage)
-            machine.advance(s)
+            if st.steps > ex.max_steps:
+                raise ex.too_long(loop.stage)
+            rules.machine.advance(s)
     s._settle()
     return s.choices - first
+
+
+def left_at(s, env: dict, i: int, rounds: int) -> None:
+    """The frames as the machine leaves them when item `i` of the stage's body fails (-1: the
+    stage itself, its end test)."""
+    stack = s.stack
+    stage = stack[-2][1]
+    stack[-2] = (STAGE, stage, env, rounds)
+    if i < 0:
+        stack.pop()
+    else:
+        stack[-1] = (SEQ, stage.body, i, env)
+
+
+def round_source(loop: RoundLoop, rules, counting: bool):
+    """`rounds_of(s, st, env, index, rand, draw, rounds) -> over`: `play_rounds`' loop as one
+    generated function, the stage's items, its end test, the next player's move and the
+    counting of the choice's options written out in the order the machine does them (its
+    `advance`, `stage_round`, `offer_by`, `CountingMixin.count`, `countable`, and the state's
+    `_do`). Returns True when the stage is over (its frames still on the stack); else the
+    choice limit stopped it, the frames written."""
+    ex, machine = rules.ex, rules.machine
+    stage, body, at = loop.stage, loop.body, loop.at
+    choice = body[at]
+    plan = ex.plan_of(choice) if counting else None
+    src = Source({"_ex": ex, "_stage": stage, "_choice": choice, "_end": loop.end, "_too_long": ex.too_long,
+                  "_Leaves": Leaves, "_apply_all": apply_all, "_left_at": left_at, "_explore": machine.explore,
+                  "_GameError": GameError, "_STAGE": STAGE})
+    cycles = "st.pcycles" if loop.player else "st.tcycles"
+    max_steps = ex.max_steps
+    src.emit(0, "def f(s, st, env, index, rand, draw, rounds):")
+    src.emit(1, "while True:")
+    # the drawn option (`RecycleState._do`; no warm-up left in a playout, see `random_playout`)
+    src.emit(2, "_f = s.found")
+    src.emit(2, "if type(_f) is _Leaves:")  # (`Leaves.play`)
+    src.emit(3, "_l = _f[index]")
+    src.emit(3, "_t = _f.plan.sites[_l[0]]")
+    src.emit(3, "(_t.run or _f.ex.leaf_runner(_t))(_f.env, st, *_l[1:])")
+    src.emit(3, "st.steps = 0")
+    src.emit(2, "else:")
+    src.emit(3, "_apply_all(st, _f[index])")
+    src.emit(2, "s.choices += 1")
+    src.emit(2, "s._options = s.found = ()")
+    src.emit(2, "s.pending = None")
+    src.emit(2, f"_i = {at + 1}")
+    src.emit(2, "try:")
+    # POST, the stage (end test, next player), PRE; `_i`: the frame an item failing leaves
+    for i, item in [(at + k + 2, item) for k, item in enumerate(loop.post)] + [(-1, stage)] \
+            + [(k + 1, item) for k, item in enumerate(loop.pre)]:
+        src.emit(3, f"_i = {i}")
+        if item is stage:
+            src.emit(3, "_ex.at = _stage")
+            src.emit(3, "if _end(env, st):")
+            src.emit(4, "return True")
+            src.emit(3, f"_ix, _qd = {cycles}[-1]")
+            src.emit(3, f"{cycles}[-1] = (_qd if _qd >= 0 else (_ix + 1) % {loop.members}, -1)")
+            src.emit(3, "rounds += 1")
+            src.emit(3, "_i = 0")  # (the new round's frame)
+            name = "_stage"
+        else:
+            name = src.const(item)
+            src.emit(3, f"_ex.at = {name}")
+            src.emit(3, f"{src.call(ex.quiet(item))}(env, st)")
+        src.emit(3, "st.steps += 1")
+        src.emit(3, f"if st.steps > {max_steps}:")
+        src.emit(4, f"raise _too_long({name})")
+    src.emit(3, f"_i = {at + 1}")
+    src.emit(3, "_ex.at = _choice")
+    src.emit(3, "s.pending = (_choice, env)")
+    src.emit(3, "_p = st.pcycles[-1][0]")  # (the chooser: `offer_by`)
+    if plan is None or (rules.cardstock and reference_walk(choice)):
+        src.emit(3, "_explore(s, _choice, env, _p)")
+    else:
+        counted(src, 3, plan, ex.compiler, machine, rules.cardstock)
+    src.emit(2, "except BaseException:")
+    src.emit(3, "_left_at(s, env, _i, rounds)")
+    src.emit(3, "raise")
+    src.emit(2, f"if s.choices >= {rules.max_choices}:")
+    src.emit(3, "s.stack[-2] = (_STAGE, _stage, env, rounds)")
+    src.emit(3, "return False")
+    src.emit(2, "_n = len(s.found)")
+    src.emit(2, "if not _n:")
+    src.emit(3, "raise _GameError('no legal action in a position that is not over')")
+    src.emit(2, "index = int(rand() * _n) if draw is None else draw(_n)")
+    return src.build(stage)
+
+
+def counted(src: Source, indent: int, plan, compiler, machine, cardstock: bool) -> None:
+    """Source offering the choice's options counted by `plan` (`CountingMixin.count`, then
+    `Machine.countable`), else explored (`Machine.explore`): `_p` is the chooser."""
+    ns = src.ns
+    ns.update(_walk=plan.walk, _plan=plan, _cx=compiler, _attrs=compiler.attrs, _distinct=distinct_scores,
+              _small=small_scores, _psmall=plan.small, _named=machine.named, _table=compiler.table,
+              _clash=plan.clash)
+    emit = src.emit
+    emit(indent, "_o = _Leaves()")
+    if plan.ranked:  # max and min by these maps draw for ties: there must be none
+        emit(indent, f"for _k in {src.const(tuple(plan.ranked))}:")
+        emit(indent + 1, "_pm = st.points.get(_k)")
+        emit(indent + 1, "if _pm is None or not _distinct(_pm, _attrs):")
+        emit(indent + 2, "_o = None")
+        emit(indent + 2, "break")
+        emit(indent, "if _o is not None:")
+        indent += 1
+    emit(indent, "try:")
+    emit(indent + 1, "_walk(env, st, _o)")
+    emit(indent, "except Exception:")  # exploring raises it, or first what trying an earlier option raises
+    emit(indent + 1, "_o = None")
+    if plan.ranked:
+        indent -= 1
+    emit(indent, "if _o is not None:")
+    emit(indent + 1, "_n = len(_o)")
+    a, b = plan.steps
+    per = f"({a} + {b} * len(st.where))" if b else str(a)
+    emit(indent + 1, f"if st.steps + _n * {per} > {compiler.max_steps}:")  # the error must come where it does
+    emit(indent + 2, "_o = None")
+    for key in plan.points:  # (point maps are immutable: each asked about once)
+        name = src.const(key)
+        emit(indent, f"if _o is not None and (_pm := st.points.get({name})) is not None "
+                     f"and _psmall.get({name}) is not _pm:")
+        emit(indent + 1, "if _small(_pm):")
+        emit(indent + 2, f"_psmall[{name}] = _pm")
+        emit(indent + 1, "else:")
+        emit(indent + 2, "_o = None")
+    cond = "True" if cardstock else " and ".join(
+        ["_named(_table)"] + (["not _clash(_o)"] if plan.overlaps else [])) if plan.apart and machine.sized else "False"
+    emit(indent, f"if _o is not None and (_n == 1 or 0 < _n <= {MAX_OPTIONS} and {cond}):")
+    emit(indent + 1, "_o.plan, _o.env, _o.ex = _plan, env, _cx")
+    emit(indent + 1, "s._options, s.found, s.chooser = None, _o, _p")
+    emit(indent + 1, "st.steps = 0")
+    emit(indent, "else:")
+    emit(indent + 1, "_explore(s, _choice, env, _p)")
