@@ -18,13 +18,16 @@ transcript, no journal) and no check runs after each choice (`Rules.check`).
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from recycle.kernel.protocol import GameError
 from recycle.lang import tree as T
 
 from recycle.interp.compat import reference_walk
 from recycle.interp.counting import Leaves, distinct_scores, small_scores
 from recycle.interp.flow import MAX_OPTIONS, SEQ, STAGE
-from recycle.interp.source import Source
+from recycle.interp.quiet import HOLDERS
+from recycle.interp.source import Source, Step
 from recycle.interp.undo import apply_all
 
 
@@ -109,121 +112,151 @@ def left_at(s, env: dict, i: int, rounds: int) -> None:
         stack[-1] = (SEQ, stage.body, i, env)
 
 
-def round_source(loop: RoundLoop, rules, counting: bool):
+def round_source(loop: RoundLoop, rules, counting: bool, inline: bool = True):
     """`rounds_of(s, st, env, index, rand, draw, rounds) -> over`: `play_rounds`' loop as one
     generated function, the stage's items, its end test, the next player's move and the
     counting of the choice's options written out in the order the machine does them (its
     `advance`, `stage_round`, `offer_by`, `CountingMixin.count`, `countable`, and the state's
     `_do`). Returns True when the stage is over (its frames still on the stack); else the
-    choice limit stopped it, the frames written."""
+    choice limit stopped it, the frames written. `inline`: the items and the end test written
+    in (as their quiet functions and closures are), else called. (The loop's own locals start
+    with `_r`: statements written in use short names of their own.)"""
     ex, machine = rules.ex, rules.machine
+    compiler = ex.compiler
     stage, body, at = loop.stage, loop.body, loop.at
     choice = body[at]
     plan = ex.plan_of(choice) if counting else None
-    src = Source({"_ex": ex, "_stage": stage, "_choice": choice, "_end": loop.end, "_too_long": ex.too_long,
+    src = Source({**compiler._statement_base(), "_stage": stage, "_choice": choice, "_end": loop.end,
                   "_Leaves": Leaves, "_apply_all": apply_all, "_left_at": left_at, "_explore": machine.explore,
-                  "_GameError": GameError, "_STAGE": STAGE})
+                  "_STAGE": STAGE})
     cycles = "st.pcycles" if loop.player else "st.tcycles"
-    max_steps = ex.max_steps
-    src.emit(0, "def f(s, st, env, index, rand, draw, rounds):")
-    src.emit(1, "while True:")
+    emit = src.emit
+    emit(0, "def f(s, st, env, index, rand, draw, rounds):")
+    emit(1, "while True:")
     # the drawn option (`RecycleState._do`; no warm-up left in a playout, see `random_playout`)
-    src.emit(2, "_f = s.found")
-    src.emit(2, "if type(_f) is _Leaves:")  # (`Leaves.play`)
-    src.emit(3, "_l = _f[index]")
-    src.emit(3, "_t = _f.plan.sites[_l[0]]")
-    src.emit(3, "(_t.run or _f.ex.leaf_runner(_t))(_f.env, st, *_l[1:])")
-    src.emit(3, "st.steps = 0")
-    src.emit(2, "else:")
-    src.emit(3, "_apply_all(st, _f[index])")
-    src.emit(2, "s.choices += 1")
-    src.emit(2, "s._options = s.found = ()")
-    src.emit(2, "s.pending = None")
-    src.emit(2, f"_i = {at + 1}")
-    src.emit(2, "try:")
-    # POST, the stage (end test, next player), PRE; `_i`: the frame an item failing leaves
+    emit(2, "_rf = s.found")
+    emit(2, "if type(_rf) is _Leaves:")  # (`Leaves.play`)
+    emit(3, "_rl = _rf[index]")
+    emit(3, "_rs = _rf.plan.sites[_rl[0]]")
+    emit(3, "(_rs.run or _rf.ex.leaf_runner(_rs))(_rf.env, st, *_rl[1:])")
+    emit(3, "st.steps = 0")
+    emit(2, "else:")
+    emit(3, "_apply_all(st, _rf[index])")
+    emit(2, "s.choices += 1")
+    emit(2, "s._options = s.found = ()")
+    emit(2, "s.pending = None")
+    emit(2, f"_ri = {at + 1}")
+    emit(2, "try:")
+    # POST, the stage (end test, next player), PRE; `_ri`: the frame an item failing leaves
     for i, item in [(at + k + 2, item) for k, item in enumerate(loop.post)] + [(-1, stage)] \
             + [(k + 1, item) for k, item in enumerate(loop.pre)]:
-        src.emit(3, f"_i = {i}")
+        emit(3, f"_ri = {i}")
         if item is stage:
-            src.emit(3, "_ex.at = _stage")
-            src.emit(3, "if _end(env, st):")
-            src.emit(4, "return True")
-            src.emit(3, f"_ix, _qd = {cycles}[-1]")
-            src.emit(3, f"{cycles}[-1] = (_qd if _qd >= 0 else (_ix + 1) % {loop.members}, -1)")
-            src.emit(3, "rounds += 1")
-            src.emit(3, "_i = 0")  # (the new round's frame)
+            emit(3, "_ex.at = _stage")
+            end = compiler.value(src, stage.end, "env", {}, 3)[0] if inline else "_end(env, st)"
+            emit(3, f"if {end}:")
+            emit(4, "return True")
+            emit(3, f"_ix, _qd = {cycles}[-1]")
+            emit(3, f"{cycles}[-1] = (_qd if _qd >= 0 else (_ix + 1) % {loop.members}, -1)")
+            emit(3, "rounds += 1")
+            emit(3, "_ri = 0")  # (the new round's frame)
             name = "_stage"
         else:
             name = src.const(item)
-            src.emit(3, f"_ex.at = {name}")
-            src.emit(3, f"{src.call(ex.quiet(item))}(env, st)")
-        src.emit(3, "st.steps += 1")
-        src.emit(3, f"if st.steps > {max_steps}:")
-        src.emit(4, f"raise _too_long({name})")
-    src.emit(3, f"_i = {at + 1}")
-    src.emit(3, "_ex.at = _choice")
-    src.emit(3, "s.pending = (_choice, env)")
-    src.emit(3, "_p = st.pcycles[-1][0]")  # (the chooser: `offer_by`)
+            emit(3, f"_ex.at = {name}")
+            quiet_block(src, 3, item, compiler, inline)
+        emit(3, "st.steps += 1")
+        emit(3, f"if st.steps > {ex.max_steps}:")
+        emit(4, f"raise _too_long({name})")
+    emit(3, f"_ri = {at + 1}")
+    emit(3, "_ex.at = _choice")
+    emit(3, "s.pending = (_choice, env)")
+    emit(3, "_rw = st.pcycles[-1][0]")  # (the chooser: `offer_by`)
     if plan is None or (rules.cardstock and reference_walk(choice)):
-        src.emit(3, "_explore(s, _choice, env, _p)")
+        emit(3, "_explore(s, _choice, env, _rw)")
     else:
-        counted(src, 3, plan, ex.compiler, machine, rules.cardstock)
-    src.emit(2, "except BaseException:")
-    src.emit(3, "_left_at(s, env, _i, rounds)")
-    src.emit(3, "raise")
-    src.emit(2, f"if s.choices >= {rules.max_choices}:")
-    src.emit(3, "s.stack[-2] = (_STAGE, _stage, env, rounds)")
-    src.emit(3, "return False")
-    src.emit(2, "_n = len(s.found)")
-    src.emit(2, "if not _n:")
-    src.emit(3, "raise _GameError('no legal action in a position that is not over')")
-    src.emit(2, "index = int(rand() * _n) if draw is None else draw(_n)")
-    return src.build(stage)
+        counted(src, 3, plan, compiler, machine, rules.cardstock)
+    emit(2, "except BaseException:")
+    emit(3, "_left_at(s, env, _ri, rounds)")
+    emit(3, "raise")
+    emit(2, f"if s.choices >= {rules.max_choices}:")
+    emit(3, "s.stack[-2] = (_STAGE, _stage, env, rounds)")
+    emit(3, "return False")
+    emit(2, "_rn = len(s.found)")
+    emit(2, "if not _rn:")
+    emit(3, "raise _GameError('no legal action in a position that is not over')")
+    emit(2, "index = int(rand() * _rn) if draw is None else draw(_rn)")
+    try:
+        return src.build(stage)
+    except (SyntaxError, RecursionError, MemoryError):  # beyond Python's limits: the items called
+        if not inline:
+            raise
+        return round_source(loop, rules, counting, False)
+
+
+def quiet_block(src: Source, indent: int, item, compiler, inline: bool) -> None:
+    """Source running `item` as its quiet function does (`QuietMixin.quiet`): written in where
+    that function is written as source, its steps counted in `_stepped`; else a call of it."""
+    bound = compiler.steps_bound(item) if inline and type(item) in HOLDERS else None
+    if not bound:
+        src.emit(indent, f"{src.call(compiler.quiet(item))}(env, st)")
+        return
+    a, b = bound  # (`quiet_start`: the runner where the bound may be passed)
+    more = f" - {b} * len(_table.attrs)" if b else ""
+    src.emit(indent, f"if st.steps > {compiler.max_steps - a}{more}:")
+    src.emit(indent + 1, f"{src.call(compiler.runner(item))}(env, st)")
+    src.emit(indent, "else:")
+    src.emit(indent + 1, "_stepped = 0")  # (`source.local_steps`)
+    src.emit(indent + 1, "try:")
+    mark, src.quiet = len(src.lines), True
+    compiler.stmt(src, item, "env", {}, indent + 2, True, 0)
+    src.quiet = False
+    src.lines[mark:] = [replace(e, local=True) if type(e) is Step else e for e in src.lines[mark:]]
+    src.emit(indent + 1, "finally:")
+    src.emit(indent + 2, "st.steps += _stepped")
 
 
 def counted(src: Source, indent: int, plan, compiler, machine, cardstock: bool) -> None:
     """Source offering the choice's options counted by `plan` (`CountingMixin.count`, then
-    `Machine.countable`), else explored (`Machine.explore`): `_p` is the chooser."""
+    `Machine.countable`), else explored (`Machine.explore`): `_rw` is the chooser."""
     ns = src.ns
-    ns.update(_walk=plan.walk, _plan=plan, _cx=compiler, _attrs=compiler.attrs, _distinct=distinct_scores,
-              _small=small_scores, _psmall=plan.small, _named=machine.named, _table=compiler.table,
-              _clash=plan.clash)
+    ns.update(_walk=plan.walk, _plan=plan, _cx=compiler, _distinct=distinct_scores, _small=small_scores,
+              _psmall=plan.small, _named=machine.named, _clash=plan.clash)
     emit = src.emit
-    emit(indent, "_o = _Leaves()")
+    emit(indent, "_ro = _Leaves()")
     if plan.ranked:  # max and min by these maps draw for ties: there must be none
-        emit(indent, f"for _k in {src.const(tuple(plan.ranked))}:")
-        emit(indent + 1, "_pm = st.points.get(_k)")
-        emit(indent + 1, "if _pm is None or not _distinct(_pm, _attrs):")
-        emit(indent + 2, "_o = None")
+        emit(indent, f"for _rk in {src.const(tuple(plan.ranked))}:")
+        emit(indent + 1, "_rp = st.points.get(_rk)")
+        emit(indent + 1, "if _rp is None or not _distinct(_rp, _attrs):")
+        emit(indent + 2, "_ro = None")
         emit(indent + 2, "break")
-        emit(indent, "if _o is not None:")
+        emit(indent, "if _ro is not None:")
         indent += 1
     emit(indent, "try:")
-    emit(indent + 1, "_walk(env, st, _o)")
+    emit(indent + 1, "_walk(env, st, _ro)")
     emit(indent, "except Exception:")  # exploring raises it, or first what trying an earlier option raises
-    emit(indent + 1, "_o = None")
+    emit(indent + 1, "_ro = None")
     if plan.ranked:
         indent -= 1
-    emit(indent, "if _o is not None:")
-    emit(indent + 1, "_n = len(_o)")
+    emit(indent, "if _ro is not None:")
+    emit(indent + 1, "_rn = len(_ro)")
     a, b = plan.steps
     per = f"({a} + {b} * len(st.where))" if b else str(a)
-    emit(indent + 1, f"if st.steps + _n * {per} > {compiler.max_steps}:")  # the error must come where it does
-    emit(indent + 2, "_o = None")
+    emit(indent + 1, f"if st.steps + _rn * {per} > {compiler.max_steps}:")  # the error must come where it does
+    emit(indent + 2, "_ro = None")
     for key in plan.points:  # (point maps are immutable: each asked about once)
         name = src.const(key)
-        emit(indent, f"if _o is not None and (_pm := st.points.get({name})) is not None "
-                     f"and _psmall.get({name}) is not _pm:")
-        emit(indent + 1, "if _small(_pm):")
-        emit(indent + 2, f"_psmall[{name}] = _pm")
+        emit(indent, f"if _ro is not None and (_rp := st.points.get({name})) is not None "
+                     f"and _psmall.get({name}) is not _rp:")
+        emit(indent + 1, "if _small(_rp):")
+        emit(indent + 2, f"_psmall[{name}] = _rp")
         emit(indent + 1, "else:")
-        emit(indent + 2, "_o = None")
+        emit(indent + 2, "_ro = None")
     cond = "True" if cardstock else " and ".join(
-        ["_named(_table)"] + (["not _clash(_o)"] if plan.overlaps else [])) if plan.apart and machine.sized else "False"
-    emit(indent, f"if _o is not None and (_n == 1 or 0 < _n <= {MAX_OPTIONS} and {cond}):")
-    emit(indent + 1, "_o.plan, _o.env, _o.ex = _plan, env, _cx")
-    emit(indent + 1, "s._options, s.found, s.chooser = None, _o, _p")
+        ["_named(_table)"] + (["not _clash(_ro)"] if plan.overlaps else [])) if plan.apart and machine.sized else "False"
+    emit(indent, f"if _ro is not None and (_rn == 1 or 0 < _rn <= {MAX_OPTIONS} and {cond}):")
+    emit(indent + 1, "_ro.plan, _ro.env, _ro.ex = _plan, env, _cx")
+    emit(indent + 1, "s._options, s.found, s.chooser = None, _ro, _rw")
     emit(indent + 1, "st.steps = 0")
     emit(indent, "else:")
-    emit(indent + 1, "_explore(s, _choice, env, _p)")
+    emit(indent + 1, "_explore(s, _choice, env, _rw)")
