@@ -175,7 +175,7 @@ def round_source(loop: RoundLoop, rules, counting: bool, inline: bool = True):
     if plan is None or (rules.cardstock and reference_walk(choice)):
         emit(3, "_explore(s, _choice, env, _rw)")
     else:
-        counted(src, 3, plan, compiler, machine, rules.cardstock)
+        counted(src, 3, choice, plan, compiler, machine, rules.cardstock, inline)
     emit(2, "except BaseException:")
     emit(3, "_left_at(s, env, _ri, rounds)")
     emit(3, "raise")
@@ -216,7 +216,7 @@ def quiet_block(src: Source, indent: int, item, compiler, inline: bool) -> None:
     src.emit(indent + 2, "st.steps += _stepped")
 
 
-def counted(src: Source, indent: int, plan, compiler, machine, cardstock: bool) -> None:
+def counted(src: Source, indent: int, choice, plan, compiler, machine, cardstock: bool, inline: bool) -> None:
     """Source offering the choice's options counted by `plan` (`CountingMixin.count`, then
     `Machine.countable`), else explored (`Machine.explore`): `_rw` is the chooser."""
     ns = src.ns
@@ -233,7 +233,12 @@ def counted(src: Source, indent: int, plan, compiler, machine, cardstock: bool) 
         emit(indent, "if _ro is not None:")
         indent += 1
     emit(indent, "try:")
-    emit(indent + 1, "_walk(env, st, _ro)")
+    emit(indent + 1, "_out = _ro")  # the walk written in where it can be (the same leaves), else called
+    mark = len(src.lines)
+    walked = compiler.walk_into(src, choice, indent + 1) if inline else None
+    if walked is None or len(walked[0]) != len(plan.sites):
+        del src.lines[mark:]
+        emit(indent + 1, "_walk(env, st, _ro)")
     emit(indent, "except Exception:")  # exploring raises it, or first what trying an earlier option raises
     emit(indent + 1, "_ro = None")
     if plan.ranked:
