@@ -135,7 +135,9 @@ def round_source(loop: RoundLoop, rules, counting: bool, inline: bool = True):
     emit(1, "while True:")
     # the drawn option (`RecycleState._do`; no warm-up left in a playout, see `random_playout`)
     emit(2, "_rf = s.found")
-    emit(2, "if type(_rf) is _Leaves:")  # (`Leaves.play`)
+    if plan is not None and inline:
+        leaves_played(src, 2, plan, compiler)
+    emit(2, f"{'elif' if plan is not None and inline else 'if'} type(_rf) is _Leaves:")  # (`Leaves.play`)
     emit(3, "_rl = _rf[index]")
     emit(3, "_rs = _rf.plan.sites[_rl[0]]")
     emit(3, "(_rs.run or _rf.ex.leaf_runner(_rs))(_rf.env, st, *_rl[1:])")
@@ -192,6 +194,27 @@ def round_source(loop: RoundLoop, rules, counting: bool, inline: bool = True):
         if not inline:
             raise
         return round_source(loop, rules, counting, False)
+
+
+def leaves_played(src: Source, indent: int, plan, compiler) -> None:
+    """Source doing the drawn leaf of options counted by `plan` (`Leaves.play`), each site's
+    action written in as its leaf runner is (`CountingMixin.leaf_runner`): an `if` the caller
+    goes on with `elif` (options counted by another plan) and `else` (explored options)."""
+    src.ns["_plan"] = plan
+    src.emit(indent, "if type(_rf) is _Leaves and _rf.plan is _plan:")
+    src.emit(indent + 1, "_rl = _rf[index]")
+    src.emit(indent + 1, "_rk = _rl[0]")
+    src.emit(indent + 1, "_renv = _rf.env")
+    src.quiet = src.bare = True  # nothing to record, no step to count, none can fail (proven)
+    for k, site in enumerate(plan.sites):
+        src.emit(indent + 1, f"{'if' if k == 0 else 'elif'} _rk == {k}:")
+        env, bound = "_renv", {}
+        for i, (name, kind) in enumerate(zip(site.names, site.kinds)):
+            src.emit(indent + 2, f"_rv{i} = _rl[{i + 1}]")
+            env, bound = src.bind(indent + 2, env, bound, name, kind, f"_rv{i}")
+        compiler.stmt(src, site.body, env, bound, indent + 2, True, 0)
+    src.quiet = src.bare = False
+    src.emit(indent + 1, "st.steps = 0")
 
 
 def quiet_block(src: Source, indent: int, item, compiler, inline: bool) -> None:
