@@ -132,6 +132,8 @@ def round_source(loop: RoundLoop, rules, counting: bool, inline: bool = True):
     cycles = "st.pcycles" if loop.player else "st.tcycles"
     emit = src.emit
     emit(0, "def f(s, st, env, index, rand, draw, rounds):")
+    src.places = {} if inline else None  # (one store for the whole call: `Source.place`)
+    head = len(src.lines)
     emit(1, "while True:")
     # the drawn option (`RecycleState._do`; no warm-up left in a playout, see `random_playout`)
     emit(2, "_rf = s.found")
@@ -188,6 +190,8 @@ def round_source(loop: RoundLoop, rules, counting: bool, inline: bool = True):
     emit(2, "if not _rn:")
     emit(3, "raise _GameError('no legal action in a position that is not over')")
     emit(2, "index = int(rand() * _rn) if draw is None else draw(_rn)")
+    if src.places:
+        src.lines.insert(head, "    " + " = ".join(src.places.values()) + " = None")
     try:
         return src.build(stage)
     except (SyntaxError, RecursionError, MemoryError):  # beyond Python's limits: the items called

@@ -186,6 +186,7 @@ class Source:
         self.quiet = False  # no step checked, nothing recorded (see `quiet`)
         self.bare = False  # quiet, and no step counted nor `Executor.at` set (see `counting`)
         self.hoisted: dict[int, Piece] = {}  # id(node) -> its value, computed before a loop (see `explorers`)
+        self.places: dict[tuple, str] | None = None  # a constant key -> the local keeping its list (`place`)
 
     def const(self, value) -> str:
         name = f"_c{len(self.ns)}"
@@ -225,9 +226,16 @@ class Source:
 
     def place(self, key: Piece) -> str:
         """Source giving the list of the location `key` names, or None while it has none; where
-        the key is a constant or one per seat, its list is kept between calls (`place`)."""
+        the key is a constant or one per seat, its list is kept between calls (`place`), and
+        where `places` is set, a constant key's list in a local for the rest of the call."""
         if key.fixed is not None:
-            return self.kept(1, "0", f"_place({{cells}}, 0, st, {key.fixed})")[1]
+            made = self.kept(1, "0", f"_place({{cells}}, 0, st, {key.fixed})")[1]
+            if self.places is None:
+                return made
+            # a function running long with one store (`rounds`): the list kept in a local once
+            # found (the same object as long as the store lives), None until then
+            local = self.places.setdefault(self.ns[key.fixed], f"_L{len(self.places)}")
+            return f"({local} if {local} is not None else ({local} := {made}))"
         if key.seats is not None:
             keys, seat = key.seats
             i = self.temp()
