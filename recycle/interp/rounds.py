@@ -169,9 +169,7 @@ def round_source(loop: RoundLoop, rules, counting: bool, inline: bool = True):
             name = src.const(item)
             emit(3, f"_ex.at = {name}")
             quiet_block(src, 3, item, compiler, inline)
-        emit(3, "st.steps += 1")
-        emit(3, f"if st.steps > {ex.max_steps}:")
-        emit(4, f"raise _too_long({name})")
+        src.lines.append(Step(3, 1, (name,), None, ex.max_steps))  # (`at` was set before the item)
     emit(3, f"_ri = {at + 1}")
     emit(3, "_ex.at = _choice")
     emit(3, "s.pending = (_choice, env)")
@@ -228,9 +226,7 @@ def quiet_block(src: Source, indent: int, item, compiler, inline: bool) -> None:
     if not bound:
         src.emit(indent, f"{src.call(compiler.quiet(item))}(env, st)")
         return
-    a, b = bound  # (`quiet_start`: the runner where the bound may be passed)
-    more = f" - {b} * len(_table.attrs)" if b else ""
-    src.emit(indent, f"if st.steps > {compiler.max_steps - a}{more}:")
+    src.emit(indent, f"if {compiler.past_room(bound)}:")  # (`quiet_start`: the runner then)
     src.emit(indent + 1, f"{src.call(compiler.runner(item))}(env, st)")
     src.emit(indent, "else:")
     src.emit(indent + 1, "_stepped = 0")  # (`source.local_steps`)
@@ -248,7 +244,7 @@ def counted(src: Source, indent: int, choice, plan, compiler, machine, cardstock
     `Machine.countable`), else explored (`Machine.explore`): `_rw` is the chooser."""
     ns = src.ns
     ns.update(_walk=plan.walk, _plan=plan, _cx=compiler, _distinct=distinct_scores, _small=small_scores,
-              _psmall=plan.small, _named=machine.named, _clash=plan.clash)
+              _psmall=plan.small, _named=machine.named, _clash=plan.clash, _machine=machine)
     emit = src.emit
     emit(indent, "_ro = _Leaves()")
     if plan.ranked:  # max and min by these maps draw for ties: there must be none
@@ -284,8 +280,9 @@ def counted(src: Source, indent: int, choice, plan, compiler, machine, cardstock
         emit(indent + 2, f"_psmall[{name}] = _rp")
         emit(indent + 1, "else:")
         emit(indent + 2, "_ro = None")
+    named = "(_rm[1] if (_rm := _machine._named)[0] == len(_table.text) else _named(_table))"  # (`Machine.named`)
     cond = "True" if cardstock else " and ".join(
-        ["_named(_table)"] + (["not _clash(_ro)"] if plan.overlaps else [])) if plan.apart and machine.sized else "False"
+        [named] + (["not _clash(_ro)"] if plan.overlaps else [])) if plan.apart and machine.sized else "False"
     emit(indent, f"if _ro is not None and (_rn == 1 or 0 < _rn <= {MAX_OPTIONS} and {cond}):")
     emit(indent + 1, "_ro.plan, _ro.env, _ro.ex = _plan, env, _cx")
     emit(indent + 1, "s._options, s.found, s.chooser = None, _ro, _rw")
