@@ -11,6 +11,13 @@ option, POST, the end test, the next player, PRE and the next choice's options, 
 each choice as the playout would, until the stage ends or the choice limit comes near.
 Then the general machine takes over from exactly where it would be.
 
+The loop is one generated function per stage (`round_source`): the drawn option's action
+(each site's, as `counting` writes its leaf runner), POST and PRE (as `quiet` writes their
+functions), the end test, the cycle's move, the walk counting the next options and the
+checks `offer_by` makes are written out in a row, so no call, dispatch or env is made between
+two choices but the expressions' own; a location with a constant key is looked up once a call
+(`Source.places`). Where writing an item in passes Python's limits, the items are called.
+
 Everything observable is the same, step for step: the frames on the stack (also when an
 error stops the game), `st.steps` and the step bound, `executor.at` for errors, the
 cycle's moves, and the draws. The loop runs only where nothing is recorded (no
@@ -128,7 +135,7 @@ def round_source(loop: RoundLoop, rules, counting: bool, inline: bool = True):
     plan = ex.plan_of(choice) if counting else None
     src = Source({**compiler._statement_base(), "_stage": stage, "_choice": choice, "_end": loop.end,
                   "_Leaves": Leaves, "_apply_all": apply_all, "_left_at": left_at, "_explore": machine.explore,
-                  "_STAGE": STAGE})
+                  "_STAGE": STAGE, "_BaseException": BaseException})
     cycles = "st.pcycles" if loop.player else "st.tcycles"
     emit = src.emit
     emit(0, "def f(s, st, env, index, rand, draw, rounds):")
@@ -178,7 +185,7 @@ def round_source(loop: RoundLoop, rules, counting: bool, inline: bool = True):
         emit(3, "_explore(s, _choice, env, _rw)")
     else:
         counted(src, 3, choice, plan, compiler, machine, rules.cardstock, inline)
-    emit(2, "except BaseException:")
+    emit(2, "except _BaseException:")  # (an interruption too leaves the machine's frames)
     emit(3, "_left_at(s, env, _ri, rounds)")
     emit(3, "raise")
     emit(2, f"if s.choices >= {rules.max_choices}:")
