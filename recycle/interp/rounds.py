@@ -195,8 +195,8 @@ def round_source(loop: RoundLoop, rules, counting: bool, inline: bool = True):
     emit(2, "if not _rn:")
     emit(3, "raise _GameError('no legal action in a position that is not over')")
     emit(2, "index = int(rand() * _rn) if draw is None else draw(_rn)")
-    if src.places:
-        src.lines.insert(head, "    " + " = ".join(src.places.values()) + " = None")
+    for local, first in src.places.values() if src.places else ():
+        src.lines.insert(head, f"    {local} = {first}")
     try:
         return src.build(stage)
     except (SyntaxError, RecursionError, MemoryError):  # beyond Python's limits: the items called
