@@ -207,3 +207,35 @@ def test_the_step_bound_reached_at_the_stage_leaves_the_machines_frames():
     looped = playout(game, 1, max_steps=7)
     assert looped[0][0] == "LimitError" and looped[0][1].startswith("stage.rcy:2:3:")  # the stage
     assert playout(game, 1, Engine.REFERENCE, max_steps=7) == looped
+
+
+def test_a_round_is_one_function_with_its_blocks_walk_and_options_written_in(monkeypatch):
+    """President5's rounds run as one generated function: the blocks around the choice, the
+    walk counting its options and the drawn option's action are written in, not called, and
+    the game's table is kept in a local once found (`rounds.round_source`)."""
+    made = []
+    real = rounds.round_source
+
+    def recording(loop, rules, counting, inline=True):
+        f = real(loop, rules, counting, inline)
+        made.append(f)
+        return f
+    monkeypatch.setattr(rounds, "round_source", recording)
+    state = new_compiled_game(load_game(game_path("President5")), 3)
+    state.random_playout(random.Random(3))
+    assert state.over and len(made) == 1
+    names = set(made[0].__code__.co_varnames)
+    assert {"_stepped", "_out", "_rv0", "_L0"} <= names  # a quiet block, the walk, a site, a kept list
+    assert "_walk" not in made[0].__code__.co_names
+
+
+@pytest.mark.parametrize("variant", [0, 1, 2, 3])
+def test_rounds_with_their_items_called_play_as_the_reference(variant, monkeypatch):
+    """The round function with its items called instead of written in (as when writing them in
+    passes Python's limits) plays as the reference engine too."""
+    real = rounds.round_source
+    monkeypatch.setattr(rounds, "round_source", lambda loop, rules, counting: real(loop, rules, counting, False))
+    game = parse_game(STAGED.replace("VARIANT", str(variant)), "staged.rcy")
+    for limits in ({}, {"max_steps": 41}, {"max_choices": 5}):
+        assert [playout(game, seed, **limits) for seed in range(4)] == \
+            [playout(game, seed, Engine.REFERENCE, **limits) for seed in range(4)]

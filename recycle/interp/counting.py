@@ -184,19 +184,28 @@ class CountingMixin:
             # Trying options leaves the empty places they moved cards to; `(indexed ...)` lists
             # those too, so counting (which tries none) could list fewer.
             return None
-        src, sites = Source({**self._statement_base(), "_repeat": repeat, "_zip": zip}), []
+        src = Source(self._statement_base())
         src.emit(0, "def f(env, st, _out):")
+        walked = self.walk_into(src, choice, 1)
+        if walked is None:
+            return None
+        try:
+            return Plan(src.build(choice), *walked)
+        except (SyntaxError, RecursionError, MemoryError):
+            return None
+
+    def walk_into(self, src: Source, choice, indent: int) -> tuple | None:
+        """Source appending the choice's leaves to `_out` (`env`: its env), written into `src`
+        at `indent` -> (its sites, the point maps it scores by, those max and min pick by);
+        None: not provable (or no option can be counted)."""
+        src.ns.update(_repeat=repeat, _zip=zip)
+        sites: list = []
         points: set = set()
         ranked: set = set()
         for option in choice.options:
-            if not self._walk(src, option, "env", {}, 1, (), sites, (points, ranked)):
+            if not self._walk(src, option, "env", {}, indent, (), sites, (points, ranked)):
                 return None
-        if not sites:
-            return None
-        try:
-            return Plan(src.build(choice), sites, frozenset(points), frozenset(ranked))
-        except (SyntaxError, RecursionError, MemoryError):
-            return None
+        return (sites, frozenset(points), frozenset(ranked)) if sites else None
 
     def steady(self, node, ranked: set) -> bool:
         """Does evaluating `node` draw nothing (no random number, no new name)? A max or min by a

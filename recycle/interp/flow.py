@@ -169,6 +169,7 @@ class Machine:
         """The executor's speed layers on (see `engine`); a stage's end test is made again."""
         self.ex.compile_from_now()
         self._stages.clear()
+        self.loops.clear()  # (a loop holds functions of the executor, see `rounds`)
 
     def stage_round(self, s, frame) -> None:
         _, node, env, rounds = frame

@@ -60,9 +60,14 @@ class QuietMixin:
 
     def quiet_start(self, src, node, bound: tuple[int, int]) -> None:
         """The first lines of a quiet function: the runner when the bound may be passed."""
-        a, b = bound
         src.quiet = True
-        more = f" - {b} * len(_table.attrs)" if b else ""
-        src.emit(1, f"if st.steps > {self.max_steps - a}{more}:")
+        src.emit(1, f"if {self.past_room(bound)}:")
         src.emit(2, f"return {src.call(self.runner(node))}(env, st)")
         src.head = len(src.lines)
+
+    def past_room(self, bound: tuple[int, int]) -> str:
+        """Source true where a block taking at most `bound` steps (`steps_bound`) could pass the
+        bound on steps from here (`_attrs`: the game's cards, the table's list)."""
+        a, b = bound
+        more = "" if not b else " - len(_attrs)" if b == 1 else f" - {b} * len(_attrs)"
+        return f"st.steps > {self.max_steps - a}{more}"

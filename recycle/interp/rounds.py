@@ -11,6 +11,13 @@ option, POST, the end test, the next player, PRE and the next choice's options, 
 each choice as the playout would, until the stage ends or the choice limit comes near.
 Then the general machine takes over from exactly where it would be.
 
+The loop is one generated function per stage (`round_source`): the drawn option's action
+(each site's, as `counting` writes its leaf runner), POST and PRE (as `quiet` writes their
+functions), the end test, the cycle's move, the walk counting the next options and the
+checks `offer_by` makes are written out in a row, so no call, dispatch or env is made between
+two choices but the expressions' own; a location with a constant key is looked up once a call
+(`Source.places`). Where writing an item in passes Python's limits, the items are called.
+
 Everything observable is the same, step for step: the frames on the stack (also when an
 error stops the game), `st.steps` and the step bound, `executor.at` for errors, the
 cycle's moves, and the draws. The loop runs only where nothing is recorded (no
@@ -18,21 +25,29 @@ transcript, no journal) and no check runs after each choice (`Rules.check`).
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from recycle.kernel.protocol import GameError
 from recycle.lang import tree as T
 
-from recycle.interp.flow import SEQ, STAGE
+from recycle.interp.compat import reference_walk
+from recycle.interp.counting import Leaves, distinct_scores, small_scores
+from recycle.interp.flow import MAX_OPTIONS, SEQ, STAGE
+from recycle.interp.quiet import HOLDERS
+from recycle.interp.source import Source, Step
+from recycle.interp.undo import apply_all
 
 
 class RoundLoop:
     """What `play_rounds` needs of one stage (one per stage node, shared by all states)."""
 
-    __slots__ = ("stage", "body", "at", "pre", "post", "end", "player", "members")
+    __slots__ = ("stage", "body", "at", "pre", "post", "end", "player", "members", "made")
 
     def __init__(self, stage, at: int, end, members: int) -> None:
         self.stage, self.body, self.at, self.end = stage, stage.body, at, end
         self.pre, self.post = stage.body[:at], stage.body[at + 1:]
         self.player, self.members = stage.cycle == "player", members
+        self.made: dict = {}  # counting? -> the rounds as one function (`round_source`)
 
 
 def round_loop(machine, stage, table) -> RoundLoop | None:
@@ -73,68 +88,211 @@ def play_rounds(s, loop: RoundLoop, env: dict, index: int, rand, draw) -> int:
     choices were played. Stops, with the state as the machine leaves it, once the stage ends
     (the machine then runs on to the next choice or the end) or the choice limit is reached."""
     rules = s.rules
-    ex, st, stack, machine = rules.ex, s.st, s.stack, rules.machine
-    max_steps, offer = ex.max_steps, machine.offer_by
-    stage, body, at, end = loop.stage, loop.body, loop.at, loop.end
-    # A round from the drawn option to the next choice: (the index of the next item of the body,
-    # the item, its quiet runner), for POST, then the stage's end test and next player (-1: the
-    # body left), then PRE. The index is the frame an item failing leaves.
-    steps = [(at + k + 2, item, ex.quiet(item)) for k, item in enumerate(loop.post)] + [(-1, stage, None)] \
-        + [(k + 1, item, ex.quiet(item)) for k, item in enumerate(loop.pre)]
-    choice, members, limit = body[at], loop.members, rules.max_choices
-    plan = ex.plan_of(choice) if s.counting else None  # (a playout's choices are only counted)
-    cycles = st.pcycles if loop.player else st.tcycles
-    rounds = stack[-2][3]
+    ex, st, stack = rules.ex, s.st, s.stack
     first = s.choices
+    rounds_of = loop.made.get(s.counting)
+    if rounds_of is None:
+        rounds_of = loop.made[s.counting] = round_source(loop, rules, s.counting)
     # The frames stay as they are at the choice, (STAGE, ...) and (SEQ, body, at + 1, env), and
     # are written as the machine would have them only when the loop stops or an error does.
     with rules.guarded:
-        while True:
-            s._do(index)
-            i = at + 1
-            try:
-                for i, item, run in steps:
-                    if run is not None:
-                        ex.at = item
-                        run(env, st)
-                    else:  # the stage: its end test, then the next player's round
-                        ex.at = stage
-                        if end(env, st):
-                            break
-                        idx, queued = cycles[-1]
-                        cycles[-1] = (queued if queued >= 0 else (idx + 1) % members, -1)
-                        rounds += 1
-                        i = 0
-                    st.steps += 1
-                    if st.steps > max_steps:
-                        raise ex.too_long(item)
-                else:
-                    i = at + 1
-                    ex.at = choice
-                    s.pending = (choice, env)
-                    offer(s, choice, env, plan)
-            except BaseException:
-                stack[-2] = (STAGE, stage, env, rounds)
-                if i < 0:
-                    stack.pop()
-                else:
-                    stack[-1] = (SEQ, body, i, env)
-                raise
-            if i < 0:  # the stage is over
-                break
-            if s.choices >= limit:
-                stack[-2] = (STAGE, stage, env, rounds)
-                break
-            n = len(s.found)
-            if not n:
-                raise GameError("no legal action in a position that is not over")
-            index = int(rand() * n) if draw is None else draw(n)
-        if i < 0:  # the stage is over: the machine goes on from here
+        if rounds_of(s, st, env, index, rand, draw, stack[-2][3]):  # the stage is over: the machine goes on
             del stack[-2:]
-            cycles.pop()
+            (st.pcycles if loop.player else st.tcycles).pop()
             st.steps += 1
-            if st.steps > max_steps:
-                raise ex.too_long(stage)
-            machine.advance(s)
+            if st.steps > ex.max_steps:
+                raise ex.too_long(loop.stage)
+            rules.machine.advance(s)
     s._settle()
     return s.choices - first
+
+
+def left_at(s, env: dict, i: int, rounds: int) -> None:
+    """The frames as the machine leaves them when item `i` of the stage's body fails (-1: the
+    stage itself, its end test)."""
+    stack = s.stack
+    stage = stack[-2][1]
+    stack[-2] = (STAGE, stage, env, rounds)
+    if i < 0:
+        stack.pop()
+    else:
+        stack[-1] = (SEQ, stage.body, i, env)
+
+
+def round_source(loop: RoundLoop, rules, counting: bool, inline: bool = True):
+    """`rounds_of(s, st, env, index, rand, draw, rounds) -> over`: `play_rounds`' loop as one
+    generated function, the stage's items, its end test, the next player's move and the
+    counting of the choice's options written out in the order the machine does them (its
+    `advance`, `stage_round`, `offer_by`, `CountingMixin.count`, `countable`, and the state's
+    `_do`). Returns True when the stage is over (its frames still on the stack); else the
+    choice limit stopped it, the frames written. `inline`: the items and the end test written
+    in (as their quiet functions and closures are), else called. (The loop's own locals start
+    with `_r`: statements written in use short names of their own.)"""
+    ex, machine = rules.ex, rules.machine
+    compiler = ex.compiler
+    stage, body, at = loop.stage, loop.body, loop.at
+    choice = body[at]
+    plan = ex.plan_of(choice) if counting else None
+    src = Source({**compiler._statement_base(), "_stage": stage, "_choice": choice, "_end": loop.end,
+                  "_Leaves": Leaves, "_apply_all": apply_all, "_left_at": left_at, "_explore": machine.explore,
+                  "_STAGE": STAGE, "_BaseException": BaseException})
+    cycles = "st.pcycles" if loop.player else "st.tcycles"
+    emit = src.emit
+    emit(0, "def f(s, st, env, index, rand, draw, rounds):")
+    src.places = {} if inline else None  # (one store for the whole call: `Source.place`)
+    head = len(src.lines)
+    emit(1, "while True:")
+    # the drawn option (`RecycleState._do`; no warm-up left in a playout, see `random_playout`)
+    emit(2, "_rf = s.found")
+    if plan is not None and inline:
+        leaves_played(src, 2, plan, compiler)
+    emit(2, f"{'elif' if plan is not None and inline else 'if'} type(_rf) is _Leaves:")  # (`Leaves.play`)
+    emit(3, "_rl = _rf[index]")
+    emit(3, "_rs = _rf.plan.sites[_rl[0]]")
+    emit(3, "(_rs.run or _rf.ex.leaf_runner(_rs))(_rf.env, st, *_rl[1:])")
+    emit(3, "st.steps = 0")
+    emit(2, "else:")
+    emit(3, "_apply_all(st, _rf[index])")
+    emit(2, "s.choices += 1")
+    emit(2, "s._options = s.found = ()")
+    emit(2, "s.pending = None")
+    emit(2, f"_ri = {at + 1}")
+    emit(2, "try:")
+    # POST, the stage (end test, next player), PRE; `_ri`: the frame an item failing leaves
+    for i, item in [(at + k + 2, item) for k, item in enumerate(loop.post)] + [(-1, stage)] \
+            + [(k + 1, item) for k, item in enumerate(loop.pre)]:
+        emit(3, f"_ri = {i}")
+        if item is stage:
+            emit(3, "_ex.at = _stage")
+            end = compiler.value(src, stage.end, "env", {}, 3)[0] if inline else "_end(env, st)"
+            emit(3, f"if {end}:")
+            emit(4, "return True")
+            emit(3, f"_ix, _qd = {cycles}[-1]")
+            emit(3, f"{cycles}[-1] = (_qd if _qd >= 0 else (_ix + 1) % {loop.members}, -1)")
+            emit(3, "rounds += 1")
+            emit(3, "_ri = 0")  # (the new round's frame)
+            name = "_stage"
+        else:
+            name = src.const(item)
+            emit(3, f"_ex.at = {name}")
+            quiet_block(src, 3, item, compiler, inline)
+        src.lines.append(Step(3, 1, (name,), None, ex.max_steps))  # (`at` was set before the item)
+    emit(3, f"_ri = {at + 1}")
+    emit(3, "_ex.at = _choice")
+    emit(3, "s.pending = (_choice, env)")
+    emit(3, "_rw = st.pcycles[-1][0]")  # (the chooser: `offer_by`)
+    if plan is None or (rules.cardstock and reference_walk(choice)):
+        emit(3, "_explore(s, _choice, env, _rw)")
+    else:
+        counted(src, 3, choice, plan, compiler, machine, rules.cardstock, inline)
+    emit(2, "except _BaseException:")  # (an interruption too leaves the machine's frames)
+    emit(3, "_left_at(s, env, _ri, rounds)")
+    emit(3, "raise")
+    emit(2, f"if s.choices >= {rules.max_choices}:")
+    emit(3, "s.stack[-2] = (_STAGE, _stage, env, rounds)")
+    emit(3, "return False")
+    emit(2, "_rn = len(s.found)")
+    emit(2, "if not _rn:")
+    emit(3, "raise _GameError('no legal action in a position that is not over')")
+    emit(2, "index = int(rand() * _rn) if draw is None else draw(_rn)")
+    for local, first in src.places.values() if src.places else ():
+        src.lines.insert(head, f"    {local} = {first}")
+    try:
+        return src.build(stage)
+    except (SyntaxError, RecursionError, MemoryError):  # beyond Python's limits: the items called
+        if not inline:
+            raise
+        return round_source(loop, rules, counting, False)
+
+
+def leaves_played(src: Source, indent: int, plan, compiler) -> None:
+    """Source doing the drawn leaf of options counted by `plan` (`Leaves.play`), each site's
+    action written in as its leaf runner is (`CountingMixin.leaf_runner`): an `if` the caller
+    goes on with `elif` (options counted by another plan) and `else` (explored options)."""
+    src.ns["_plan"] = plan
+    src.emit(indent, "if type(_rf) is _Leaves and _rf.plan is _plan:")
+    src.emit(indent + 1, "_rl = _rf[index]")
+    src.emit(indent + 1, "_rk = _rl[0]")
+    src.emit(indent + 1, "_renv = _rf.env")
+    src.quiet = src.bare = True  # nothing to record, no step to count, none can fail (proven)
+    for k, site in enumerate(plan.sites):
+        src.emit(indent + 1, f"{'if' if k == 0 else 'elif'} _rk == {k}:")
+        env, bound = "_renv", {}
+        for i, (name, kind) in enumerate(zip(site.names, site.kinds)):
+            src.emit(indent + 2, f"_rv{i} = _rl[{i + 1}]")
+            env, bound = src.bind(indent + 2, env, bound, name, kind, f"_rv{i}")
+        compiler.stmt(src, site.body, env, bound, indent + 2, True, 0)
+    src.quiet = src.bare = False
+    src.emit(indent + 1, "st.steps = 0")
+
+
+def quiet_block(src: Source, indent: int, item, compiler, inline: bool) -> None:
+    """Source running `item` as its quiet function does (`QuietMixin.quiet`): written in where
+    that function is written as source, its steps counted in `_stepped`; else a call of it."""
+    bound = compiler.steps_bound(item) if inline and type(item) in HOLDERS else None
+    if not bound:
+        src.emit(indent, f"{src.call(compiler.quiet(item))}(env, st)")
+        return
+    src.emit(indent, f"if {compiler.past_room(bound)}:")  # (`quiet_start`: the runner then)
+    src.emit(indent + 1, f"{src.call(compiler.runner(item))}(env, st)")
+    src.emit(indent, "else:")
+    src.emit(indent + 1, "_stepped = 0")  # (`source.local_steps`)
+    src.emit(indent + 1, "try:")
+    mark, src.quiet = len(src.lines), True
+    compiler.stmt(src, item, "env", {}, indent + 2, True, 0)
+    src.quiet = False
+    src.lines[mark:] = [replace(e, local=True) if type(e) is Step else e for e in src.lines[mark:]]
+    src.emit(indent + 1, "finally:")
+    src.emit(indent + 2, "st.steps += _stepped")
+
+
+def counted(src: Source, indent: int, choice, plan, compiler, machine, cardstock: bool, inline: bool) -> None:
+    """Source offering the choice's options counted by `plan` (`CountingMixin.count`, then
+    `Machine.countable`), else explored (`Machine.explore`): `_rw` is the chooser."""
+    ns = src.ns
+    ns.update(_walk=plan.walk, _plan=plan, _cx=compiler, _distinct=distinct_scores, _small=small_scores,
+              _psmall=plan.small, _named=machine.named, _clash=plan.clash, _machine=machine)
+    emit = src.emit
+    emit(indent, "_ro = _Leaves()")
+    if plan.ranked:  # max and min by these maps draw for ties: there must be none
+        emit(indent, f"for _rk in {src.const(tuple(plan.ranked))}:")
+        emit(indent + 1, "_rp = st.points.get(_rk)")
+        emit(indent + 1, "if _rp is None or not _distinct(_rp, _attrs):")
+        emit(indent + 2, "_ro = None")
+        emit(indent + 2, "break")
+        emit(indent, "if _ro is not None:")
+        indent += 1
+    emit(indent, "try:")
+    emit(indent + 1, "_out = _ro")  # the walk written in where it can be (the same leaves), else called
+    mark = len(src.lines)
+    walked = compiler.walk_into(src, choice, indent + 1) if inline else None
+    if walked is None or len(walked[0]) != len(plan.sites):
+        del src.lines[mark:]
+        emit(indent + 1, "_walk(env, st, _ro)")
+    emit(indent, "except Exception:")  # exploring raises it, or first what trying an earlier option raises
+    emit(indent + 1, "_ro = None")
+    if plan.ranked:
+        indent -= 1
+    emit(indent, "if _ro is not None:")
+    emit(indent + 1, "_rn = len(_ro)")
+    a, b = plan.steps
+    per = f"({a} + {b} * len(st.where))" if b else str(a)
+    emit(indent + 1, f"if st.steps + _rn * {per} > {compiler.max_steps}:")  # the error must come where it does
+    emit(indent + 2, "_ro = None")
+    for key in plan.points:  # (point maps are immutable: each asked about once)
+        name = src.const(key)
+        emit(indent, f"if _ro is not None and (_rp := st.points.get({name})) is not None "
+                     f"and _psmall.get({name}) is not _rp:")
+        emit(indent + 1, "if _small(_rp):")
+        emit(indent + 2, f"_psmall[{name}] = _rp")
+        emit(indent + 1, "else:")
+        emit(indent + 2, "_ro = None")
+    named = "(_rm[1] if (_rm := _machine._named)[0] == len(_table.text) else _named(_table))"  # (`Machine.named`)
+    cond = "True" if cardstock else " and ".join(
+        [named] + (["not _clash(_ro)"] if plan.overlaps else [])) if plan.apart and machine.sized else "False"
+    emit(indent, f"if _ro is not None and (_rn == 1 or 0 < _rn <= {MAX_OPTIONS} and {cond}):")
+    emit(indent + 1, "_ro.plan, _ro.env, _ro.ex = _plan, env, _cx")
+    emit(indent + 1, "s._options, s.found, s.chooser = None, _ro, _rw")
+    emit(indent + 1, "st.steps = 0")
+    emit(indent, "else:")
+    emit(indent + 1, "_explore(s, _choice, env, _rw)")

@@ -43,6 +43,13 @@ def place(cells: list, i: int, st, key):
     return got
 
 
+def keep(lists: list, i: int, got):
+    """`got`, kept in `lists[i]` unless None (a seat's list in a local, see `Source.place`)."""
+    if got is not None:
+        lists[i] = got
+    return got
+
+
 def seated(cells: list, st, keys: tuple) -> list:
     """The lists of one location of every seat (`keys`), None where a seat has none yet; kept in
     `cells[0]` as (store, lists) once all exist (see `place`)."""
@@ -186,6 +193,8 @@ class Source:
         self.quiet = False  # no step checked, nothing recorded (see `quiet`)
         self.bare = False  # quiet, and no step counted nor `Executor.at` set (see `counting`)
         self.hoisted: dict[int, Piece] = {}  # id(node) -> its value, computed before a loop (see `explorers`)
+        # a constant key (or the keys by seat) -> (the local keeping its list(s), its first value): `place`
+        self.places: dict[tuple, tuple[str, str]] | None = None
 
     def const(self, value) -> str:
         name = f"_c{len(self.ns)}"
@@ -225,13 +234,26 @@ class Source:
 
     def place(self, key: Piece) -> str:
         """Source giving the list of the location `key` names, or None while it has none; where
-        the key is a constant or one per seat, its list is kept between calls (`place`)."""
+        the key is a constant or one per seat, its list is kept between calls (`place`), and
+        where `places` is set, in a local for the rest of the call."""
         if key.fixed is not None:
-            return self.kept(1, "0", f"_place({{cells}}, 0, st, {key.fixed})")[1]
+            made = self.kept(1, "0", f"_place({{cells}}, 0, st, {key.fixed})")[1]
+            if self.places is None:
+                return made
+            # a function running long with one store (`rounds`): the list kept in a local once
+            # found (the same object as long as the store lives), None until then
+            local = self.places.setdefault(self.ns[key.fixed], (f"_L{len(self.places)}", "None"))[0]
+            return f"({local} if {local} is not None else ({local} := {made}))"
         if key.seats is not None:
             keys, seat = key.seats
-            i = self.temp()
-            return self.kept(len(self.ns[keys]), f"{i} := {seat}", f"_place({{cells}}, {i}, st, {keys}[{i}])")[1]
+            i, n = self.temp(), len(self.ns[keys])
+            if self.places is None:
+                return self.kept(n, f"{i} := {seat}", f"_place({{cells}}, {i}, st, {keys}[{i}])")[1]
+            # (the same, the lists by seat in a local list)
+            made, got = self.kept(n, i, f"_place({{cells}}, {i}, st, {keys}[{i}])")[1], self.temp()
+            local = self.places.setdefault(self.ns[keys], (f"_L{len(self.places)}", f"[None] * {n}"))[0]
+            self.ns["_keep"] = keep
+            return f"({got} if ({got} := {local}[{i} := {seat}]) is not None else _keep({local}, {i}, {made}))"
         return f"st.locs.get({key.code})"
 
     def bind(self, indent: int, env: EnvRef | str, bound: dict, name: str, kind: str,
