@@ -129,7 +129,7 @@ def round_source(loop: RoundLoop, rules, counting: bool, inline: bool = True):
     in (as their quiet functions and closures are), else called. (The loop's own locals start
     with `_r`: statements written in use short names of their own.)"""
     ex, machine = rules.ex, rules.machine
-    compiler = ex.compiler
+    compiler = ex.compiler.shortcuts  # the playout shortcuts' part: it also holds what it needs of the statements'
     stage, body, at = loop.stage, loop.body, loop.at
     choice = body[at]
     plan = ex.plan_of(choice) if counting else None
