@@ -9,16 +9,18 @@ cross-validated match is the sum over the folds. The held-out rounds of
 """
 from __future__ import annotations
 
+import enum
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Sequence
 
 from personalities.catalog import shipped, shipped_names
 from personalities.induction import Features, Induced, induce
 from personalities.matching import MatchRate, Scorer
 from personalities.mutation import Candidate
-from personalities.records import RecordedDecision
-from personalities.syntax import Personality
+from personalities.records import RecordedDecision, Situation
+from personalities.syntax import Comparison, Condition, Personality, Rule
+from personalities.variables import Variable
 from recycle.tournament.schedule import derive_seed
 
 #: Folds of the training rounds.
@@ -34,25 +36,57 @@ KEPT = (0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 80)
 MAX_RULES = max(KEPT)
 
 
-@dataclass(frozen=True)
-class Plan:
-    """How a file is learned from training decisions: the top `kept` induced rules (least support `support`,
-    at most `depth` conditions), above the start's rules or `alone`."""
+class Group(enum.Enum):
+    """The decisions a list of rules is induced from and decides."""
 
+    LEADING = "leading"
+    """Leading decisions only: each rule begins `Lead = 1`."""
+    FOLLOWING = "following"
+    """Following decisions only: each rule begins `Lead = 0`."""
+    PLAYING = "playing"
+    """Leading and following decisions together, as one list."""
+
+    @property
+    def situations(self) -> tuple[Situation, ...]:
+        return (Situation(self.value),) if self is not Group.PLAYING else (Situation.LEADING, Situation.FOLLOWING)
+
+
+@dataclass(frozen=True)
+class Part:
+    """How a group's rules are learned: the top `kept` induced rules (least support `support`, at most
+    `depth` conditions besides the one that confines them to their situation)."""
+
+    group: Group
     support: int
     depth: int
     kept: int
-    alone: bool = False
+
+    def words(self) -> str:
+        return (f"{self.group.value}: {self.kept} rules supported by {self.support} decisions or more, at most "
+                f"{self.depth} conditions" if self.kept else f"{self.group.value}: no rules")
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How a file is learned from training decisions: induced rules (for leading and following decisions
+    apart, or together) above the start's rules."""
+
+    parts: tuple[Part, ...] = ()
+    alone: bool = False  # without the start's rules below (where no induced rule fires, the file passes or plays
+    # its lowest, as an empty rule list does)
+
+    @property
+    def kept(self) -> int:
+        return sum(p.kept for p in self.parts)
 
     def words(self) -> str:
         if not self.kept:
             return "the start alone"
-        where = "alone" if self.alone else "above the start's rules"
-        return (f"at most {self.kept} induced rules {where} (rules supported by {self.support} decisions or more, "
-                f"at most {self.depth} conditions)")
+        where = "alone" if self.alone else "above the start's"
+        return f"induced rules {where} (" + "; ".join(p.words() for p in self.parts if p.kept) + ")"
 
 
-START_ALONE = Plan(SUPPORTS[-1], DEPTHS[0], 0)
+START_ALONE = Plan()
 
 
 def fold_rounds(records: Sequence[RecordedDecision], folds: int, seed: int) -> list[tuple[tuple, tuple]]:
@@ -61,23 +95,37 @@ def fold_rounds(records: Sequence[RecordedDecision], folds: int, seed: int) -> l
     rounds = sorted({key(r) for r in records})
     random.Random(derive_seed(seed, "imitate", "folds")).shuffle(rounds)
     fold_of = {rnd: k % folds for k, rnd in enumerate(rounds)}
-    out = []
-    for k in range(min(folds, len(rounds))):
-        out.append((tuple(r for r in records if fold_of[key(r)] != k), tuple(r for r in records if fold_of[key(r)] == k)))
-    return out
+    return [(tuple(r for r in records if fold_of[key(r)] != k), tuple(r for r in records if fold_of[key(r)] == k))
+            for k in range(min(folds, len(rounds)))]
 
 
-def planned(start: Candidate, found: Sequence[Induced], plan: Plan, origin: Callable[[Induced], str]) -> Candidate:
-    """The file a plan learns: the top induced rules, above the start's rules unless alone."""
-    top = list(found[:plan.kept])
-    rules, origins = [i.rule for i in top], [origin(i) for i in top]
-    if not plan.alone:
-        rules, origins = rules + list(start.personality.rules), origins + list(start.origins)
-    return start.with_rules(rules, origins)
+def _of(records: Sequence[RecordedDecision], group: Group) -> list[RecordedDecision]:
+    return [r for r in records if r.situation in group.situations]
 
 
-def _no_origin(_: Induced) -> str:
-    return ""
+def confined(found: Sequence[Induced], group: Group) -> list[Induced]:
+    """The induced rules of one situation, each with `Lead = 1` (leading) or `Lead = 0` (following) first:
+    a rule learned from one situation's decisions never decides the other's."""
+    if group is Group.PLAYING:
+        return list(found)
+    lead = Condition(Variable.LEAD, Comparison.EQ, int(group is Group.LEADING))
+    return [replace(i, rule=Rule(i.rule.potential, (lead, *i.rule.conditions))) for i in found]
+
+
+def induced_for(records: Sequence[RecordedDecision], part: Part) -> list[Induced]:
+    """The induced rules a part keeps, learned from the records."""
+    mine = _of(records, part.group)
+    return confined(induce(mine, max_rules=part.kept, max_conditions=part.depth, min_support=part.support),
+                    part.group)[:part.kept] if part.kept and mine else []
+
+
+def planned(start: Candidate, records: Sequence[RecordedDecision], plan: Plan,
+            origin: Callable[[Induced], str] = lambda i: "") -> Candidate:
+    """The file a plan learns from the records: its induced rules above the start's."""
+    found = [i for part in plan.parts for i in induced_for(records, part)]
+    below = () if plan.alone else start.personality.rules
+    return start.with_rules([i.rule for i in found] + list(below), [origin(i) for i in found]
+                            + ([] if plan.alone else list(start.origins)))
 
 
 def add(a: MatchRate | None, b: MatchRate) -> MatchRate:
@@ -93,47 +141,77 @@ def add(a: MatchRate | None, b: MatchRate) -> MatchRate:
 
 @dataclass
 class CrossValidation:
-    """The plans' cross-validated matches on the training decisions, and each fold's learned files."""
+    """Each part's cross-validated matches on the training decisions of its group, and the start's. A leading
+    part's rules never fire when following and the other way round, so the two groups' matches add up."""
 
     folds: list[tuple[tuple, tuple]]
-    scores: dict[Plan, int]
-    start_score: int
+    scores: dict[tuple[bool, Part], int]  # (alone, part): its matches
+    start_scores: dict[Group, int]
+
+    def _best(self, group: Group, alone: bool) -> tuple[Part, int]:
+        """The group's part matching most left-out decisions (ties: fewer rules, the larger support, fewer
+        conditions), or no rules when none beats the start alone."""
+        mine = {part: n for (solo, part), n in self.scores.items() if part.group is group and solo is alone}
+        part, score = max(mine.items(), key=lambda kv: (kv[1], -kv[0].kept, kv[0].support, -kv[0].depth),
+                          default=(None, 0))
+        start = self.start_scores.get(group, 0)
+        return (part, score) if part is not None and (score > start or alone) else (Part(group, 0, 0, 0), start)
 
     def best(self) -> Plan:
-        """The plan matching most left-out decisions; ties: fewer rules, then the larger support. Induced rules
-        are kept only when they match more than the start alone does."""
-        plan, score = max(self.scores.items(), key=lambda kv: (kv[1], -kv[0].kept, kv[0].support, -kv[0].depth))
-        return plan if score > self.start_score else START_ALONE
+        """Rules for each situation apart, or for both together, above the start's rules or alone: whichever
+        matches most left-out decisions (ties: apart, above). Induced rules are kept only where they beat
+        the start alone."""
+        plans = []
+        for alone in (False, True):
+            apart = [self._best(Group.LEADING, alone), self._best(Group.FOLLOWING, alone)]
+            plans.append((sum(n for _, n in apart), Plan(tuple(p for p, _ in apart if p.kept), alone)))
+            together = self._best(Group.PLAYING, alone)
+            plans.append((together[1], Plan((together[0],) if together[0].kept else (), alone)))
+        score, plan = max(plans, key=lambda sp: (sp[0], -plans.index(sp)))
+        return plan if plan.kept and score > self.start_score else START_ALONE
+
+    def score(self, plan: Plan) -> int:
+        """The plan's left-out matches, over the leading and following decisions."""
+        if not plan.kept:
+            return self.start_score
+        covered = {s for p in plan.parts for s in p.group.situations}
+        rest = sum(self.start_scores.get(Group(s.value), 0) for s in (Situation.LEADING, Situation.FOLLOWING)
+                   if s not in covered)
+        return sum(self.scores[(plan.alone, p)] for p in plan.parts) + rest
+
+    @property
+    def start_score(self) -> int:
+        return self.start_scores.get(Group.PLAYING, 0)
 
     @property
     def decisions(self) -> int:
-        return sum(len(aside) for _, aside in self.folds)
+        return sum(len(_of(aside, Group.PLAYING)) for _, aside in self.folds)
 
 
 def cross_validate(records: Sequence[RecordedDecision], start: Candidate, seed: int, folds: int = FOLDS,
                    supports: Sequence[int] = SUPPORTS, depths: Sequence[int] = DEPTHS) -> CrossValidation:
-    """Every plan's matches on the decisions left out of its learning, summed over the folds."""
+    """Every part's matches on the decisions of its group left out of its learning, summed over the folds."""
     cut = fold_rounds(records, folds, seed)
-    scores: dict[Plan, int] = {}
-    start_score = 0
+    scores: dict[Part, int] = {}
+    start_scores: dict[Group, int] = {}
     for learn, aside in cut:
-        features, judge = Features(learn), Scorer(aside, seed)
-        start_score += judge.matched(start.personality)
-        for depth in depths:
-            for support in supports:
-                found = induce(features, max_rules=MAX_RULES, max_conditions=depth, min_support=support)
-                for alone in (False, True):
+        for group in Group:
+            mine, judge = _of(learn, group), Scorer(_of(aside, group), seed)
+            start_scores[group] = start_scores.get(group, 0) + judge.matched(start.personality)
+            if not mine or not judge.records:
+                continue
+            features = Features(mine)
+            for depth in depths:
+                for support in supports:
+                    found = confined(induce(features, max_rules=MAX_RULES, max_conditions=depth,
+                                            min_support=support), group)
                     for kept in KEPT[1:]:
-                        plan = Plan(support, depth, kept, alone)
-                        got = judge.matched(planned(start, found, replace_kept(plan, len(found)),
-                                                    _no_origin).personality)
-                        scores[plan] = scores.get(plan, 0) + got
-    return CrossValidation(cut, scores, start_score)
-
-
-def replace_kept(plan: Plan, available: int) -> Plan:
-    """The plan with no more rules than were induced."""
-    return plan if plan.kept <= available else Plan(plan.support, plan.depth, available, plan.alone)
+                        for alone in (False, True):
+                            rules = [i.rule for i in found[:kept]] + ([] if alone else list(start.personality.rules))
+                            key = (alone, Part(group, support, depth, kept))
+                            scores[key] = scores.get(key, 0) + judge.matched(
+                                start.with_rules(rules, [""] * len(rules)).personality)
+    return CrossValidation(cut, scores, start_scores)
 
 
 def best_shipped(records: Sequence[RecordedDecision], seed: int) -> tuple[str, Personality, int]:

@@ -35,7 +35,7 @@ from typing import Callable, Sequence
 
 from personalities.catalog import shipped, shipped_names
 from personalities.evaluator import decide
-from personalities.induction import Induced, induce
+from personalities.induction import Induced
 from personalities.matching import MatchRate, Scorer, recorded
 from personalities.mutation import Candidate, Mutator
 from personalities.reader import parse_personality
@@ -44,7 +44,7 @@ from personalities.syntax import Personality
 from recycle.tournament.schedule import derive_seed
 from recycle.tournament.stats import wilson
 
-from president.authoring.crossval import FOLDS, MAX_RULES, add, best_shipped, cross_validate, planned, replace_kept
+from president.authoring.crossval import FOLDS, add, best_shipped, cross_validate, planned
 from president.authoring.evolution import simplifications
 
 #: Local search stops after this many steps in a row without a better child.
@@ -225,20 +225,17 @@ def imitate(paths: Sequence[str], start: Personality | None, start_name: str, se
     cv = cross_validate(records.train, first, seed)
     plan = cv.best()
     lineage.append(f"cross-validated on {len(cv.folds)} folds of the training rounds: the start alone matched "
-                   f"{cv.start_score} of {cv.decisions} decisions left out of learning; began with "
-                   f"{plan.words()}" + (f": {cv.scores[plan]} matched" if plan.kept else ""))
+                   f"{cv.start_score} of {cv.decisions} playing decisions left out of learning; began with "
+                   f"{plan.words()}" + (f": {cv.score(plan)} matched" if plan.kept else ""))
     note(lineage[-1])
     planned_cv = searched_cv = None
     for learn, aside in cv.folds:  # does the local search help, on decisions it did not see?
-        judge, found = Scorer(aside, seed), induce(learn, max_rules=MAX_RULES, max_conditions=plan.depth,
-                                                  min_support=plan.support)
-        begun = planned(first, found, replace_kept(plan, len(found)), lambda i: "")
+        judge, begun = Scorer(aside, seed), planned(first, learn, plan)
         inner = Search(Judge(Scorer(learn, seed), paths, holdout, seed, 1), first, seed,
-                       time.monotonic() + share, [], induced=[i.rule for i in found])
+                       time.monotonic() + share, [], induced=list(begun.personality.rules[:plan.kept]))
         planned_cv = add(planned_cv, judge.tally(begun.personality))
         searched_cv = add(searched_cv, judge.tally(inner.run(begun)[1].personality))
-    found = induce(records.train, max_rules=MAX_RULES, max_conditions=plan.depth, min_support=plan.support)
-    begun = planned(first, found, replace_kept(plan, len(found)), _origin)
+    begun = planned(first, records.train, plan, _origin)
     if searched_cv.matched <= planned_cv.matched:
         lineage.append(f"no local search: mutations and simplification matched {searched_cv.matched} left-out "
                        f"decisions, not more than {planned_cv.matched} without")
@@ -250,7 +247,7 @@ def imitate(paths: Sequence[str], start: Personality | None, start_name: str, se
     judge = Judge(Scorer(records.train, seed), paths, holdout, seed, jobs, label)
     try:
         search = Search(judge, first, seed, max(began + budget_seconds, time.monotonic() + share), lineage, note,
-                        [i.rule for i in found])
+                        list(begun.personality.rules[:plan.kept]))
         _, result = search.run(begun)
     finally:
         judge.close()
