@@ -91,3 +91,27 @@ def test_imitate_reports_the_cross_validated_rate(tmp_path):
     assert data["cross_validated"]["all"]["rate"] >= 0.9
     assert "cross-validated" in out.read_text()
     assert main(["check", str(out)]) == 0
+
+
+def test_rules_induced_above_a_start_are_grown_for_what_they_add_to_it():
+    """Above Beginner, on Classic's decisions: every induced rule, where it decides first, plays the recorded
+    play on more of the decisions Beginner got wrong than it breaks of those Beginner got right."""
+    import random
+
+    from personalities.evaluator import decide
+    from personalities.induction import Features, induce
+    from personalities.syntax import Personality
+
+    features = Features(list(record_matches("Classic", ["Classic"], preset("classic"), 15, 3)))
+    judge = Scorer(features.records)
+    right = judge.mask(shipped("Beginner"))
+    found = induce(features, max_rules=6, baseline=right)
+    assert found
+    covered = 0
+    for induced in found:
+        alone = Personality("one", (induced.rule,))
+        fires = sum(1 << i for i, r in enumerate(features.records)
+                    if decide(alone, r.view, random.Random(0))[1] is not None) & ~covered
+        plays = judge.mask(alone)
+        assert (fires & plays & ~right).bit_count() > (fires & right & ~plays).bit_count(), induced.rule
+        covered |= fires

@@ -10,6 +10,7 @@ cross-validated match is the sum over the folds. The held-out rounds of
 from __future__ import annotations
 
 import enum
+import itertools
 import random
 from dataclasses import dataclass, replace
 from typing import Callable, Sequence
@@ -112,17 +113,26 @@ def confined(found: Sequence[Induced], group: Group) -> list[Induced]:
     return [replace(i, rule=Rule(i.rule.potential, (lead, *i.rule.conditions))) for i in found]
 
 
-def induced_for(records: Sequence[RecordedDecision], part: Part) -> list[Induced]:
+def baseline(features: Features, start: Candidate, alone: bool) -> int | None:
+    """What induced rules above the start's are grown to add to: the decisions the start plays right
+    (none for rules alone)."""
+    return None if alone else Scorer(features.records).mask(start.personality)
+
+
+def induced_for(records: Sequence[RecordedDecision], part: Part, start: Candidate, alone: bool) -> list[Induced]:
     """The induced rules a part keeps, learned from the records."""
     mine = _of(records, part.group)
-    return confined(induce(mine, max_rules=part.kept, max_conditions=part.depth, min_support=part.support),
-                    part.group)[:part.kept] if part.kept and mine else []
+    if not part.kept or not mine:
+        return []
+    features = Features(mine)
+    return confined(induce(features, max_rules=part.kept, max_conditions=part.depth, min_support=part.support,
+                           baseline=baseline(features, start, alone)), part.group)[:part.kept]
 
 
 def planned(start: Candidate, records: Sequence[RecordedDecision], plan: Plan,
             origin: Callable[[Induced], str] = lambda i: "") -> Candidate:
-    """The file a plan learns from the records: its induced rules above the start's."""
-    found = [i for part in plan.parts for i in induced_for(records, part)]
+    """The file a plan learns from the records: its induced rules above the start's, or alone."""
+    found = [i for part in plan.parts for i in induced_for(records, part, start, plan.alone)]
     below = () if plan.alone else start.personality.rules
     return start.with_rules([i.rule for i in found] + list(below), [origin(i) for i in found]
                             + ([] if plan.alone else list(start.origins)))
@@ -201,16 +211,14 @@ def cross_validate(records: Sequence[RecordedDecision], start: Candidate, seed: 
             if not mine or not judge.records:
                 continue
             features = Features(mine)
-            for depth in depths:
-                for support in supports:
-                    found = confined(induce(features, max_rules=MAX_RULES, max_conditions=depth,
-                                            min_support=support), group)
-                    for kept in KEPT[1:]:
-                        for alone in (False, True):
-                            rules = [i.rule for i in found[:kept]] + ([] if alone else list(start.personality.rules))
-                            key = (alone, Part(group, support, depth, kept))
-                            scores[key] = scores.get(key, 0) + judge.matched(
-                                start.with_rules(rules, [""] * len(rules)).personality)
+            for depth, support, alone in itertools.product(depths, supports, (False, True)):
+                found = confined(induce(features, max_rules=MAX_RULES, max_conditions=depth, min_support=support,
+                                        baseline=baseline(features, start, alone)), group)
+                for kept in KEPT[1:]:
+                    rules = [i.rule for i in found[:kept]] + ([] if alone else list(start.personality.rules))
+                    key = (alone, Part(group, support, depth, kept))
+                    scores[key] = scores.get(key, 0) + judge.matched(
+                        start.with_rules(rules, [""] * len(rules)).personality)
     return CrossValidation(cut, scores, start_scores)
 
 
