@@ -37,7 +37,7 @@ KEPT = (0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 80)
 MAX_RULES = max(KEPT)
 
 
-class Group(enum.Enum):
+class RuleGroup(enum.Enum):
     """The decisions a list of rules is induced from and decides."""
 
     LEADING = "leading"
@@ -49,15 +49,15 @@ class Group(enum.Enum):
 
     @property
     def situations(self) -> tuple[Situation, ...]:
-        return (Situation(self.value),) if self is not Group.PLAYING else (Situation.LEADING, Situation.FOLLOWING)
+        return (Situation(self.value),) if self is not RuleGroup.PLAYING else (Situation.LEADING, Situation.FOLLOWING)
 
 
 @dataclass(frozen=True)
-class Part:
+class RulesPart:
     """How a group's rules are learned: the top `kept` induced rules (least support `support`, at most
     `depth` conditions besides the one that confines them to their situation)."""
 
-    group: Group
+    group: RuleGroup
     support: int
     depth: int
     kept: int
@@ -68,11 +68,11 @@ class Part:
 
 
 @dataclass(frozen=True)
-class Plan:
+class LearningPlan:
     """How a file is learned from training decisions: induced rules (for leading and following decisions
     apart, or together) above the start's rules."""
 
-    parts: tuple[Part, ...] = ()
+    parts: tuple[RulesPart, ...] = ()
     alone: bool = False  # without the start's rules below (where no induced rule fires, the file passes or plays
     # its lowest, as an empty rule list does)
 
@@ -87,7 +87,7 @@ class Plan:
         return f"induced rules {where} (" + "; ".join(p.words() for p in self.parts if p.kept) + ")"
 
 
-START_ALONE = Plan()
+START_ALONE = LearningPlan()
 
 
 def fold_rounds(records: Sequence[RecordedDecision], folds: int, seed: int) -> list[tuple[tuple, tuple]]:
@@ -100,16 +100,16 @@ def fold_rounds(records: Sequence[RecordedDecision], folds: int, seed: int) -> l
             for k in range(min(folds, len(rounds)))]
 
 
-def _of(records: Sequence[RecordedDecision], group: Group) -> list[RecordedDecision]:
+def _of(records: Sequence[RecordedDecision], group: RuleGroup) -> list[RecordedDecision]:
     return [r for r in records if r.situation in group.situations]
 
 
-def confined(found: Sequence[Induced], group: Group) -> list[Induced]:
+def confined(found: Sequence[Induced], group: RuleGroup) -> list[Induced]:
     """The induced rules of one situation, each with `Lead = 1` (leading) or `Lead = 0` (following) first:
     a rule learned from one situation's decisions never decides the other's."""
-    if group is Group.PLAYING:
+    if group is RuleGroup.PLAYING:
         return list(found)
-    lead = Condition(Variable.LEAD, Comparison.EQ, int(group is Group.LEADING))
+    lead = Condition(Variable.LEAD, Comparison.EQ, int(group is RuleGroup.LEADING))
     return [replace(i, rule=Rule(i.rule.potential, (lead, *i.rule.conditions))) for i in found]
 
 
@@ -119,7 +119,7 @@ def baseline(features: Features, start: Candidate, alone: bool) -> int | None:
     return None if alone else Scorer(features.records).mask(start.personality)
 
 
-def induced_for(records: Sequence[RecordedDecision], part: Part, start: Candidate, alone: bool) -> list[Induced]:
+def induced_for(records: Sequence[RecordedDecision], part: RulesPart, start: Candidate, alone: bool) -> list[Induced]:
     """The induced rules a part keeps, learned from the records."""
     mine = _of(records, part.group)
     if not part.kept or not mine:
@@ -129,7 +129,7 @@ def induced_for(records: Sequence[RecordedDecision], part: Part, start: Candidat
                            baseline=baseline(features, start, alone)), part.group)[:part.kept]
 
 
-def planned(start: Candidate, records: Sequence[RecordedDecision], plan: Plan,
+def planned(start: Candidate, records: Sequence[RecordedDecision], plan: LearningPlan,
             origin: Callable[[Induced], str] = lambda i: "") -> Candidate:
     """The file a plan learns from the records: its induced rules above the start's, or alone."""
     found = [i for part in plan.parts for i in induced_for(records, part, start, plan.alone)]
@@ -155,57 +155,57 @@ class CrossValidation:
     part's rules never fire when following and the other way round, so the two groups' matches add up."""
 
     folds: list[tuple[tuple, tuple]]
-    scores: dict[tuple[bool, Part], int]  # (alone, part): its matches
-    start_scores: dict[Group, int]
+    scores: dict[tuple[bool, RulesPart], int]  # (alone, part): its matches
+    start_scores: dict[RuleGroup, int]
 
-    def _best(self, group: Group, alone: bool) -> tuple[Part, int]:
+    def _best(self, group: RuleGroup, alone: bool) -> tuple[RulesPart, int]:
         """The group's part matching most left-out decisions (ties: fewer rules, the larger support, fewer
         conditions), or no rules when none beats the start alone."""
         mine = {part: n for (solo, part), n in self.scores.items() if part.group is group and solo is alone}
         part, score = max(mine.items(), key=lambda kv: (kv[1], -kv[0].kept, kv[0].support, -kv[0].depth),
                           default=(None, 0))
         start = self.start_scores.get(group, 0)
-        return (part, score) if part is not None and (score > start or alone) else (Part(group, 0, 0, 0), start)
+        return (part, score) if part is not None and (score > start or alone) else (RulesPart(group, 0, 0, 0), start)
 
-    def best(self) -> Plan:
+    def best(self) -> LearningPlan:
         """Rules for each situation apart, or for both together, above the start's rules or alone: whichever
         matches most left-out decisions (ties: apart, above). Induced rules are kept only where they beat
         the start alone."""
         plans = []
         for alone in (False, True):
-            apart = [self._best(Group.LEADING, alone), self._best(Group.FOLLOWING, alone)]
-            plans.append((sum(n for _, n in apart), Plan(tuple(p for p, _ in apart if p.kept), alone)))
-            together = self._best(Group.PLAYING, alone)
-            plans.append((together[1], Plan((together[0],) if together[0].kept else (), alone)))
+            apart = [self._best(RuleGroup.LEADING, alone), self._best(RuleGroup.FOLLOWING, alone)]
+            plans.append((sum(n for _, n in apart), LearningPlan(tuple(p for p, _ in apart if p.kept), alone)))
+            together = self._best(RuleGroup.PLAYING, alone)
+            plans.append((together[1], LearningPlan((together[0],) if together[0].kept else (), alone)))
         score, plan = max(plans, key=lambda sp: (sp[0], -plans.index(sp)))
         return plan if plan.kept and score > self.start_score else START_ALONE
 
-    def score(self, plan: Plan) -> int:
+    def score(self, plan: LearningPlan) -> int:
         """The plan's left-out matches, over the leading and following decisions."""
         if not plan.kept:
             return self.start_score
         covered = {s for p in plan.parts for s in p.group.situations}
-        rest = sum(self.start_scores.get(Group(s.value), 0) for s in (Situation.LEADING, Situation.FOLLOWING)
+        rest = sum(self.start_scores.get(RuleGroup(s.value), 0) for s in (Situation.LEADING, Situation.FOLLOWING)
                    if s not in covered)
         return sum(self.scores[(plan.alone, p)] for p in plan.parts) + rest
 
     @property
     def start_score(self) -> int:
-        return self.start_scores.get(Group.PLAYING, 0)
+        return self.start_scores.get(RuleGroup.PLAYING, 0)
 
     @property
     def decisions(self) -> int:
-        return sum(len(_of(aside, Group.PLAYING)) for _, aside in self.folds)
+        return sum(len(_of(aside, RuleGroup.PLAYING)) for _, aside in self.folds)
 
 
 def cross_validate(records: Sequence[RecordedDecision], start: Candidate, seed: int, folds: int = FOLDS,
                    supports: Sequence[int] = SUPPORTS, depths: Sequence[int] = DEPTHS) -> CrossValidation:
     """Every part's matches on the decisions of its group left out of its learning, summed over the folds."""
     cut = fold_rounds(records, folds, seed)
-    scores: dict[Part, int] = {}
-    start_scores: dict[Group, int] = {}
+    scores: dict[RulesPart, int] = {}
+    start_scores: dict[RuleGroup, int] = {}
     for learn, aside in cut:
-        for group in Group:
+        for group in RuleGroup:
             mine, judge = _of(learn, group), Scorer(_of(aside, group), seed)
             start_scores[group] = start_scores.get(group, 0) + judge.matched(start.personality)
             if not mine or not judge.records:
@@ -216,7 +216,7 @@ def cross_validate(records: Sequence[RecordedDecision], start: Candidate, seed: 
                                         baseline=baseline(features, start, alone)), group)
                 for kept in KEPT[1:]:
                     rules = [i.rule for i in found[:kept]] + ([] if alone else list(start.personality.rules))
-                    key = (alone, Part(group, support, depth, kept))
+                    key = (alone, RulesPart(group, support, depth, kept))
                     scores[key] = scores.get(key, 0) + judge.matched(
                         start.with_rules(rules, [""] * len(rules)).personality)
     return CrossValidation(cut, scores, start_scores)
