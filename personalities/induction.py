@@ -147,12 +147,17 @@ def _foil(p0: int, n0: int, p1: int, n1: int) -> float:
 
 
 def grow(features: Features, potential: Potential, remaining: int, purity: float, max_conditions: int,
-         min_support: int) -> tuple[tuple[Condition, ...], int] | None:
-    """Conditions on `potential` reaching `purity` on `remaining`, and where the rule fires; None if none do."""
+         min_support: int, baseline: int | None = None) -> tuple[tuple[Condition, ...], int] | None:
+    """Conditions on `potential` reaching `purity` on `remaining`, and where the rule fires; None if none do.
+    With a `baseline` (the decisions the rules below already play right), a rule is right where it plays
+    the recorded play and the baseline did not, wrong where the baseline did and it does not."""
     right_of = features.correct[potential]
+    wrong_of = ~right_of
+    if baseline is not None:
+        right_of, wrong_of = right_of & ~baseline, baseline & ~right_of
     mask = features.applies[potential] & remaining
     conditions: list[Condition] = []
-    p, n = _count(mask & right_of), _count(mask & ~right_of)
+    p, n = _count(mask & right_of), _count(mask & wrong_of)
     while p >= min_support and p < purity * (p + n) and len(conditions) < max_conditions:
         best = None
         for condition, holds in features.conditions(potential):
@@ -160,7 +165,7 @@ def grow(features: Features, potential: Potential, remaining: int, purity: float
             p1 = _count(m & right_of)
             if p1 < min_support:
                 continue
-            n1 = _count(m) - p1
+            n1 = _count(m & wrong_of)
             gain = _foil(p, n, p1, n1)
             if gain > 0 and (best is None or gain > best[0]):
                 best = (gain, condition, m, p1, n1)
@@ -174,11 +179,13 @@ def grow(features: Features, potential: Potential, remaining: int, purity: float
 
 
 def induce(records: Sequence[RecordedDecision] | Features, max_rules: int = 40, max_conditions: int = 3,
-           min_support: int = 3) -> list[Induced]:
+           min_support: int = 3, baseline: int | None = None) -> list[Induced]:
     """A decision list for the recorded plays (leading and following decisions), top rule first.
 
     `min_support`: a rule must play the recorded play on at least this many decisions (higher for
-    noisy records, such as a search player's: fewer rules that fit chance)."""
+    noisy records, such as a search player's: fewer rules that fit chance). `baseline`: the list goes
+    above rules that already play these decisions right (bit i: `Features.records[i]`); each rule is
+    then grown for what it adds to them (`grow`), not for its own share."""
     features = records if isinstance(records, Features) else Features(records)
     remaining = features.all
     rules: list[Induced] = []
@@ -186,16 +193,18 @@ def induce(records: Sequence[RecordedDecision] | Features, max_rules: int = 40, 
         while len(rules) < max_rules and remaining:
             best = None
             for potential in POTENTIALS:
-                grown = grow(features, potential, remaining, purity, max_conditions, min_support)
+                grown = grow(features, potential, remaining, purity, max_conditions, min_support, baseline)
                 if grown is None:
                     continue
                 conditions, mask = grown
                 right = _count(mask & features.correct[potential])
-                if best is None or right > best[0]:
-                    best = (right, potential, conditions, mask)
+                # with a baseline, what it adds: right where the baseline was wrong, less the reverse
+                worth = right if baseline is None else right - _count(mask & baseline)
+                if best is None or worth > best[0]:
+                    best = (worth, potential, conditions, mask, right)
             if best is None:
                 break
-            right, potential, conditions, mask = best
+            _, potential, conditions, mask, right = best
             rules.append(Induced(Rule(potential, conditions), _count(mask), right))
             remaining &= ~mask
     return rules

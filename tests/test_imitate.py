@@ -114,10 +114,10 @@ def test_record_and_evaluate_on_the_command_line(tmp_path, capsys):
 
 
 def test_imitate_learns_a_known_personality(tmp_path):
-    """From 30 rounds of Classic, starting at Beginner: a file that passes check and plays as Classic does
+    """From 40 rounds of Classic, starting at Beginner: a file that passes check and plays as Classic does
     on rounds it never saw, written with where each rule came from."""
     train, fresh, out = tmp_path / "c.jsonl", tmp_path / "fresh.jsonl", tmp_path / "Like.rul"
-    assert main(["record", "Classic", "--rounds", "30", "--seed", "1", "--out", str(train)]) == 0
+    assert main(["record", "Classic", "--rounds", "40", "--seed", "1", "--out", str(train)]) == 0
     assert main(["record", "Classic", "--rounds", "10", "--seed", "2", "--out", str(fresh)]) == 0
     assert main(["imitate", str(train), "--start", "Beginner", "--out", str(out), "--seed", "1",
                  "--budget-hours", "0.0005", "--json", str(tmp_path / "i.json")]) == 0

@@ -3,22 +3,25 @@
 The records are split by round (a round's decisions all train or all stay held
 out, `--holdout` of the rounds held out). On the training decisions:
 
-1. beginning: the start personality, the decision list induced from the
-   records (`personalities.induction`), or that list with the start's rules
-   below it as a last resort; and the least support of an induced rule. The
-   choice is made on a quarter of the training rounds kept aside, the rules
-   induced from the rest: the one matching most decisions it did not learn from.
+0. the start: `--start`, or the shipped personality matching most training decisions, so the
+   file learned never begins below the best shipped one.
+1. beginning: the top rules of the decision list induced from the records
+   (`personalities.induction`), above the start's rules or alone, or the start alone.
+   How many rules, of which least support, is chosen by cross-validation
+   (`crossval`: folds of the training rounds, each learned without and scored on):
+   induced rules are kept only when they match more left-out decisions than the start alone.
 2. local search: the evolution's valid mutations (`personalities.mutation`;
    donors: the start's rules, the induced ones and every shipped
    personality's), a child kept when a sign test on the decisions it decides
    differently says it matches more training decisions than chance would (or
-   as many, shorter), until `--budget-hours` is spent or `PATIENCE` steps
+   as many, shorter), until its share of `--budget-hours` is spent or `PATIENCE` steps
    in a row find nothing.
 3. simplification: rules and conditions are removed while all the removals together
    cost fewer than `earn` training decisions (a rule stays only when it earns its place;
    measured against the file before simplifying, so small losses cannot add up).
 
-The held-out decisions are read only to report. Same seed, same file, for any `-j`.
+Steps 2 and 3 are run on every fold too, and kept only when they match more left-out
+decisions than step 1's file alone. The held-out decisions are read only to report. Same seed, same file, for any `-j`.
 """
 from __future__ import annotations
 
@@ -32,7 +35,7 @@ from typing import Callable, Sequence
 
 from personalities.catalog import shipped, shipped_names
 from personalities.evaluator import decide
-from personalities.induction import Features, induce
+from personalities.induction import Induced
 from personalities.matching import MatchRate, Scorer, recorded
 from personalities.mutation import Candidate, Mutator
 from personalities.reader import parse_personality
@@ -41,6 +44,7 @@ from personalities.syntax import Personality
 from recycle.tournament.schedule import derive_seed
 from recycle.tournament.stats import wilson
 
+from president.authoring.crossval import FOLDS, add, best_shipped, cross_validate, planned
 from president.authoring.evolution import simplifications
 
 #: Local search stops after this many steps in a row without a better child.
@@ -50,12 +54,6 @@ POPULATION = 8
 #: A mutation is kept when its gain in matched training decisions is this many standard deviations of
 #: chance (about a 2.5% one-sided level per child).
 Z = 2.0
-#: Least supports of an induced rule tried (decisions it must play right), chosen by inner validation.
-SUPPORTS = (3, 6, 12, 24, 48)
-#: Most conditions an induced rule may have, tried alike. Deeper rules fit more of the records and of
-#: chance: on the search master's records, 5 conditions beside 3 only gave the inner choice more ways to
-#: pick an overfitted list (docs/imitate.md, "Richer induced rules"), so one depth is tried.
-DEPTHS = (3,)
 
 
 @dataclass(frozen=True)
@@ -138,51 +136,10 @@ class Search:
         """Training decisions a rule, a condition or an edit must win to be kept: chance fits fewer."""
         return max(2, len(self.judge.scorer.records) // 500)
 
-    def _lists(self, rules: list, origins: list) -> dict[str, Candidate]:
-        """The start, the induced decision list, and that list above the start's rules (a last resort)."""
-        start = self.start
-        return {"the start personality": start,
-                "the induced rules": start.with_rules(rules, origins),
-                "the induced rules above the start's": start.with_rules([*rules, *start.personality.rules],
-                                                                        [*origins, *start.origins])}
-
-    def choose(self) -> tuple[str, int, int]:
-        """Which list to begin with, the least support of an induced rule and its most conditions: the choice
-        that matches most decisions it was not induced from (the training rounds split again, a quarter kept
-        aside)."""
-        inner = split(self.judge.scorer.records, 0.25, derive_seed(self.seed, "imitate", "inner"))
-        if not inner.held_out or not inner.train:  # too few rounds to keep any aside
-            self.lineage.append(f"began with the induced rules above the start's (too few rounds to choose: "
-                                f"rules supported by {SUPPORTS[0]} decisions or more)")
-            return "the induced rules above the start's", SUPPORTS[0], DEPTHS[0]
-        features, judge = Features(inner.train), Scorer(inner.held_out, self.seed)
-        scores: dict[tuple[str, int, int], int] = {}
-        for depth in DEPTHS:
-            for support in SUPPORTS:
-                rules = [r.rule for r in induce(features, min_support=support, max_conditions=depth)]
-                for label, candidate in self._lists(rules, [""] * len(rules)).items():
-                    key = (label, 0, 0) if candidate is self.start else (label, support, depth)
-                    scores.setdefault(key, judge.matched(candidate.personality))
-        # ties: the larger support, then the fewer conditions (the rules that fit chance least)
-        (label, support, depth), score = max(scores.items(), key=lambda kv: (kv[1], kv[0][1], -kv[0][2]))
-        how = f"rules supported by {support} decisions or more" + (f", at most {depth} conditions"
-                                                                    if len(DEPTHS) > 1 else "")
-        self.lineage.append(f"began with {label}" + (f" ({how})" if support else "")
-                            + f": on a quarter of the training rounds kept aside it matched {score} of "
-                              f"{len(inner.held_out)}")
-        return label, support or SUPPORTS[-1], depth or DEPTHS[0]
-
-    def run(self) -> tuple[int, Candidate]:
-        label, support, depth = self.choose()
-        found = induce(self.judge.scorer.records, min_support=support, max_conditions=depth)
-        self.induced = [r.rule for r in found]
-        origins = [f"induced from the records (where it came in, it fired on {r.fired} decisions, {r.correct} "
-                   "right)" for r in found]
-        chosen = self._lists(self.induced, origins)[label]
-        best = (self.judge.matched([chosen])[0], chosen)
-        self.note(f"{self.lineage[-1]}; {best[0]} training decisions matched")
-        best = self.climb(best)
-        return self.simplify(best)
+    def run(self, begun: Candidate) -> tuple[int, Candidate]:
+        """Local search from `begun`, then simplification."""
+        best = (self.judge.matched([begun])[0], begun)
+        return self.simplify(self.climb(best))
 
     def donors(self) -> list:
         """Rules a mutation may copy in: the start's, the induced ones, every shipped personality's."""
@@ -237,20 +194,69 @@ class Search:
         return best
 
 
-def imitate(paths: Sequence[str], start: Personality, start_name: str, seed: int, holdout: float,
+@dataclass(frozen=True)
+class Imitation:
+    """What `imitate` found: the file, the split it was found on, its lineage, and its cross-validated match
+    on the training decisions (each fold's file scored on the fold it did not learn from)."""
+
+    found: Candidate
+    records: Split
+    lineage: list[str]
+    cross_validated: MatchRate
+    start: Personality
+
+
+def imitate(paths: Sequence[str], start: Personality | None, start_name: str, seed: int, holdout: float,
             budget_seconds: float, jobs: int = 1, note: Callable[[str], None] = lambda text: None,
-            label: Label = Label.PLAYED) -> tuple[Candidate, Split, list[str]]:
-    """The best candidate found, the split it was found on (labelled with `label`'s play), and its lineage."""
+            label: Label = Label.PLAYED) -> Imitation:
+    """The file that plays the recorded play (`label`'s) most often on decisions it did not learn from.
+    `start` None: the shipped personality matching most training decisions."""
     records = split(load_all(paths, label), holdout, seed)
     if not records.train:
         raise ImitateError("no training decisions: record more rounds, or lower --holdout")
+    lineage: list[str] = []
+    if start is None:
+        start_name, start, score = best_shipped(records.train, seed)
+        lineage.append(f"started from {start_name}, the shipped personality matching most training decisions "
+                       f"({score} of {len(records.train)})")
+    began = time.monotonic()
+    share = budget_seconds / (FOLDS + 1)  # the search once per fold (to validate it), and once on all
+    first = Candidate.of(start, start_name)
+    cv = cross_validate(records.train, first, seed)
+    plan = cv.best()
+    lineage.append(f"cross-validated on {len(cv.folds)} folds of the training rounds: the start alone matched "
+                   f"{cv.start_score} of {cv.decisions} playing decisions left out of learning; began with "
+                   f"{plan.words()}" + (f": {cv.score(plan)} matched" if plan.kept else ""))
+    note(lineage[-1])
+    planned_cv = searched_cv = None
+    for learn, aside in cv.folds:  # does the local search help, on decisions it did not see?
+        judge, begun = Scorer(aside, seed), planned(first, learn, plan)
+        inner = Search(Judge(Scorer(learn, seed), paths, holdout, seed, 1), first, seed,
+                       time.monotonic() + share, [], induced=list(begun.personality.rules[:plan.kept]))
+        planned_cv = add(planned_cv, judge.tally(begun.personality))
+        searched_cv = add(searched_cv, judge.tally(inner.run(begun)[1].personality))
+    begun = planned(first, records.train, plan, _origin)
+    if searched_cv.matched <= planned_cv.matched:
+        lineage.append(f"no local search: mutations and simplification matched {searched_cv.matched} left-out "
+                       f"decisions, not more than {planned_cv.matched} without")
+        note(lineage[-1])
+        return Imitation(begun, records, lineage, planned_cv, start)
+    lineage.append(f"local search kept: with it {searched_cv.matched} left-out decisions matched, "
+                   f"{planned_cv.matched} without")
+    note(lineage[-1])
     judge = Judge(Scorer(records.train, seed), paths, holdout, seed, jobs, label)
     try:
-        search = Search(judge, Candidate.of(start, start_name), seed, time.monotonic() + budget_seconds, [], note)
-        _, found = search.run()
+        search = Search(judge, first, seed, max(began + budget_seconds, time.monotonic() + share), lineage, note,
+                        list(begun.personality.rules[:plan.kept]))
+        _, result = search.run(begun)
     finally:
         judge.close()
-    return found, records, search.lineage
+    return Imitation(result, records, lineage, searched_cv, start)
+
+
+def _origin(rule: Induced) -> str:
+    return (f"induced from the records (where it came in, it fired on {rule.fired} decisions, {rule.correct} "
+            "right)")
 
 
 class ImitateError(ValueError):
@@ -289,19 +295,20 @@ def firings(personality: Personality, records: Sequence[RecordedDecision], seed:
     return {line: (fired[line], right[line]) for line in fired}
 
 
-def imitated_text(candidate: Candidate, about: dict, lineage: Sequence[str], train: MatchRate, held: MatchRate,
-                  fired: dict[int, tuple[int, int]]) -> str:
+def imitated_text(candidate: Candidate, about: dict, lineage: Sequence[str], train: MatchRate, cv: MatchRate,
+                  held: MatchRate, fired: dict[int, tuple[int, int]]) -> str:
     """The commented file: what it imitates and how well, each rule's origin and how often it matched."""
     lines = [f"; Plays like {about['player']} (president imitate from {about['start']}, seed {about['seed']}): "
              f"plays {about.get('label', Label.PLAYED).words} in {rate_text(held.matched, held.total)} of {held.total} held-out "
              "decisions.",
              ";",
              f"; Records: {', '.join(about['records'])}; {train.total} training decisions "
-             f"({rate_text(train.matched, train.total)} matched), {held.total} held out.",
+             f"({rate_text(train.matched, train.total)} matched; cross-validated "
+             f"{rate_text(cv.matched, cv.total)}), {held.total} held out.",
              *([f"; Label: the preferred play, the most visited over every search of a position the records "
                  "keep (president record --searches K)."] if about.get('label') is Label.PREFERRED else []),
-             "; Search (a step kept only when it matched more training decisions than chance would, or as many "
-             "with a shorter file):"]
+             "; Search (induced rules kept only when they matched more decisions left out of learning; a step kept "
+             "only when it matched more training decisions than chance would, or as many with a shorter file):"]
     lines += [f";   {step}" for step in lineage]
     played = parse_personality(candidate.text)  # its line numbers are those `fired` counted
     for rule, counted, origin in zip(candidate.personality.rules, played.rules, candidate.origins):

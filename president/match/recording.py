@@ -14,6 +14,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 from personalities.records import RecordedDecision, Visit, header, record_lines, situation_of
 from recycle.kernel.protocol import play_game
+from recycle.kernel.specs import AgentSpecError, parse_spec
 
 from president.agents.opponents import make_bots
 from president.game.cards import Give
@@ -22,6 +23,22 @@ from president.game.settings import Settings
 from president.match.simulate import match_seed
 from president.game.state import PresidentState
 from president.game.view import president_view
+
+
+#: Budget parameters `fixed_iterations` replaces: whatever else bounded the search.
+_BUDGET_KEYS = ("iterations", "samples", "time", "calls", "nodes", "cap")
+
+
+def fixed_iterations(spec: str, iterations: int) -> str:
+    """`spec` with its search budget fixed at `iterations` and no wall-clock cap, so a record means the same
+    on any machine however busy (a capped search stops early under load). Only a search player's spec
+    (`name:key=value,...`) has a budget; the spec's check (`check_agents_for`) then refuses a bot without one."""
+    name, params = parse_spec(spec)
+    if not params:
+        raise AgentSpecError(f"--iterations: {spec!r} is not a search player's spec (write e.g. "
+                             "ismcts:rollout=Classic)")
+    kept = [f"{k}={v}" for k, v in params.items() if k not in _BUDGET_KEYS]
+    return f"{name}:" + ",".join([f"iterations={iterations}", *kept])
 
 
 def record_of(observation, legal_actions: Sequence[Any], action: Any) -> RecordedDecision | None:

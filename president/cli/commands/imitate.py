@@ -36,8 +36,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                        description=__doc__.split("\n\n")[0])
     p.add_argument("records", nargs="+", metavar="F.jsonl", help="decision records (president record, or your "
                                                                   "own from the table's decisions folder)")
-    p.add_argument("--start", default="Beginner", metavar="START",
-                   help="the personality the search starts from (a file or a name; default Beginner)")
+    p.add_argument("--start", default=None, metavar="START",
+                   help="the personality the search starts from (a file or a name; default: the shipped "
+                        "personality matching most training decisions)")
     p.add_argument("--out", metavar="ME.rul", type=new_output_file, help="the personality written")
     p.add_argument("--evaluate", metavar="RUL", help="only score this personality against the records")
     p.add_argument("--budget-hours", type=HOURS, default=DEFAULT_HOURS, metavar="H",
@@ -99,30 +100,31 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if not args.out:
         raise UsageError("give --out ME.rul (the file written), or --evaluate RUL to score a file")
-    start = _personality(args.start, folders)
+    start = _personality(args.start, folders) if args.start else None
     seed = seed_of(args)
     began = time.monotonic()
-    found, records, lineage = imitate(paths, start, start.name, seed, args.holdout, args.budget_hours * 3600,
-                                      args.jobs, note=lambda text: err_console.print(text, highlight=False),
-                                      label=label)
+    got = imitate(paths, start, start.name if start else "", seed, args.holdout, args.budget_hours * 3600,
+                  args.jobs, note=lambda text: err_console.print(text, highlight=False), label=label)
+    records, start = got.records, got.start
     train, held = Scorer(records.train, seed), Scorer(records.held_out, seed)
     label = label_shown(records.train + records.held_out, label)
-    personality = found.personality
+    personality = got.found.personality
     t_train, t_held = train.tally(personality), held.tally(personality)
     about = {"player": ", ".join(_players(paths)), "start": start.name, "seed": seed,
              "records": [Path(p).name for p in paths], "label": label}
-    text = imitated_text(found, about, lineage, t_train, t_held, firings(personality, records.train, seed))
+    text = imitated_text(got.found, about, got.lineage, t_train, got.cross_validated, t_held,
+                         firings(personality, records.train, seed))
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(text, encoding="utf-8")
     s_held = held.tally(start)
     if not is_stdout(args.json):
-        print_table(rates_table([("training", t_train), ("held out", t_held), (f"{start.name}, held out", s_held)],
-                                label))
+        print_table(rates_table([("training", t_train), ("cross-validated", got.cross_validated),
+                                 ("held out", t_held), (f"{start.name}, held out", s_held)], label))
         console.print(f"{len(personality.rules)} rules written to {args.out} "
                       f"({time.monotonic() - began:.0f} s)", highlight=False)
     if args.json:
         write_json(args.json, {"out": str(args.out), "start": start.name, "seed": seed, "records": paths,
-                               "label": label.value,
-                               "training": tally_json(t_train), "held_out": tally_json(t_held),
-                               "start_held_out": tally_json(s_held), "lineage": lineage})
+                               "label": label.value, "training": tally_json(t_train),
+                               "cross_validated": tally_json(got.cross_validated), "held_out": tally_json(t_held),
+                               "start_held_out": tally_json(s_held), "lineage": got.lineage})
     return 0

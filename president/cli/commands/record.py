@@ -14,10 +14,11 @@ from recycle.players import check_agents_for
 from tui.president.options import DEFAULT_OPPONENTS
 
 from president.game.president_game import PresidentGame
-from president.match.recording import record_matches, write_records
+from president.match.recording import fixed_iterations, record_matches, write_records
 from president.cli.common import add_seed_option, add_table_options, console, rules_dirs, seed_of, table_settings
 
 SEARCHES = IntRange(1, 100)
+ITERATIONS = IntRange(1, 1_000_000)
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -31,6 +32,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--searches", type=SEARCHES, default=1, metavar="K",
                    help="a search player: search each position K times and record the root visits of all "
                         "K, summed (its preferred play; the first search decides; default 1)")
+    p.add_argument("--iterations", type=ITERATIONS, default=None, metavar="N",
+                   help="a search player: fix its budget at N iterations a search with no time cap, so the "
+                        "records mean the same on any machine (default: the spec's budget)")
     p.add_argument("--rules-dir", default=None, help="a folder of .rul files to find personalities in")
     add_seed_option(p)
     add_table_options(p)
@@ -40,6 +44,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     settings = table_settings(args)
     opponents = split_specs(args.opponents)
+    if args.iterations is not None:
+        args.bot = fixed_iterations(args.bot, args.iterations)
     check_agents_for([args.bot, *opponents], PresidentGame(settings))
     seed = seed_of(args)
     with progress_bar(console, args.rounds, "recording", "rounds") as advance:
