@@ -92,3 +92,12 @@ def test_the_exchange_evidence_remembers_pairs_of_hands_without_changing_them():
     shared = ExchangeEvidence(state, 0)
     first = [shared.weight(w) for w in worlds + worlds]
     assert first == [ExchangeEvidence(state, 0).weight(w) for w in worlds + worlds]
+
+
+def test_the_seats_helper_draws_the_master_levels_chain():
+    """The person's helper (`seat_belief`) says it shows the master's chain: the same q and length."""
+    from president.agents.beliefs import CHAIN
+    from president.agents.levels import SEARCH
+
+    master = make_bot(SEARCH).inference
+    assert (master.q, master.pool) == (CHAIN.q, CHAIN.pool) == (0.05, 1500)
