@@ -1,6 +1,7 @@
 """Does weighing the exchange cost the master any strength? A paired check on duplicate deals.
 
     python bench/exchange_strength.py [--deals 40] [--rounds 3] [--seed 35] [--smoke]
+    python bench/exchange_strength.py --before SPEC [--first D] ...   # the master against another search
 
 The exchange's evidence (`president.game.exchange_evidence`) only speaks in the
 rounds after the first, so each deal is a match whose first round five
@@ -13,6 +14,11 @@ deal is played twice from the same seed, the master weighing the exchange
 round points (4 for President ... 0 for Scum) in the rounds it played are
 compared deal by deal: the mean difference per round with its 95% interval
 (Student t over deals), printed as it goes.
+
+`--before SPEC` compares the master level against another search instead
+(both weighing the exchange), e.g. the master as it was: its chain of 300
+worlds. `--first D` starts at deal D, so that runs in separate processes
+split the deals between them.
 """
 from __future__ import annotations
 
@@ -61,18 +67,22 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=40)
     parser.add_argument("--rounds", type=int, default=3, help="rounds per match (the master plays all but the first)")
     parser.add_argument("--seed", type=int, default=35)
+    parser.add_argument("--before", default=None, metavar="SPEC", help="the search to compare the master "
+                        "with (both weighing the exchange); without it, the master not weighing the exchange")
+    parser.add_argument("--first", type=int, default=0, metavar="D", help="the first deal played")
     add_smoke_option(parser)
     args = smoke(parser.parse_args(), deals=1, rounds=2)
     master = MASTER.replace("iterations=1500", "iterations=30") if args.smoke else MASTER
+    other = args.before.replace("iterations=1500", "iterations=30") if args.smoke and args.before else args.before
     diffs: list[float] = []
-    for d in range(args.deals):
+    for d in range(args.first, args.first + args.deals):
         seed, seat = args.seed * 1_000_003 + d, d % 5
         after = play(seed, seat, args.rounds, master, True)
-        before = play(seed, seat, args.rounds, master, False)
+        before = play(seed, seat, args.rounds, other, True) if other else play(seed, seat, args.rounds, master, False)
         diffs.append((sum(after) - sum(before)) / len(after))
         mean = statistics.fmean(diffs)
         half = t95(len(diffs) - 1) * statistics.stdev(diffs) / len(diffs) ** 0.5 if len(diffs) > 1 else float("inf")
-        print(f"deal {d + 1:3d} seat {seat}: with the exchange {after}, before {before}; "
+        print(f"deal {d + 1:3d} seat {seat}: with the {'master' if other else 'exchange'} {after}, before {before}; "
               f"mean difference {mean:+.3f} points a round (95% {mean - half:+.3f} to {mean + half:+.3f})",
               flush=True)
 

@@ -21,8 +21,8 @@ from president.agents.bots import make_bot
 from president.agents.opponents import known_policies
 from president.game.state import PresidentState
 
-#: The chain of the master level's search (`president.agents.levels.SEARCH`): q=0.05, 300 worlds.
-CHAIN = Inference(0.05, pool=300)
+#: The chain of the master level's search (`president.agents.levels.SEARCH`): q=0.05, 1,500 worlds.
+CHAIN = Inference(0.05, pool=1500)
 #: The opponents' model the chain weighs their decisions by.
 MODEL = "Classic"
 

@@ -31,10 +31,11 @@ class Level:
 
 
 #: The strongest search at a person's pace: 1,500 iterations with Classic rollouts, Classic as the
-#: model of the other players, and worlds inferred from their decisions by a chain of 300 (about a
-#: second of one idle core), never more than 2 s a move; told the table's names, it weighs each rule
-#: personality's decisions by that personality's own rules (`names=on`, docs/beliefs.md).
-SEARCH = "ismcts:iterations=1500,rollout=Classic,model=on,infer=0.05,pool=300,names=on,cap=2"
+#: model of the other players, and worlds inferred from their decisions by a chain of 1,500, one world
+#: per iteration (about a second of one idle core), never more than 2 s a move; told the table's
+#: names, it weighs each rule personality's decisions by that personality's own rules (`names=on`,
+#: docs/beliefs.md).
+SEARCH = "ismcts:iterations=1500,rollout=Classic,model=on,infer=0.05,pool=1500,names=on,cap=2"
 
 LEVELS: dict[str, Level] = {level.name: level for level in (
     Level("easy", ("Counter", "Aggressive", "Gambler"), "the three weakest personalities"),

@@ -46,12 +46,14 @@ MIX = 0.05
 class ExchangeEvidence:
     """This round's exchanges as `observer` saw them, ready to weigh worlds (`weight`)."""
 
-    __slots__ = ("pairs", "played")
+    __slots__ = ("pairs", "played", "_seen")
 
     def __init__(self, state: "PresidentState", observer: int) -> None:
         # (high, low, k, G counts or None, R counts or None): G and R known only to a seat of the pair
         self.pairs: list[tuple[int, int, int, list[int] | None, list[int] | None]] = []
         self.played: dict[int, list[int]] = {}
+        # the factor of each pair of hands weighed (a chain's step changes two hands: most pairs recur)
+        self._seen: dict[tuple, float] = {}
         places, n, s = state.prev_places, state.num_players, state.settings
         if places is None or not state.gifts:
             return
@@ -80,13 +82,18 @@ class ExchangeEvidence:
 
     def weight(self, world: "PresidentState") -> float:
         """The world's likelihood factor, 0..1 (up to a constant of the position): product over the pairs."""
-        w = 1.0
-        for high, low, k, g_counts, r_counts in self.pairs:
-            h, lo = self._start(world, high), self._start(world, low)
-            if g_counts is None:  # divided by the most it can be (sizes are public): a factor of 0..1
-                w *= pair_weight(h, lo, k) / (comb(sum(h), k) * comb(sum(lo), k))
-            else:
-                w *= known_pair_weight(h, k, g_counts, r_counts)
+        w, seen = 1.0, self._seen
+        for i, (high, low, k, g_counts, r_counts) in enumerate(self.pairs):
+            key = (i, tuple(world.counts[high]), tuple(world.counts[low]))
+            factor = seen.get(key)
+            if factor is None:
+                h, lo = self._start(world, high), self._start(world, low)
+                if g_counts is None:  # divided by the most it can be (sizes are public): a factor of 0..1
+                    factor = pair_weight(h, lo, k) / (comb(sum(h), k) * comb(sum(lo), k))
+                else:
+                    factor = known_pair_weight(h, k, g_counts, r_counts)
+                seen[key] = factor
+            w *= factor
         return w
 
     def _start(self, world: "PresidentState", p: int) -> list[int]:

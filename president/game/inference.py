@@ -84,19 +84,29 @@ class ModelEvidence:
     the public position at that moment is kept (from the replay of the round);
     a world's weight is multiplied by `q` for every such decision the model,
     given that player's hand in the world at that moment, would not have made.
+
+    A player's decisions depend on its own hand only, so the weight is a
+    product of one factor per player, and each factor is remembered by that
+    player's hand: a chain's step swaps one card between two players, so the
+    others' factors are looked up, not replayed (the model is asked once per
+    hand a player is given; a model that flips coins is asked on the
+    evidence's own seeded generator, so the same worlds always weigh the same).
     """
 
     RECENT = 48  # most of a round
     #: Whether the exchange before the round weighs the hands too (off only to measure what it adds).
     EXCHANGE = True
 
-    __slots__ = ("events", "q", "model", "_rng", "exchange")
+    __slots__ = ("events", "q", "model", "_rng", "exchange", "_by_player", "_known")
 
     def __init__(self, state: "PresidentState", observer: int, q: float, model) -> None:
         self.q, self.model, self._rng = q, model, random.Random(0)
         # the gifts before the round (none in the first)
         self.exchange = ExchangeEvidence(state, observer) if self.EXCHANGE else None
         self.events: list[tuple["PresidentState", int, Play, list[int]]] = []
+        # player -> (its decisions weighed, most recent first; hand -> factor of the hands weighed to the end)
+        self._by_player: dict[int, tuple[list, dict[tuple[int, ...], float]]] = {}
+        self._known = hasattr(model, "factor")  # the opponents' own policies (`recycle.search.inference.Known`)
         plays = _round_plays(state)
         others = [i for i, (p, _) in enumerate(plays) if p != observer]
         recent = set(others[-self.RECENT:])  # the decisions weighed: only their positions are copied
@@ -118,25 +128,48 @@ class ModelEvidence:
             if i in snapshots:
                 events.append((snapshots[i], p, action, later[p][:]))
         self.events = events
+        for event in events:
+            self._by_player.setdefault(event[1], ([], {}))[0].append(event)
 
     def weight(self, world: "PresidentState", floor: float = 0.0) -> float:
         """The world's likelihood factor; once it falls below `floor` the rest of the decisions are
         not asked (the value returned is then an upper bound still below `floor`)."""
-        w, q, model, rng = self.exchange.weight(world) if self.exchange else 1.0, self.q, self.model, self._rng
-        known = hasattr(model, "factor")  # the opponents' own policies (`recycle.search.inference.Known`)
-        for snapshot, p, action, later in self.events:
+        w = self.exchange.weight(world) if self.exchange else 1.0
+        todo = []
+        for p, (events, known) in self._by_player.items():  # the hands already weighed first: free
+            hand = tuple(world.counts[p])
+            factor = known.get(hand)
+            if factor is None:
+                todo.append((events, known, hand))
+            else:
+                w *= factor
+        for events, known, hand in todo:
+            if w < floor:
+                break
+            factor, whole = self._factor(events, hand, w, floor)
+            w *= factor
+            if not whole:  # stopped below the floor: an upper bound, not remembered
+                break
+            known[hand] = factor
+        return w
+
+    def _factor(self, events: list, hand: tuple[int, ...], w: float, floor: float) -> tuple[float, bool]:
+        """One player's factor given its `hand` now (the product of its decisions' likelihoods), and
+        whether all were asked (not once `w` times the factor fell below `floor`)."""
+        factor, q, model, rng, known = 1.0, self.q, self.model, self._rng, self._known
+        for snapshot, p, action, later in events:
             saved = snapshot.counts[p]
-            snapshot.counts[p] = [a + b for a, b in zip(world.counts[p], later)]
+            snapshot.counts[p] = [a + b for a, b in zip(hand, later)]
             try:
                 if known:
-                    w *= model.factor(snapshot, p, snapshot.legal_actions(), action, q, rng)
+                    factor *= model.factor(snapshot, p, snapshot.legal_actions(), action, q, rng)
                 elif model(snapshot, snapshot.legal_actions(), rng) != action:
-                    w *= q
-                if w < floor:
-                    break
+                    factor *= q
             finally:
                 snapshot.counts[p] = saved
-        return w
+            if w * factor < floor:
+                return factor, False
+        return factor, True
 
 
 def _passes(state: "PresidentState") -> dict[int, tuple[int, int, bool]] | None:
