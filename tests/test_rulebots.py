@@ -41,8 +41,8 @@ def both_ways(table, seed: int, agents, start: PresidentState | None = None) -> 
     fast, slow = (PresidentState.new_match(table, seed), PresidentState.new_match(table, seed)) if start is None \
         else (start.clone(), start.clone())
     fast_rng, slow_rng = random.Random(seed), random.Random(seed)
-    assert rulebots.playout(fast, agents, fast_rng)
-    play_out(slow, [a.choose for a in agents], slow_rng, unasked_when_forced(agents))
+    moves = rulebots.playout(fast, agents, fast_rng)
+    assert moves == play_out(slow, [a.choose for a in agents], slow_rng, unasked_when_forced(agents))  # counted alike
     return fast, slow, fast_rng, slow_rng
 
 
@@ -131,14 +131,14 @@ def test_play_game_takes_the_compiled_loop_only_where_it_applies(monkeypatch):
             return a
 
     play_game(PresidentState.new_match(table, 1), five, OwnRandom(1))
-    assert taken == [True, False, False, False, False]
+    assert [t is not None for t in taken] == [True, False, False, False, False]
 
 
 @compiled_only
 def test_without_the_compiled_engine_nothing_is_done(monkeypatch):
     monkeypatch.setattr(fastplay, "_C", None)
     state = PresidentState.new_match(preset("classic"), 3)
-    assert not rulebots.playout(state, players(map(shipped, FIVE.split(","))), random.Random(3))
+    assert rulebots.playout(state, players(map(shipped, FIVE.split(","))), random.Random(3)) is None
     assert not state.history
 
 
@@ -192,3 +192,30 @@ def test_traces_read_the_same_follow_odds_compiled_or_not(monkeypatch):
                           for seed in range(150) for personality in (ODDS, shipped("Counter"))]
     assert traces["pure"] == traces["compiled"]
     assert any("FollowOdds" in str(trace) for _, trace in traces["pure"])
+
+
+@compiled_only
+def test_a_search_rollout_by_a_personality_is_the_compiled_loop_and_the_same_as_play_out(monkeypatch):
+    """The master's rollouts (`rollout=Classic`) take the compiled loop: the same results, the same
+    moves counted (the `calls=` budgets count them) and the same draws as `play_out`."""
+    from recycle.search.common import Rollout
+
+    table = dataclasses.replace(preset("classic"), rounds=1)
+    rollout = Rollout(RulePlayer(shipped("Classic"), president_view), "Classic")
+    taken = []
+    monkeypatch.setattr(rulebots, "playout", lambda *a, real=rulebots.playout: taken.append(real(*a)) or taken[-1])
+    for seed in range(12):
+        start = PresidentState.new_match(table, seed)
+        walk = random.Random(seed)
+        for _ in range(walk.randrange(0, 25)):  # a position somewhere in the round
+            if start.is_terminal():
+                break
+            start.apply(walk.choice(start.legal_actions()))
+        fast, fast_rng = start.clone(), random.Random(seed)
+        got = rollout.run(fast, fast_rng)
+        slow, slow_rng = start.clone(), random.Random(seed)
+        agent = rollout.agent
+        moves = play_out(slow, [agent.choose] * 5, slow_rng, unasked_when_forced([agent]) * 5)
+        assert got == (slow.results().utilities(), moves)
+        assert fast.history == slow.history and fast_rng.getstate() == slow_rng.getstate()
+    assert len(taken) == 12 and all(t is not None for t in taken)

@@ -90,32 +90,36 @@ def _getrandbits(rng: random.Random):
     return fastplay.bits_of(rng._randbelow)
 
 
-def playout(state, agents: Sequence[Any], rng: random.Random) -> bool:
+def playout(state, agents: Sequence[Any], rng: random.Random) -> int | None:
     """Play `state` to its end as `play_out(state, [a.choose for a in agents], rng, forced)` does, and
-    return True; or return False, having done nothing, where the compiled loop does not apply."""
+    return the moves made, as it counts them; or None, having done nothing, where the compiled loop
+    does not apply."""
     c_module = fastplay.compiled_module()
     if c_module is None or len(agents) != state.num_players or not all(map(compiled_player, agents)):
-        return False
+        return None
     rules = fastplay.rules_of(state.settings)
     bits = _getrandbits(rng)
     if rules is None or bits is None:
-        return False
+        return None
     settings = state.settings
     pack = (0, 0, 0) + (4 * settings.decks,) * 13 + (settings.jokers,)
     programs = tuple(programs_of(agent.personality) for agent in agents)
     forced = [agent.draws_nothing_when_forced for agent in agents]
     forced_bits = sum(1 << p for p, f in enumerate(forced) if f)
     play_round, PLAY, EXCHANGE, OVER = c_module.play_rules_round, Phase.PLAY, Phase.EXCHANGE, Phase.OVER
+    moves = 0
     while state.phase is not OVER:
         if state.phase is PLAY:
-            _, ended = play_round(state, rules, programs, forced_bits, state.prev_places, pack, settings.deck_size,
+            played, ended = play_round(state, rules, programs, forced_bits, state.prev_places, pack, settings.deck_size,
                                   odds_of, bits, _ORDERS)
+            moves += played
             if ended:
                 state._end_round()
                 continue
         if state.phase is EXCHANGE:  # `RulePlayer.choose` on the exchange view, without listing every gift
             giver, _, count = state.pending[0]
             apply_gift(state, give_of(gift_of(state.counts[giver], count)))
+            moves += 1
             continue
         # a decision C leaves to Python: one move of `play_out`
         player = state.current_player()
@@ -124,4 +128,5 @@ def playout(state, agents: Sequence[Any], rng: random.Random) -> bool:
             state.apply_legal(legal[0])
         else:
             apply_chosen(state, legal, agents[player].choose(state.observation(player), legal, rng))
-    return True
+        moves += 1
+    return moves

@@ -50,7 +50,7 @@ class PresidentState(GameState):
 
     #: Everything search may use; agents are the game's to add (`president.game.president_game`).
     capabilities = Capabilities(neighbours=True, evidence=True, still_in=True, holdings=True,
-                                transposition_keys=True, policy_playout=True)
+                                transposition_keys=True, policy_playout=True, agents_playout=True)
 
     # ---- construction -------------------------------------------------
     @classmethod
@@ -340,9 +340,9 @@ class PresidentState(GameState):
             phase = self.phase
         return steps
 
-    def agents_playout(self, agents, rng: random.Random) -> bool:
-        """`play_game`'s loop for these agents in compiled code, where it applies (every seat a rule
-        personality: `president.game.rulebots`): True when the match was played to its end, False
+    def agents_playout(self, agents, rng: random.Random) -> int | None:
+        """`play_out`'s loop for these agents in compiled code, where it applies (every seat a rule
+        personality: `president.game.rulebots`): the moves made, the state played to its end; None
         (nothing done) where the protocol's own loop must play it."""
         from president.game.rulebots import playout
 

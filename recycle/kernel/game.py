@@ -55,6 +55,9 @@ class Capabilities:
     """`transposition_key()`: a key equal for states that play on identically (alphabeta's table)."""
     policy_playout: bool = False
     """`policy_playout(rng)`: a hand-tuned policy played to the end (search's `rollout=greedy`)."""
+    agents_playout: bool = False
+    """`agents_playout(agents, rng)`: a compiled loop playing to the end as `play_out` does for these
+    agents, returning the moves made (None, nothing done, where it does not apply to them)."""
     true_state: bool = True
     """`Observation.true_state()` is offered to labelled cheating baselines (`mcts`)."""
     climbing_view: bool = False

@@ -355,8 +355,8 @@ def play_game(state: GameState, agents: Sequence[Agent], rng: random.Random,
         state.random_playout(rng, rng._randbelow)
         return state.results()
     if on_decision is None:  # the hot path of simulations: no Decision objects
-        fused = getattr(state, "agents_playout", None)  # a game's compiled loop for these agents, if any
-        if fused is not None and fused(agents, rng):
+        # a game's compiled loop for these agents, where it has one and it applies
+        if state.capabilities.agents_playout and state.agents_playout(agents, rng) is not None:
             return state.results()
         play_out(state, [agent.choose for agent in agents], rng, unasked_when_forced(agents))
         return state.results()

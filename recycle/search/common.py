@@ -174,8 +174,12 @@ class Rollout:
         if agent is None:  # the hot path: no observations, no agent calls
             steps = state.random_playout(rng)
         else:
-            steps = play_out(state, [agent.choose] * state.num_players, rng,
-                             unasked_when_forced([agent]) * state.num_players)
+            steps = None  # the game's compiled loop, where it has one and it applies (the same moves)
+            if state.capabilities.agents_playout:
+                steps = state.agents_playout([agent] * state.num_players, rng)
+            if steps is None:
+                steps = play_out(state, [agent.choose] * state.num_players, rng,
+                                 unasked_when_forced([agent]) * state.num_players)
         return state.results().utilities(), steps
 
 
