@@ -41,6 +41,7 @@ from recycle.interp.undo import OptionEffects, apply_all, option_texts
 from recycle.interp.invariants import check_cards, checking_by_default
 from recycle.interp.knowledge import redeal
 from recycle.interp.observation import RecycleObservation
+from recycle.interp.sight import blind_to_redeal
 from recycle.interp.store import Rng, Store, Table
 
 #: The reference engine's bound on choices per game.
@@ -294,9 +295,17 @@ class RecycleState(GameState):
         how many hidden cards its options may move (and chance drawn while finding them, e.g. a
         tie broken at random): re-dealt until the world offers the same option texts (at most
         `MAX_REDEALS` deals; docs/recycle-language.md, "Options and hidden cards")."""
-        slots = self.hidden_cards(player)
-        c = self._dealt(player, slots, rng)
-        if slots and player == self.chooser and not self.over and self.pending is not None \
+        return self._determinized(player, rng, self.hidden_cards(player), False)
+
+    def determinizer(self, player: int):
+        """`determinize(player, rng)` for many draws: where the pending options cannot depend on
+        what the re-deal changes (`sight`), each draw keeps them instead of finding them again."""
+        slots, same = self.hidden_cards(player), blind_to_redeal(self, player)
+        return lambda rng: self._determinized(player, rng, slots, same)
+
+    def _determinized(self, player: int, rng: random.Random, slots: list[tuple], same: bool) -> "RecycleState":
+        c = self._dealt(player, slots, rng, same)
+        if slots and not same and player == self.chooser and not self.over and self.pending is not None \
                 and self.rules.faces(self.pending[0]):
             told = self.option_texts()
             for _ in range(MAX_REDEALS - 1):
@@ -305,11 +314,11 @@ class RecycleState(GameState):
                 c = self._dealt(player, slots, rng)
         return c
 
-    def _dealt(self, player: int, slots: list[tuple], rng: random.Random) -> "RecycleState":
+    def _dealt(self, player: int, slots: list[tuple], rng: random.Random, same: bool = False) -> "RecycleState":
         c = self.clone()
         redeal(self.table, c.st, player, slots, rng)
         c.st.rng = Rng(rng.getrandbits(64))
-        if not c.over and c.pending is not None and slots:
+        if not c.over and c.pending is not None and slots and not same:
             with c.rules.guard():
                 c.rules.machine.offer(c)
         if c.rules.check:
