@@ -39,7 +39,7 @@ from recycle.interp.rounds import loop_here, play_rounds
 from recycle.interp.canonical import canonical_texts, hidden_ranks, reads_faces
 from recycle.interp.undo import OptionEffects, apply_all, option_texts
 from recycle.interp.invariants import check_cards, checking_by_default
-from recycle.interp.knowledge import redeal
+from recycle.interp.knowledge import Redealer
 from recycle.interp.observation import RecycleObservation
 from recycle.interp.sight import blind_to_redeal
 from recycle.interp.store import Rng, Store, Table
@@ -301,22 +301,25 @@ class RecycleState(GameState):
         """`determinize(player, rng)` for many draws: where the pending options cannot depend on
         what the re-deal changes (`sight`), each draw keeps them instead of finding them again."""
         slots, same = self.hidden_cards(player), blind_to_redeal(self, player)
-        return lambda rng: self._determinized(player, rng, slots, same)
+        deal = Redealer(self.table, self.st, player, slots)  # (its groups worked out once)
+        return lambda rng: self._determinized(player, rng, slots, same, deal)
 
-    def _determinized(self, player: int, rng: random.Random, slots: list[tuple], same: bool) -> "RecycleState":
-        c = self._dealt(player, slots, rng, same)
+    def _determinized(self, player: int, rng: random.Random, slots: list[tuple], same: bool,
+                      deal: Redealer | None = None) -> "RecycleState":
+        c = self._dealt(player, slots, rng, same, deal)
         if slots and not same and player == self.chooser and not self.over and self.pending is not None \
                 and self.rules.faces(self.pending[0]):
             told = self.option_texts()
             for _ in range(MAX_REDEALS - 1):
                 if c.option_texts() == told:
                     break
-                c = self._dealt(player, slots, rng)
+                c = self._dealt(player, slots, rng, False, deal)
         return c
 
-    def _dealt(self, player: int, slots: list[tuple], rng: random.Random, same: bool = False) -> "RecycleState":
+    def _dealt(self, player: int, slots: list[tuple], rng: random.Random, same: bool = False,
+               deal: Redealer | None = None) -> "RecycleState":
         c = self.clone()
-        redeal(self.table, c.st, player, slots, rng)
+        (deal or Redealer(self.table, self.st, player, slots))(c.st, rng)
         c.st.rng = Rng(rng.getrandbits(64))
         if not c.over and c.pending is not None and slots and not same:
             with c.rules.guard():
