@@ -50,9 +50,9 @@ def same_world(root, player: int, k: int) -> None:
         assert a.option_texts() == b.option_texts() and a.st.locs == b.st.locs
 
 
-def positions(game, seed: int, moves: int):
+def positions(game, seed: int, moves: int, compat: str | None = None):
     """The positions of one random game, the first `moves` of them."""
-    state, rng = new_compiled_game(game, seed), random.Random(seed)
+    state, rng = new_compiled_game(game, seed, compat=compat), random.Random(seed)
     for _ in range(moves):
         if state.is_terminal():
             return
@@ -71,10 +71,11 @@ def test_the_choosers_options_are_kept_only_where_nothing_hidden_is_read(other, 
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.sampled_from(sorted(OTHERS)), st.integers(0, 50), st.integers(1, 12), st.integers(0, 3))
-def test_a_kept_world_is_the_world_found_again(other, seed, moves, k):
+@given(st.sampled_from(sorted(OTHERS)), st.integers(0, 50), st.integers(1, 12), st.integers(0, 3),
+       st.sampled_from([None, "cardstock"]))
+def test_a_kept_world_is_the_world_found_again(other, seed, moves, k, compat):
     game = parse_game(GAME.replace("OTHER", other), "sight.gdl")
-    for state in positions(game, seed, moves):
+    for state in positions(game, seed, moves, compat):
         for player in range(3):
             same_world(state, player, k)
 

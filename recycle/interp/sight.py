@@ -30,10 +30,10 @@ def blind_to_redeal(state, player: int) -> bool:
 
     False whenever it is not proven: a location read whose owner is not known here, a place `player`
     cannot see read for more than its size, a variable from outside holding cards, a draw (a
-    random number, a new name, a shuffle, a max or min that could tie), or the reference engine's
-    walk (`compat`)."""
+    random number, a new name, a shuffle, a max or min that could tie). (`--compat cardstock`
+    lists options its own way, from the same reads: kept alike.)"""
     rules = state.rules
-    if state.over or state.pending is None or rules.cardstock:
+    if state.over or state.pending is None:
         return False
     node, env = state.pending
     ex, st = rules.ex, state.st
