@@ -89,3 +89,12 @@ def test_big_two_worlds_are_kept_for_the_mover_and_found_again_for_the_others(se
         assert blind_to_redeal(state, mover) and not blind_to_redeal(state, (mover + 1) % 4)
         for player in (mover, (mover + 1) % 4):
             same_world(state, player, k)
+
+
+def test_a_determinizer_of_a_position_played_on_since_deals_from_where_it_is_now():
+    state = new_compiled_game(load_game(game_path("BigTwo4")), 5)
+    mover = state.current_player()
+    deal = state.determinizer(mover)
+    state.apply(state.legal_actions()[0])
+    got, expected = deal(random.Random(1)), state.determinize(mover, random.Random(1))
+    assert got.st.locs == expected.st.locs and got.option_texts() == expected.option_texts()

@@ -302,7 +302,13 @@ class RecycleState(GameState):
         what the re-deal changes (`sight`), each draw keeps them instead of finding them again."""
         slots, same = self.hidden_cards(player), blind_to_redeal(self, player)
         deal = Redealer(self.table, self.st, player, slots)  # (its groups worked out once)
-        return lambda rng: self._determinized(player, rng, slots, same, deal)
+        choices, pending = self.choices, self.pending
+
+        def draw(rng: random.Random) -> "RecycleState":
+            if self.choices != choices or self.pending is not pending:  # played on since: all afresh
+                return self.determinize(player, rng)
+            return self._determinized(player, rng, slots, same, deal)
+        return draw
 
     def _determinized(self, player: int, rng: random.Random, slots: list[tuple], same: bool,
                       deal: Redealer | None = None) -> "RecycleState":
