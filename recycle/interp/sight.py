@@ -51,7 +51,10 @@ def blind_to_redeal(state, player: int) -> bool:
             return False
     table = ex.table
     for loc in reads:
-        key = ex.loc_key(loc, env, st)
+        try:
+            key = ex.loc_key(loc, env, st)
+        except Exception:  # noqa: BLE001 — an owner the game never evaluates here (a branch not taken)
+            return False
         if key[2] != "mem" and not table.visible(key, player):  # (a memory: no re-deal touches it)
             return False
     return True
