@@ -3,12 +3,14 @@ the world it gives, its options, their effects and every draw are those of findi
 from __future__ import annotations
 
 import random
+from unittest.mock import patch
 
 import pytest
 from hypothesis import given, settings, strategies as st
 from recycle_engines import new_compiled_game
 
 from recycle.games import game_path
+from recycle.interp import game as game_module
 from recycle.interp.sight import blind_to_redeal
 from recycle.lang import load_game, parse_game
 
@@ -36,11 +38,19 @@ def effects(state) -> list:
             for option in state.effects]
 
 
+def found_again(root, player: int, rng: random.Random):
+    """A determinization that finds the options again whatever the choice reads."""
+    with patch.object(game_module, "blind_to_redeal", lambda state, player: False):
+        return root.determinize(player, rng)
+
+
 def same_world(root, player: int, k: int) -> None:
-    """The determinizer's world is the one `determinize` makes with the same generator, draw for draw."""
-    ra, rb = random.Random(k), random.Random(k)
-    a, b = root.determinize(player, ra), root.determinizer(player)(rb)
-    assert ra.random() == rb.random()  # as many draws from the caller's generator
+    """A world that keeps the options (`determinize`, a `determinizer`'s) is the one finding them
+    again makes with the same generator, draw for draw."""
+    ra, rb, rc = random.Random(k), random.Random(k), random.Random(k)
+    a, b, c = found_again(root, player, ra), root.determinizer(player)(rb), root.determinize(player, rc)
+    assert c.st.locs == b.st.locs and c.option_texts() == b.option_texts()
+    assert ra.random() == rb.random() == rc.random()  # as many draws from the caller's generator
     assert a.option_texts() == b.option_texts() and effects(a) == effects(b)
     assert (a.st.locs, a.st.known, a.st.ints, a.st.where) == (b.st.locs, b.st.known, b.st.ints, b.st.where)
     assert a.st.rng.below(1 << 30) == b.st.rng.below(1 << 30)  # the game's own generator reseeded alike
@@ -97,5 +107,5 @@ def test_a_determinizer_of_a_position_played_on_since_deals_from_where_it_is_now
     mover = state.current_player()
     deal = state.determinizer(mover)
     state.apply(state.legal_actions()[0])
-    got, expected = deal(random.Random(1)), state.determinize(mover, random.Random(1))
+    got, expected = deal(random.Random(1)), found_again(state, mover, random.Random(1))
     assert got.st.locs == expected.st.locs and got.option_texts() == expected.option_texts()

@@ -294,8 +294,9 @@ class RecycleState(GameState):
         generator; find the pending options again. The chooser of a choice that reads faces is told
         how many hidden cards its options may move (and chance drawn while finding them, e.g. a
         tie broken at random): re-dealt until the world offers the same option texts (at most
-        `MAX_REDEALS` deals; docs/recycle-language.md, "Options and hidden cards")."""
-        return self._determinized(player, rng, self.hidden_cards(player), False)
+        `MAX_REDEALS` deals; docs/recycle-language.md, "Options and hidden cards"). Where no
+        re-deal can change the options (`sight`), they are kept, not found again."""
+        return self._determinized(player, rng, self.hidden_cards(player), blind_to_redeal(self, player))
 
     def determinizer(self, player: int):
         """`determinize(player, rng)` for many draws: where the pending options cannot depend on
