@@ -39,8 +39,9 @@ from recycle.interp.rounds import loop_here, play_rounds
 from recycle.interp.canonical import canonical_texts, hidden_ranks, reads_faces
 from recycle.interp.undo import OptionEffects, apply_all, option_texts
 from recycle.interp.invariants import check_cards, checking_by_default
-from recycle.interp.knowledge import redeal
+from recycle.interp.knowledge import Redealer
 from recycle.interp.observation import RecycleObservation
+from recycle.interp.sight import blind_to_redeal
 from recycle.interp.store import Rng, Store, Table
 
 #: The reference engine's bound on choices per game.
@@ -293,23 +294,41 @@ class RecycleState(GameState):
         generator; find the pending options again. The chooser of a choice that reads faces is told
         how many hidden cards its options may move (and chance drawn while finding them, e.g. a
         tie broken at random): re-dealt until the world offers the same option texts (at most
-        `MAX_REDEALS` deals; docs/recycle-language.md, "Options and hidden cards")."""
-        slots = self.hidden_cards(player)
-        c = self._dealt(player, slots, rng)
-        if slots and player == self.chooser and not self.over and self.pending is not None \
+        `MAX_REDEALS` deals; docs/recycle-language.md, "Options and hidden cards"). Where no
+        re-deal can change the options (`sight`), they are kept, not found again."""
+        return self._determinized(player, rng, self.hidden_cards(player), blind_to_redeal(self, player))
+
+    def determinizer(self, player: int):
+        """`determinize(player, rng)` for many draws: where the pending options cannot depend on
+        what the re-deal changes (`sight`), each draw keeps them instead of finding them again."""
+        slots, same = self.hidden_cards(player), blind_to_redeal(self, player)
+        deal = Redealer(self.table, self.st, player, slots)  # (its groups worked out once)
+        choices, pending = self.choices, self.pending
+
+        def draw(rng: random.Random) -> "RecycleState":
+            if self.choices != choices or self.pending is not pending:  # played on since: all afresh
+                return self.determinize(player, rng)
+            return self._determinized(player, rng, slots, same, deal)
+        return draw
+
+    def _determinized(self, player: int, rng: random.Random, slots: list[tuple], same: bool,
+                      deal: Redealer | None = None) -> "RecycleState":
+        c = self._dealt(player, slots, rng, same, deal)
+        if slots and not same and player == self.chooser and not self.over and self.pending is not None \
                 and self.rules.faces(self.pending[0]):
             told = self.option_texts()
             for _ in range(MAX_REDEALS - 1):
                 if c.option_texts() == told:
                     break
-                c = self._dealt(player, slots, rng)
+                c = self._dealt(player, slots, rng, False, deal)
         return c
 
-    def _dealt(self, player: int, slots: list[tuple], rng: random.Random) -> "RecycleState":
+    def _dealt(self, player: int, slots: list[tuple], rng: random.Random, same: bool = False,
+               deal: Redealer | None = None) -> "RecycleState":
         c = self.clone()
-        redeal(self.table, c.st, player, slots, rng)
+        (deal or Redealer(self.table, self.st, player, slots))(c.st, rng)
         c.st.rng = Rng(rng.getrandbits(64))
-        if not c.over and c.pending is not None and slots:
+        if not c.over and c.pending is not None and slots and not same:
             with c.rules.guard():
                 c.rules.machine.offer(c)
         if c.rules.check:

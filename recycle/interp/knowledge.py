@@ -74,32 +74,51 @@ def apply_changes(st: Store, changes: tuple[Change, ...], undo: bool = False) ->
 
 def redeal(table: Table, st: Store, player: int, slots: list[tuple], rng: random.Random) -> None:
     """Re-deal, in place, the cards at `slots` ((key, index) of every card `player` cannot see)."""
-    deck_of, known = table.deck_of, st.known
-    groups: dict[tuple, list[int]] = {}  # (key, deck) -> indices of that location with that back
-    pinned: dict[tuple, list[int]] = {}  # (key, deck) -> cards known to be there
-    free: dict[str, list[int]] = {}  # deck -> the other hidden cards
-    for key, i in slots:
-        card = st.locs[key][i]
-        group = (key, deck_of[card])
-        groups.setdefault(group, []).append(i)
-        if known.get((player, card)) == key:
-            pinned.setdefault(group, []).append(card)
-        else:
-            free.setdefault(deck_of[card], []).append(card)
-    for cards in free.values():
-        cards.sort()  # the deal depends on the set of cards only, not on where they are now
-        rng.shuffle(cards)
-    for (key, deck), places in groups.items():
-        mine = sorted(pinned.get((key, deck), ()))
-        if mine:
-            places = places[:]
-            rng.shuffle(places)  # known to be here, not known where
-        cards = st.locs[key]
-        for n, i in enumerate(places):
-            cards[i] = mine[n] if n < len(mine) else free[deck].pop()
-            st.where[cards[i]] = key
-    # What the others know stays only where `player` can vouch for it: about cards it sees,
-    # or knows to be in the same place (others' entries about re-dealt cards would be false).
-    hidden = {st.locs[key][i] for key, i in slots}
-    st.known = {(q, c): key for (q, c), key in known.items()
-                if q == player or c not in hidden or known.get((player, c)) == key}
+    Redealer(table, st, player, slots)(st, rng)
+
+
+class Redealer:
+    """`redeal` of one position for one player, its groups worked out once for many deals (a search's
+    or an estimator's determinizations): called with a copy of the position's store and a generator,
+    it deals as `redeal` does, draw for draw."""
+
+    __slots__ = ("free", "groups", "known")
+
+    def __init__(self, table: Table, st: Store, player: int, slots: list[tuple]) -> None:
+        deck_of, known = table.deck_of, st.known
+        groups: dict[tuple, list[int]] = {}  # (key, deck) -> indices of that location with that back
+        pinned: dict[tuple, list[int]] = {}  # (key, deck) -> cards known to be there
+        free: dict[str, list[int]] = {}  # deck -> the other hidden cards
+        for key, i in slots:
+            card = st.locs[key][i]
+            group = (key, deck_of[card])
+            groups.setdefault(group, []).append(i)
+            if known.get((player, card)) == key:
+                pinned.setdefault(group, []).append(card)
+            else:
+                free.setdefault(deck_of[card], []).append(card)
+        # the deal depends on the set of cards only, not on where they are now
+        self.free = tuple((deck, sorted(cards)) for deck, cards in free.items())
+        self.groups = tuple((key, deck, places, sorted(pinned.get((key, deck), ())))
+                            for (key, deck), places in groups.items())
+        # What the others know stays only where `player` can vouch for it: about cards it sees,
+        # or knows to be in the same place (others' entries about re-dealt cards would be false).
+        hidden = {st.locs[key][i] for key, i in slots}
+        self.known = {(q, c): key for (q, c), key in known.items()
+                      if q == player or c not in hidden or known.get((player, c)) == key}
+
+    def __call__(self, st: Store, rng: random.Random) -> None:
+        free = {}
+        for deck, cards in self.free:
+            free[deck] = cards = cards[:]
+            rng.shuffle(cards)
+        locs, where = st.locs, st.where
+        for key, deck, places, mine in self.groups:
+            if mine:
+                places = places[:]
+                rng.shuffle(places)  # known to be here, not known where
+            cards = locs[key]
+            for n, i in enumerate(places):
+                cards[i] = mine[n] if n < len(mine) else free[deck].pop()
+                where[cards[i]] = key
+        st.known = self.known.copy()
