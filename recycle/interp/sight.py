@@ -39,7 +39,7 @@ def blind_to_redeal(state, player: int) -> bool:
     ex, st = rules.ex, state.st
     if ex.compiler is None:  # (its proof of which maps rank without ties is the compiler's)
         return False
-    shape = _shape(ex.compiler, node)
+    shape = _shape(ex.compiler.expressions, node)  # (fixed_key: the expression compiler's part)
     if shape is None:
         return False
     ranked, outside, reads = shape
