@@ -174,25 +174,30 @@ static PyObject *play_round(PyObject *self, PyObject *args) {
         int k = fp_legal(&g, &r, legal_now);
         Py_ssize_t i = draw_index(draw, bits, k);
         if (i < 0) { failed = 1; break; }
-        Code c = legal_now[i];
-        if (c.count && !PLAYS[c.value][c.count][c.jokers]) {
-            PyErr_SetString(PyExc_RuntimeError, "fastplay: a play outside the interned table");
-            failed = 1;
-            break;
-        }
-        int rc = fp_play(&g, &r, c, l.history);
-        steps++;
+        int rc = fp_play_chosen(&g, &r, legal_now[i], l.history);
         if (rc < 0) { failed = 1; break; }
+        steps++;
         ended = rc;
     }
-    /* Write back even after an error: the state then holds every move made so far. */
+    return fp_loop_result(state, &g, &l, failed, steps, ended);
+}
+
+int fp_play_chosen(Round *g, const Rules *r, Code c, PyObject *history) {
+    if (c.count && !PLAYS[c.value][c.count][c.jokers]) {
+        PyErr_SetString(PyExc_RuntimeError, "fastplay: a play outside the interned table");
+        return -1;
+    }
+    return fp_play(g, r, c, history);
+}
+
+PyObject *fp_loop_result(PyObject *state, const Round *g, Lists *l, int failed, long steps, int status) {
     PyObject *type, *value, *trace;
     PyErr_Fetch(&type, &value, &trace);
-    int wrote = fp_write_state(state, &g, &l);
-    fp_drop_lists(&l);
+    int wrote = fp_write_state(state, g, l);
+    fp_drop_lists(l);
     if (type) { PyErr_Restore(type, value, trace); return NULL; }
     if (wrote < 0 || failed) return NULL;
-    return Py_BuildValue("(li)", steps, ended);
+    return Py_BuildValue("(li)", steps, status);
 }
 
 /* legal(state, rules) -> list: `legality.legal_plays` of the player to move, as interned plays. */

@@ -49,6 +49,12 @@ int fp_read_state(PyObject *s, Round *g, Lists *l);
 int fp_write_state(PyObject *s, const Round *g, const Lists *l);
 void fp_drop_lists(Lists *l);
 
+/* `fp_play` of a play the loop chose, refused (-1, an error set) if it is not an interned play. */
+int fp_play_chosen(Round *g, const Rules *r, Code c, PyObject *history);
+/* The end of a loop: write the state back (even after an error: it then holds every move made so
+ * far) and return (steps, status), or NULL with the first error. */
+PyObject *fp_loop_result(PyObject *state, const Round *g, Lists *l, int failed, long steps, int status);
+
 /* What rule players read of the table and of the round beyond its C arrays (_fastplay_bots.c). */
 typedef struct {
     int has_prev, prev[MAXP];     /* the previous round's places, if any */

@@ -286,21 +286,10 @@ PyObject *fp_play_rules_round(PyObject *self, PyObject *args) {
             if (rc < 0) { failed = 1; break; }
             if (rc == 0) break;
         }
-        if (c.count && !PLAYS[c.value][c.count][c.jokers]) {
-            PyErr_SetString(PyExc_RuntimeError, "fastplay: a play outside the interned table");
-            failed = 1;
-            break;
-        }
-        int rc = fp_play(&g, &r, c, l.history);
-        steps++;
+        int rc = fp_play_chosen(&g, &r, c, l.history);
         if (rc < 0) { failed = 1; break; }
+        steps++;
         if (rc) { status = 1; break; }
     }
-    PyObject *type, *value, *trace;
-    PyErr_Fetch(&type, &value, &trace);
-    int wrote = fp_write_state(state, &g, &l);
-    fp_drop_lists(&l);
-    if (type) { PyErr_Restore(type, value, trace); return NULL; }
-    if (wrote < 0 || failed) return NULL;
-    return Py_BuildValue("(li)", steps, status);
+    return fp_loop_result(state, &g, &l, failed, steps, status);
 }
