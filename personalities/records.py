@@ -94,6 +94,12 @@ class RecordedDecision:
     visits: tuple["Visit", ...] = ()
     searches: int = 0
 
+    @property
+    def round_key(self) -> tuple[str, int]:
+        """Which recorded round the decision belongs to: its file, and the round there (a round's decisions
+        are not independent: held out, or dealt to a fold, together)."""
+        return self.where.rsplit(":", 1)[0], self.round
+
     def preferred(self) -> "RecordedDecision":
         """This decision labelled with the searches' preferred play: the most visited over every search
         of the position (ties: the recorded play, else the first listed). Itself when it has no visits."""

@@ -82,6 +82,7 @@ def test_with_coin_flipping_personalities_the_same_hands_always_weigh_the_same()
     assert shared.events
     first = [shared.weight(w) for w in worlds]
     assert [shared.weight(w) for w in worlds] == first
+    assert [evidence(state, COINS).weight(w) for w in worlds] == first  # same seed, same weights: a fresh evidence
 
 
 def test_the_exchange_evidence_remembers_pairs_of_hands_without_changing_them():

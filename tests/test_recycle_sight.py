@@ -30,6 +30,8 @@ OTHERS = {
     "((> (size (game iloc STOCK)) 0) (set (game sto M) (random 3)))": False,  # a draw while options are found
     "((> (size (game iloc STOCK)) 0) (shuffle (game vloc PILE)))": False,
     "((== 1 2) (move (top ((7 player) vloc HAND)) (top (game vloc PILE))))": False,  # an owner never evaluated
+    # the size of a place named by a hidden card (the top of STOCK's suit): another world, another place
+    "((> (size (game vloc (cardatt SUIT (top (game iloc STOCK))))) 0) (inc (game sto M) 1))": False,
 }
 
 

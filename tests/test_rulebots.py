@@ -41,9 +41,24 @@ def both_ways(table, seed: int, agents, start: PresidentState | None = None) -> 
     fast, slow = (PresidentState.new_match(table, seed), PresidentState.new_match(table, seed)) if start is None \
         else (start.clone(), start.clone())
     fast_rng, slow_rng = random.Random(seed), random.Random(seed)
-    moves = rulebots.playout(fast, agents, fast_rng)
+    moves = decided_in_c(fast, agents, fast_rng)
     assert moves == play_out(slow, [a.choose for a in agents], slow_rng, unasked_when_forced(agents))  # counted alike
     return fast, slow, fast_rng, slow_rng
+
+
+def decided_in_c(state: PresidentState, agents, rng: random.Random) -> int:
+    """`rulebots.playout`, asserting that C made the decisions: a loop handing them all back to Python
+    would make the same games and pass every comparison (Python decides only what C cannot: here, none)."""
+    asked = []
+    for agent in set(agents):
+        agent.choose = lambda *args, real=agent.choose: asked.append(1) or real(*args)
+    try:
+        moves = rulebots.playout(state, agents, rng)
+    finally:
+        for agent in set(agents):
+            del agent.choose
+    assert moves is not None and not asked, f"{len(asked)} of {moves} moves decided in Python"
+    return moves
 
 
 def assert_same_games(table, seed: int, agents, start: PresidentState | None = None) -> None:

@@ -92,12 +92,11 @@ START_ALONE = LearningPlan()
 
 def fold_rounds(records: Sequence[RecordedDecision], folds: int, seed: int) -> list[tuple[tuple, tuple]]:
     """(learn, aside) per fold: whole rounds, dealt to folds in an order drawn from the seed."""
-    key = lambda r: (r.where.rsplit(":", 1)[0], r.round)  # noqa: E731 - one key, named once
-    rounds = sorted({key(r) for r in records})
+    rounds = sorted({r.round_key for r in records})
     random.Random(derive_seed(seed, "imitate", "folds")).shuffle(rounds)
     fold_of = {rnd: k % folds for k, rnd in enumerate(rounds)}
-    return [(tuple(r for r in records if fold_of[key(r)] != k), tuple(r for r in records if fold_of[key(r)] == k))
-            for k in range(min(folds, len(rounds)))]
+    return [(tuple(r for r in records if fold_of[r.round_key] != k),
+             tuple(r for r in records if fold_of[r.round_key] == k)) for k in range(min(folds, len(rounds)))]
 
 
 def _of(records: Sequence[RecordedDecision], group: RuleGroup) -> list[RecordedDecision]:
@@ -113,26 +112,26 @@ def confined(found: Sequence[Induced], group: RuleGroup) -> list[Induced]:
     return [replace(i, rule=Rule(i.rule.potential, (lead, *i.rule.conditions))) for i in found]
 
 
-def baseline(features: Features, start: Candidate, alone: bool) -> int | None:
-    """What induced rules above the start's are grown to add to: the decisions the start plays right
-    (none for rules alone)."""
-    return None if alone else Scorer(features.records).mask(start.personality)
+def baseline(records: Sequence[RecordedDecision], start: Candidate, seed: int) -> int:
+    """What induced rules above the start's are grown to add to: the decisions the start plays right (scored
+    with the seed every judge uses: a start with `Random` conditions plays as it is judged)."""
+    return Scorer(records, seed).mask(start.personality)
 
 
-def induced_for(records: Sequence[RecordedDecision], part: RulesPart, start: Candidate, alone: bool) -> list[Induced]:
+def induced_for(records: Sequence[RecordedDecision], part: RulesPart, start: Candidate, alone: bool,
+                seed: int) -> list[Induced]:
     """The induced rules a part keeps, learned from the records."""
     mine = _of(records, part.group)
     if not part.kept or not mine:
         return []
-    features = Features(mine)
-    return confined(induce(features, max_rules=part.kept, max_conditions=part.depth, min_support=part.support,
-                           baseline=baseline(features, start, alone)), part.group)[:part.kept]
+    return confined(induce(Features(mine), max_rules=part.kept, max_conditions=part.depth, min_support=part.support,
+                           baseline=None if alone else baseline(mine, start, seed)), part.group)
 
 
-def planned(start: Candidate, records: Sequence[RecordedDecision], plan: LearningPlan,
+def planned(start: Candidate, records: Sequence[RecordedDecision], plan: LearningPlan, seed: int,
             origin: Callable[[Induced], str] = lambda i: "") -> Candidate:
     """The file a plan learns from the records: its induced rules above the start's, or alone."""
-    found = [i for part in plan.parts for i in induced_for(records, part, start, plan.alone)]
+    found = [i for part in plan.parts for i in induced_for(records, part, start, plan.alone, seed)]
     below = () if plan.alone else start.personality.rules
     return start.with_rules([i.rule for i in found] + list(below), [origin(i) for i in found]
                             + ([] if plan.alone else list(start.origins)))
@@ -177,7 +176,8 @@ class CrossValidation:
             plans.append((sum(n for _, n in apart), LearningPlan(tuple(p for p, _ in apart if p.kept), alone)))
             together = self._best(RuleGroup.PLAYING, alone)
             plans.append((together[1], LearningPlan((together[0],) if together[0].kept else (), alone)))
-        score, plan = max(plans, key=lambda sp: (sp[0], -plans.index(sp)))
+        # (max keeps the first of equals: apart before together, above the start's before alone)
+        score, plan = max(plans, key=lambda sp: sp[0])
         return plan if plan.kept and score > self.start_score else START_ALONE
 
     def score(self, plan: LearningPlan) -> int:
@@ -210,15 +210,18 @@ def cross_validate(records: Sequence[RecordedDecision], start: Candidate, seed: 
             start_scores[group] = start_scores.get(group, 0) + judge.matched(start.personality)
             if not mine or not judge.records:
                 continue
-            features = Features(mine)
+            features, base = Features(mine), baseline(mine, start, seed)  # the start's, once per fold and group
             for depth, support, alone in itertools.product(depths, supports, (False, True)):
                 found = confined(induce(features, max_rules=MAX_RULES, max_conditions=depth, min_support=support,
-                                        baseline=baseline(features, start, alone)), group)
+                                        baseline=None if alone else base), group)
+                matched: dict[int, int] = {}  # rules kept -> matches (keeping more than were found: the same file)
                 for kept in KEPT[1:]:
-                    rules = [i.rule for i in found[:kept]] + ([] if alone else list(start.personality.rules))
+                    used = min(kept, len(found))
+                    if used not in matched:
+                        rules = [i.rule for i in found[:used]] + ([] if alone else list(start.personality.rules))
+                        matched[used] = judge.matched(start.with_rules(rules, [""] * len(rules)).personality)
                     key = (alone, RulesPart(group, support, depth, kept))
-                    scores[key] = scores.get(key, 0) + judge.matched(
-                        start.with_rules(rules, [""] * len(rules)).personality)
+                    scores[key] = scores.get(key, 0) + matched[used]
     return CrossValidation(cut, scores, start_scores)
 
 

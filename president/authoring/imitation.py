@@ -44,7 +44,7 @@ from personalities.syntax import Personality
 from recycle.tournament.schedule import derive_seed
 from recycle.tournament.stats import wilson
 
-from president.authoring.crossval import FOLDS, add, best_shipped, cross_validate, planned
+from president.authoring.crossval import FOLDS, LearningPlan, add, best_shipped, cross_validate, planned
 from president.authoring.evolution import simplifications
 
 #: Local search stops after this many steps in a row without a better child.
@@ -64,11 +64,10 @@ class Split:
 
 def split(records: Sequence[RecordedDecision], holdout: float, seed: int) -> Split:
     """Whole rounds held out (their decisions are not independent), chosen by the seed."""
-    rounds = sorted({(r.where.rsplit(":", 1)[0], r.round) for r in records})
+    rounds = sorted({r.round_key for r in records})
     random.Random(derive_seed(seed, "imitate", "holdout")).shuffle(rounds)
     out = set(rounds[:round(holdout * len(rounds))])
-    return Split(tuple(r for r in records if (r.where.rsplit(":", 1)[0], r.round) not in out),
-                 tuple(r for r in records if (r.where.rsplit(":", 1)[0], r.round) in out))
+    return Split(tuple(r for r in records if r.round_key not in out), tuple(r for r in records if r.round_key in out))
 
 
 # ---- scoring, in this process or in `jobs` processes ---------------------------------------
@@ -230,12 +229,12 @@ def imitate(paths: Sequence[str], start: Personality | None, start_name: str, se
     note(lineage[-1])
     planned_cv = searched_cv = None
     for learn, aside in cv.folds:  # does the local search help, on decisions it did not see?
-        judge, begun = Scorer(aside, seed), planned(first, learn, plan)
+        judge, begun = Scorer(aside, seed), planned(first, learn, plan, seed)
         inner = Search(Judge(Scorer(learn, seed), paths, holdout, seed, 1), first, seed,
-                       time.monotonic() + share, [], induced=list(begun.personality.rules[:plan.kept]))
+                       time.monotonic() + share, [], induced=induced_rules(begun, first, plan))
         planned_cv = add(planned_cv, judge.tally(begun.personality))
         searched_cv = add(searched_cv, judge.tally(inner.run(begun)[1].personality))
-    begun = planned(first, records.train, plan, _origin)
+    begun = planned(first, records.train, plan, seed, _origin)
     if searched_cv.matched <= planned_cv.matched:
         lineage.append(f"no local search: mutations and simplification matched {searched_cv.matched} left-out "
                        f"decisions, not more than {planned_cv.matched} without")
@@ -247,11 +246,18 @@ def imitate(paths: Sequence[str], start: Personality | None, start_name: str, se
     judge = Judge(Scorer(records.train, seed), paths, holdout, seed, jobs, label)
     try:
         search = Search(judge, first, seed, max(began + budget_seconds, time.monotonic() + share), lineage, note,
-                        list(begun.personality.rules[:plan.kept]))
+                        induced_rules(begun, first, plan))
         _, result = search.run(begun)
     finally:
         judge.close()
     return Imitation(result, records, lineage, searched_cv, start)
+
+
+def induced_rules(learned: Candidate, start: Candidate, plan: LearningPlan) -> list:
+    """The rules of `learned` (`planned`'s file) that were induced: those above the start's (`plan.kept` is
+    only at most how many; fewer may have been found)."""
+    rules = learned.personality.rules
+    return list(rules if plan.alone else rules[:len(rules) - len(start.personality.rules)])
 
 
 def _origin(rule: Induced) -> str:

@@ -136,21 +136,21 @@ class ModelEvidence:
         not asked (the value returned is then an upper bound still below `floor`)."""
         w = self.exchange.weight(world) if self.exchange else 1.0
         todo = []
-        for p, (events, known) in self._by_player.items():  # the hands already weighed first: free
+        for p, (events, memo) in self._by_player.items():  # the hands already weighed first: free
             hand = tuple(world.counts[p])
-            factor = known.get(hand)
+            factor = memo.get(hand)
             if factor is None:
-                todo.append((events, known, hand))
+                todo.append((events, memo, hand))
             else:
                 w *= factor
-        for events, known, hand in todo:
+        for events, memo, hand in todo:
             if w < floor:
                 break
             factor, whole = self._factor(events, hand, w, floor)
             w *= factor
             if not whole:  # stopped below the floor: an upper bound, not remembered
                 break
-            known[hand] = factor
+            memo[hand] = factor
         return w
 
     def _factor(self, events: list, hand: tuple[int, ...], w: float, floor: float) -> tuple[float, bool]:

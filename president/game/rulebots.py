@@ -26,12 +26,12 @@ from personalities.odds import odds_of
 from personalities.player import RulePlayer, gift_of
 from personalities.syntax import Personality
 from personalities.variables import Variable
-from recycle.kernel.protocol import apply_chosen
+from recycle.kernel.protocol import apply_chosen, unasked_when_forced
 
 from president.game import fastplay
 from president.game.exchange import apply_gift, give_of
 from president.game.phase import Phase
-from president.game.view import president_view
+from president.game.view import _NORMAL, _REVERSED, _table, president_view
 
 #: The ids of the variables in C (`_fastplay_bots.c`): the 15 read once per decision first.
 VARIABLES = (Variable.LEAD, Variable.RANK, Variable.NUM_DIFF_VALS, Variable.TWOS_LEFT, Variable.PERCENT_PLAYED,
@@ -45,7 +45,7 @@ COMPARISONS = (operator.gt, operator.lt, operator.eq, operator.ne, operator.ge, 
 _COMPARISON_IDS = {c: i for i, c in enumerate(COMPARISONS)}
 #: Situations a table of programs covers: leading (0) and following 1..8 cards (`MAXK` in C).
 NEEDS = 9
-_ORDERS = (tuple(range(3, 16)), tuple(range(15, 2, -1)))  # the view's orders (`president.game.view`)
+_ORDERS = (_NORMAL, _REVERSED)  # the view's orders
 
 
 def program(personality: Personality, need: int) -> bytes:
@@ -101,16 +101,15 @@ def playout(state, agents: Sequence[Any], rng: random.Random) -> int | None:
     bits = _getrandbits(rng)
     if rules is None or bits is None:
         return None
-    settings = state.settings
-    pack = (0, 0, 0) + (4 * settings.decks,) * 13 + (settings.jokers,)
+    _, pack, deck_size, _, _ = _table(state.settings)  # (the view's, worked out once per table)
     programs = tuple(programs_of(agent.personality) for agent in agents)
-    forced = [agent.draws_nothing_when_forced for agent in agents]
+    forced = unasked_when_forced(agents)
     forced_bits = sum(1 << p for p, f in enumerate(forced) if f)
     play_round, PLAY, EXCHANGE, OVER = c_module.play_rules_round, Phase.PLAY, Phase.EXCHANGE, Phase.OVER
     moves = 0
     while state.phase is not OVER:
         if state.phase is PLAY:
-            played, ended = play_round(state, rules, programs, forced_bits, state.prev_places, pack, settings.deck_size,
+            played, ended = play_round(state, rules, programs, forced_bits, state.prev_places, pack, deck_size,
                                   odds_of, bits, _ORDERS)
             moves += played
             if ended:

@@ -42,8 +42,8 @@ from recycle.interp.store import Table
 #: errors it raises, and the `_Form` methods closures fall back on for the located error.
 USES = ("table", "attrs", "max_steps", "_actions", "_fns", "fn", "ev", "bind", "iterate", "error", "closure",
         "runner", "flat", "too_long", "over", "not_int", "bounded", "loc_key", "storage_key", "owner_of",
-        "point_map_of", "check_tuples", "_points", "_real", "_explore", "_extreme_card", "extreme_of", "_Arithmetic", "_CardAt",
-        "_CardAtt", "_Compare", "_Location", "_PlayerRef", "_PointMap", "_Size", "_Var")
+        "point_map_of", "check_tuples", "_points", "_real", "_explore", "_extreme_card", "extreme_of", "_CardAt",
+        "_CardAtt", "_Location", "_PlayerRef", "_PointMap", "_Size", "_Var")
 
 
 #: What the executor (the meaning) asks of the compiler, and the part that answers.

@@ -95,14 +95,16 @@ def _learn(compiler, node) -> tuple | None:
 
 
 def _reads(node) -> list:
-    """The `Location`s of `node` read for more than their size (`(size LOC)` reads only how many)."""
+    """The `Location`s of `node` read for more than their size (`(size LOC)` reads only how many, though what
+    names LOC is read: a card there could name another place in another world)."""
     out, stack = [], [node]
     while stack:
         n = stack.pop()
         if isinstance(n, tuple):
             stack.extend(n)
         elif isinstance(n, T.Node):
-            if type(n) is T.Size and type(n.collection) is T.Location:
+            if type(n) is T.Size and type(n.collection) is T.Location:  # its key is still read: its parts are
+                stack.extend((n.collection.owner, n.collection.name, n.collection.index))
                 continue
             if type(n) is T.Location:
                 out.append(n)

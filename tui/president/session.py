@@ -314,7 +314,7 @@ class Session(SeatSources):
         if state.current_player() != player:
             raise IllegalAction(f"it is not {self.names[player]}'s turn", "turn")
         round_before, seen, before = state.round_no, len(state.history), state.masks[player]
-        seated_before = self.opponents_in_turn_order()
+        seated_before = self.opponents_in_turn_order()  # (a seating rotated as a whole is the same table)
         record = record_of(state.observation(player), state.legal_actions(), action) \
             if player == HUMAN and self.saving else None
         state.apply(action)
