@@ -19,7 +19,7 @@ import time
 
 from president.agents.bots import make_bot
 from president.game.state import PresidentState
-from recycle.search.common import AgentModel
+from recycle.search.rollouts import AgentModel
 from recycle.search.inference import Inference
 from beliefs import positions  # seat 0's decisions at tables of five Classic
 from timing import add_smoke_option, smoke

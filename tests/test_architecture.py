@@ -109,7 +109,7 @@ SAME_IDEA_TWICE = {
     "Played": {"president/cli/commands/crosscheck.py", "recycle/games/tides/crosscheck.py"},
     "Divergence": {"president/cli/commands/crosscheck.py", "recycle/games/tides/crosscheck.py"},
     # A turn at President's table: who and what was played (as text in the crosscheck, as cards on screen).
-    "Turn": {"president/cli/commands/crosscheck.py", "tui/president/session.py"},
+    "Turn": {"president/cli/commands/crosscheck.py", "tui/president/outcomes.py"},
     # A game: a RECYCLE file as read (the syntax tree's root) and a game declared to the protocol
     # (`recycle.kernel.game.Game`, which RecycleGame implements over the first).
     "Game": {"recycle/lang/tree.py", "recycle/kernel/game.py"},

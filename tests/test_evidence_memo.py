@@ -14,7 +14,7 @@ from president.game.exchange_evidence import ExchangeEvidence
 from president.game.inference import ModelEvidence
 from president.game.settings import preset
 from president.game.state import Phase, PresidentState
-from recycle.search.common import AgentModel
+from recycle.search.rollouts import AgentModel
 from recycle.search.inference import Known
 
 EXPERT = ("Classic",) + ("Expert",) * 4  # rule personalities without coins: each a function of its hand

@@ -19,7 +19,7 @@ from president.game.settings import Settings
 from president.game.state import PresidentState
 from recycle.kernel.protocol import decide
 from recycle.kernel.specs import AgentSpecError
-from recycle.search.common import AgentModel
+from recycle.search.rollouts import AgentModel
 from recycle.search.inference import Known
 
 TABLE = ("Classic", "Expert", "Cautious", "Gambler", "Expert")

@@ -452,7 +452,7 @@ def test_follow_odds_counts_wild_jokers():
 
 def test_a_name_in_user_folders_is_found_in_name_order_and_the_folder_is_read_bounded(tmp_path):
     from personalities.catalog import MAX_FOLDER_FILES, find_personality, locate
-    from tui.president.session import seat_source
+    from tui.president.sources import seat_source
 
     rule = "; a personality\nL*\n"
     (tmp_path / "Mine.rul").write_text("; upper case file\nL*\n")

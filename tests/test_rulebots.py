@@ -213,7 +213,7 @@ def test_traces_read_the_same_follow_odds_compiled_or_not(monkeypatch):
 def test_a_search_rollout_by_a_personality_is_the_compiled_loop_and_the_same_as_play_out(monkeypatch):
     """The master's rollouts (`rollout=Classic`) take the compiled loop: the same results, the same
     moves counted (the `calls=` budgets count them) and the same draws as `play_out`."""
-    from recycle.search.common import Rollout
+    from recycle.search.rollouts import Rollout
 
     table = dataclasses.replace(preset("classic"), rounds=1)
     rollout = Rollout(RulePlayer(shipped("Classic"), president_view), "Classic")

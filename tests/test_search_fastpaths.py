@@ -18,7 +18,7 @@ from test_president_properties import PROFILE, check_determinization, playout, s
 
 from president.game.settings import preset
 from president.game.state import Phase, PresidentState
-from recycle.search.common import Rollout
+from recycle.search.rollouts import Rollout
 
 
 def position(table, seed: int, at: float) -> PresidentState:

@@ -270,7 +270,8 @@ def test_budget_shares_of_root_parallel_trees():
 
 def test_an_opponent_model_moves_the_other_players_in_the_tree_as_the_model_would():
     from recycle.search import uct
-    from recycle.search.common import Meter, Rollout
+    from recycle.search.common import Meter
+    from recycle.search.rollouts import Rollout
 
     state = random_moves(PresidentState.new_match(table(), 5), random.Random(5), 6).truncated()
     me, calls = state.current_player(), []
@@ -301,7 +302,7 @@ def test_model_evidence_never_doubts_the_true_world_of_a_table_of_its_model(monk
     """Opponents who are Classic (deterministic) made exactly the model's decisions in the true world;
     worlds dealt at random disagree with some of them."""
     from president.game.inference import ModelEvidence
-    from recycle.search.common import AgentModel
+    from recycle.search.rollouts import AgentModel
 
     monkeypatch.setattr(ModelEvidence, "EXCHANGE", False)  # the decisions only: the exchange is weighed apart
 

@@ -16,7 +16,7 @@ from president.game.settings import preset
 from recycle.kernel.protocol import IllegalAction
 from tui.president.options import MatchOptions
 from tui.president.pilot import play_round, screen_text, settle, simple_keys
-from tui.president.session import card_label
+from tui.president.wording import card_label
 
 SIZE = (120, 40)
 EDITOR_WAIT = 0.6  # longer than the editor's debounce

@@ -238,7 +238,8 @@ def test_a_seat_playing_your_copy_is_named_so_in_the_result_tables(tmp_path, mon
 
     from personalities.catalog import USER_FOLDER_ENV
     from tui.president.result import result_table, standings_table
-    from tui.president.session import RoundResult, Session
+    from tui.president.outcomes import RoundResult
+    from tui.president.session import Session
 
     monkeypatch.setenv(USER_FOLDER_ENV, str(tmp_path / "user"))
     (tmp_path / "user").mkdir()

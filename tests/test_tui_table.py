@@ -12,7 +12,8 @@ import pytest
 from president.game.settings import preset
 from tui.president.options import MatchOptions
 from tui.president.pilot import play_match, play_round, screen_text, settle, simple_keys
-from tui.president.session import HUMAN, Session, card_label
+from tui.president.session import HUMAN, Session
+from tui.president.wording import card_label
 
 SIZES = [(80, 24), (100, 30), (120, 40), (160, 50)]
 MY_COPY = "; My Classic: always the highest cards.\nH*\n"

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Sequence
 
 from recycle.kernel.beliefs import Belief, BeliefTally
-from recycle.search.common import AgentModel
+from recycle.search.rollouts import AgentModel
 from recycle.search.inference import Inference
 
 from president.agents.bots import make_bot

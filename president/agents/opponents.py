@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Sequence
 
 from personalities.compiled import draws_random
-from recycle.search.common import AgentModel
+from recycle.search.rollouts import AgentModel
 from recycle.search.inference import Inference
 
 from recycle.kernel.protocol import Agent

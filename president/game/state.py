@@ -6,7 +6,8 @@ per-value counts are small lists. `apply` validates every action and raises
 are the search players' unchecked fast paths for actions taken from
 `legal_actions()`. Legal plays live in `legality.py`, knowledge and
 `determinize` in `knowledge.py`, observations in `observation.py`, the
-exchange in `exchange.py`; this module is the play of a round.
+exchange in `exchange.py`, a round's deal and end in `rounds.py`, the rules of a
+trick in `trick.py`; this module is the state and the protocol over them.
 """
 from __future__ import annotations
 
@@ -17,28 +18,26 @@ from recycle.kernel.game import Capabilities
 from recycle.kernel.protocol import TERMINAL, GameError, GameState, IllegalAction, Results
 
 from president.game import fastplay
-from president.game.cards import JOKER, TWO, VALUE_LABELS, Card, Give, Play, parse_action
-from president.game.exchange import apply_gift, legal_gifts, start_exchange
+from president.game.cards import JOKER, VALUE_LABELS, Card, Give, Play, parse_action
+from president.game.exchange import apply_gift, legal_gifts
 from president.game.heuristic import round_heuristic
 from president.game.inference import ModelEvidence, PassEvidence
 from president.game.knowledge import Dealer
 from president.game.layout import layout
 from president.game.legality import check_play, is_legal, legal_plays
 from president.game.phase import Phase
-from president.game.observation import PresidentObservation, round_points
+from president.game.observation import PresidentObservation
 from president.game.playout import greedy_playout
-from president.game.seating import drawn_seating, turn_table
-from president.game.settings import EqualValue, FirstLeader, LaterLeader, Settings
-from president.game.suited import next_lock, suited_cards
-
-#: The card whose holder leads the first round, by `Settings.first_leader`.
-_OPENING_CARD = {FirstLeader.THREE_OF_CLUBS: Card(3, "c"), FirstLeader.THREE_OF_DIAMONDS: Card(3, "d")}
-#: The card whose holder leads the later rounds once the exchange is done, by `Settings.later_leader`.
-_LATER_CARD = {LaterLeader.THREE_OF_DIAMONDS: Card(3, "d")}
+from president.game.rounds import RoundCycle
+from president.game.settings import Settings
+from president.game.trick import TrickRules
 
 
-class PresidentState(GameState):
-    """A President match in progress. Build one with `new_match`."""
+class PresidentState(RoundCycle, TrickRules, GameState):
+    """A President match in progress. Build one with `new_match`.
+
+    Its parts: `RoundCycle` (a round's deal, leader and end, `president.game.rounds`) and
+    `TrickRules` (the play of a trick, `president.game.trick`)."""
 
     __slots__ = (
         "settings", "num_players", "lay", "masks", "counts", "sizes", "played", "played_counts", "phase",
@@ -69,95 +68,6 @@ class PresidentState(GameState):
         s.seat(tuple(range(n)))
         s._start_round(deal)
         return s
-
-    def _deal(self) -> list[int]:
-        """Deal the whole pack one card at a time, from the dealer's left."""
-        n, lay = self.num_players, self.lay
-        bits = [b for b, c in enumerate(lay.cards) if c is not None]
-        fastplay.shuffle(random.Random(f"{self.deal_seed}/{self.round_no}"), bits)
-        masks = [0] * n
-        first = (self.dealer() + 1) % n
-        for i, b in enumerate(bits):
-            masks[(first + i) % n] |= 1 << b
-        return masks
-
-    def dealer(self) -> int:
-        """The dealer of this round: seat n-1 first, then clockwise."""
-        return (self.num_players - 1 + self.round_no) % self.num_players
-
-    def seat(self, seating: tuple[int, ...]) -> None:
-        """Sit the players in the order `seating` (the turn goes from each to the next in it)."""
-        self.seating, self.turns = seating, turn_table(seating)
-
-    def _start_round(self, deal: list[list[Card]] | None = None) -> None:
-        n, lay = self.num_players, self.lay
-        change = self.settings.seat_change
-        if change and self.round_no % change == 0:  # as the UECda server: seats drawn at random
-            self.seat(drawn_seating(self.deal_seed, self.round_no, n))
-        if deal is not None:
-            if len(deal) != n:
-                raise GameError(f"the deal has {len(deal)} hands for {n} players")
-            self.masks, union = [], 0
-            for hand in deal:
-                try:
-                    mask = lay.bits_of(hand, used=union)  # identical copies go to distinct bits
-                except ValueError as exc:
-                    raise GameError(f"bad deal: {exc}") from None
-                self.masks.append(mask)
-                union |= mask
-            if union != lay.full:
-                raise GameError(f"the deal must use the whole pack ({lay.full.bit_count()} cards)")
-        else:
-            self.masks = self._deal()
-        self.counts = [lay.counts(m) for m in self.masks]
-        self.sizes = [m.bit_count() for m in self.masks]
-        self.played = 0
-        self.played_counts = [0] * 17
-        self.upcards = None
-        self.last_player = -1
-        self.declined = 0
-        self.out = 0
-        self.places = [0] * n
-        self.best_free, self.worst_free = 1, n
-        self.reversed = False
-        self.lock = 0  # the suits the trick is locked to (a mask, president/game/suited.py); 0: none
-        self.history = []
-        self.gifts = []  # (giver, receiver, mask) of this round's exchange
-        self.bounds = []  # (knower, target, highest value target may hold)
-        self.known_public = []  # (holder, mask): cards everyone knows a player holds
-        self.pending = start_exchange(self)
-        # a leader named by a card is found once the exchange has moved the cards
-        later_card = self.prev_places is not None and self.settings.later_leader in _LATER_CARD
-        self.first_leader = -1 if self.pending and later_card else self._round_leader()
-        if self.pending:
-            self.phase = Phase.EXCHANGE
-            self.current = self.pending[0][0]
-        else:
-            self.phase = Phase.PLAY
-            self.current = self.first_leader
-
-    def _round_leader(self) -> int:
-        s, n = self.settings, self.num_players
-        if self.prev_places is None:
-            card = _OPENING_CARD.get(s.first_leader)
-        elif s.later_leader in _LATER_CARD:
-            card = _LATER_CARD[s.later_leader]
-        else:
-            return self.prev_places.index(n if s.later_leader is LaterLeader.LOSER else 1)
-        if card is not None:
-            opening = self.lay.bit(card)
-            for p in range(n):
-                if self.masks[p] & opening:
-                    self.known_public.append((p, opening))  # everyone sees who leads, so who held it
-                    return p
-        return (self.dealer() + 1) % n
-
-    def lead_after_exchange(self) -> None:
-        """The exchange is done: the round's leader (found now, if a card names it) plays first."""
-        self.phase = Phase.PLAY
-        if self.first_leader < 0:
-            self.first_leader = self._round_leader()
-        self.current = self.first_leader
 
     # ---- protocol -----------------------------------------------------
     def current_player(self) -> int:
@@ -357,124 +267,6 @@ class PresidentState(GameState):
         under the greedy policy, or with an opponent `model` its recent decisions under that model."""
         return PassEvidence(self, observer, q) if model is None else ModelEvidence(self, observer, q, model)
 
-    def _play(self, action: Play) -> None:
-        """Play a legal `action` for the current player: the rules of a trick."""
-        p = self.current
-        self.history.append((p, action))
-        count = action.count
-        if not count:  # a pass
-            self.declined |= 1 << p
-            self._advance(p)
-            return
-        value, jokers = action.value, action.jokers
-        s, up = self.settings, self.upcards
-        if action.suits:  # suits matter: exactly the cards the play names
-            self._remove_mask(p, suited_cards(self.lay, action, self.masks[p]))
-        else:
-            self._remove_cards(p, value, count - jokers, jokers)
-        if s.lock:
-            self.lock = next_lock(self.lock, up, action)
-        equal = up is not None and value == up.value
-        self.upcards, self.last_player = action, p
-        if not s.pass_locks:
-            self.declined = 0
-        # Whether the play ends the trick is judged in the order it was played in,
-        # before a revolution it starts (four twos still end the trick).
-        ends_trick = ((s.twos_end_trick and (value == JOKER or value == (3 if self.reversed else TWO)))
-                      or (s.eight_cut and (value == 8 or (action.run and value < 8 < value + count)))
-                      or (s.spade_three and up is not None and up.value == JOKER))  # the 3 of spades took it
-        if count >= (5 if action.run else 4) and s.revolution and value != JOKER:
-            self.reversed = not self.reversed
-        if not self.sizes[p] and self._finish_player(
-                p, foul=s.no_going_out_on_two and (value == TWO or value == JOKER or jokers > 0)):
-            return  # the round (perhaps the match) is over
-        if ends_trick:
-            self._new_trick(p)
-            return
-        if equal and s.equal_value is EqualValue.SKIP:
-            skipped = self._next_waiting(p)
-            if skipped >= 0:
-                self.declined |= 1 << skipped
-                self.history.append((skipped, None))  # None marks a skipped turn
-                p = skipped
-        self._advance(p)
-
-    def _remove_cards(self, p: int, value: int, naturals: int, jokers: int) -> None:
-        lay, counts, mask = self.lay, self.counts[p], self.masks[p]
-        shift = lay.shift[value]  # lay.take, inlined: this runs on every play of every rollout
-        taken = lay.lowest[(mask >> shift) & lay.slot][naturals] << shift
-        counts[value] -= naturals
-        self.played_counts[value] += naturals
-        if jokers:
-            taken |= lay.take(mask, JOKER, jokers)
-            counts[JOKER] -= jokers
-            self.played_counts[JOKER] += jokers
-        self.masks[p] = mask ^ taken
-        self.played |= taken
-        self.sizes[p] -= naturals + jokers
-
-    def _remove_mask(self, p: int, taken: int) -> None:
-        """Take exactly the cards of `taken` from p's hand (a play that names its suits)."""
-        lay = self.lay
-        self.masks[p] ^= taken
-        self.played |= taken
-        self.counts[p] = lay.counts(self.masks[p])
-        self.played_counts = lay.counts(self.played)
-        self.sizes[p] -= taken.bit_count()
-
-    def _next_waiting(self, p: int) -> int:
-        """The next player after p who may still answer the upcards, or -1 if none may."""
-        return self.turns[p][_ALL_SEATS[self.num_players] & ~(self.out | self.declined | 1 << self.last_player)]
-
-    def _advance(self, p: int) -> None:
-        """Pass the turn on from p, or end the trick when all others have declined."""
-        q = self._next_waiting(p)
-        if q >= 0:
-            self.current = q
-            return
-        last = self.last_player
-        if self.settings.last_player_answers and not (self.out | self.declined) >> last & 1:
-            self.current = last  # asked again: it may play on its own play, or pass to end the trick
-        else:
-            self._new_trick(last)
-
-    def _new_trick(self, leader: int) -> None:
-        self.upcards, self.last_player, self.declined, self.lock = None, -1, 0, 0
-        if self.out >> leader & 1:  # the leader went out: the next player still holding cards leads
-            leader = self.turns[leader][_ALL_SEATS[self.num_players] & ~self.out]
-        self.current = leader
-
-    def _finish_player(self, p: int, foul: bool = False) -> bool:
-        """p has emptied its hand: give it the best free place (the worst after a foul).
-
-        Returns True when that ended the round."""
-        self.out |= 1 << p
-        if foul:
-            self.places[p], self.worst_free = self.worst_free, self.worst_free - 1
-        else:
-            self.places[p], self.best_free = self.best_free, self.best_free + 1
-        if self.best_free == self.worst_free:  # one player left: the round is over
-            last = self.places.index(0)
-            self.places[last] = self.best_free
-            self.out |= 1 << last
-            self._end_round()
-            return True
-        return False
-
-    def _end_round(self) -> None:
-        s = self.settings
-        for p, points in enumerate(round_points(self.places, s.last_place_points)):
-            self.scores[p] += points
-        self.round_log.append(tuple(self.places))
-        self.prev_places = tuple(self.places)
-        self.round_no += 1
-        if (s.target_score and max(self.scores) >= s.target_score) or (s.rounds and self.round_no >= s.rounds):
-            self.phase = Phase.OVER
-            return
-        if s.class_reset and self.round_no % s.class_reset == 0:  # a new period: no ranks, no exchange
-            self.prev_places = None
-        self._start_round()
-
     # ---- conveniences -------------------------------------------------
     def hand(self, player: int) -> list[Card]:
         return self.lay.card_list(self.masks[player])
@@ -494,9 +286,6 @@ class PresidentState(GameState):
 
 #: The compiled random play (`president.game.fastplay.playout`), None when pure Python is in use.
 _FAST = fastplay.playout if fastplay.compiled() else None
-
-
-_ALL_SEATS = [(1 << n) - 1 for n in range(8)]
 
 
 def _ranks_by_score(scores: list[int]) -> tuple[int, ...]:

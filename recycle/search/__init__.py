@@ -3,11 +3,14 @@ TAG's heuristic players: one-step look-ahead (OSLA), RHEA and RMHC.
 
 `SEARCH_PLAYERS` maps each spec name to its factory; `recycle.players` puts
 them in the one table of agents. See `recycle.kernel.protocol` for the
-optional fast paths they use, and `common.py` for budgets, rollouts and traces.
+optional fast paths they use, `common.py` for budgets and the agent shell, `rollouts.py`,
+`traces.py` and `specs.py` for rollouts, traces and the players' parameters.
 """
 from recycle.search import alphabeta, ismcts, mcts, osla, pimc, rhea, rmhc, vote
 from recycle.search.alphabeta import AlphaBetaAgent, Solver
-from recycle.search.common import Budget, CandidateAction, Rollout, SearchError, SearchTrace
+from recycle.search.common import Budget, SearchError
+from recycle.search.rollouts import Rollout
+from recycle.search.traces import CandidateAction, SearchTrace
 from recycle.search.ismcts import ISMCTSAgent
 from recycle.search.mcts import CheatingMCTSAgent
 from recycle.search.osla import OSLAAgent

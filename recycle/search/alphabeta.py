@@ -29,8 +29,10 @@ from typing import Any, Hashable
 from recycle.kernel.beliefs import BeliefTally
 from recycle.kernel.protocol import Decision, GameState
 
-from recycle.search.common import (Budget, CandidateAction, Meter, Rollout, SearchAgent, SpecReader, best_by,
-                                   endgame_solvable, sample_root)
+from recycle.search.common import Budget, Meter, SearchAgent, best_by, endgame_solvable, sample_root
+from recycle.search.rollouts import Rollout
+from recycle.search.specs import SpecReader
+from recycle.search.traces import CandidateAction
 
 INF = float("inf")
 #: Default node limit (`nodes=`): about a third of a second of pure-Python solving.

@@ -1,4 +1,6 @@
-"""What the search players share: budgets, root states, rollouts, traces, spec parsing.
+"""What the search players share: budgets, root states, the agent shell.
+
+Rollouts are `rollouts.py`, traces `traces.py`, the players' parameters `specs.py`.
 
 Search players know games only through the protocol of `recycle.kernel.protocol`:
 honest players search from `Observation.sample_state(rng)` and nothing else;
@@ -23,14 +25,10 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Sequence
 
-from rich import box
-from rich.table import Table
-from rich.text import Text
-from rich.tree import Tree
-
 from recycle.kernel.beliefs import FORCED, Belief, BeliefTally, observation_belief
-from recycle.kernel.specs import MAX_INT_PARAM, AgentSpecError, float_param, int_param
-from recycle.kernel.protocol import Agent, Decision, GameState, Observation, RandomAgent, play_out, unasked_when_forced
+from recycle.kernel.protocol import Decision, GameState, Observation
+
+from recycle.search.traces import CandidateAction, SearchTrace
 
 BUDGET_KINDS = ("iterations", "time", "calls")
 MAX_SECONDS = 3600.0  # the largest `time=` budget per move
@@ -158,131 +156,6 @@ def endgame_solvable(state: GameState, player: int) -> bool:
     return state.hidden_is_determined(player) and remaining_players(state) == 2
 
 
-# ---- rollouts -------------------------------------------------------------
-class Rollout:
-    """Plays a state to its end: uniformly random moves, or the moves of an agent.
-
-    `run` changes the state in place and returns (utilities, moves made).
-    """
-
-    def __init__(self, agent: Agent | None = None, spec: str = "random") -> None:
-        self.agent = None if agent is None or type(agent) is RandomAgent else agent
-        self.spec = spec
-
-    def run(self, state: GameState, rng: random.Random) -> tuple[tuple[float, ...], int]:
-        agent = self.agent
-        if agent is None:  # the hot path: no observations, no agent calls
-            steps = state.random_playout(rng)
-        else:
-            steps = None  # the game's compiled loop, where it has one and it applies (the same moves)
-            if state.capabilities.agents_playout:
-                steps = state.agents_playout([agent] * state.num_players, rng)
-            if steps is None:
-                steps = play_out(state, [agent.choose] * state.num_players, rng,
-                                 unasked_when_forced([agent]) * state.num_players)
-        return state.results().utilities(), steps
-
-
-class AgentModel:
-    """An agent as an opponent model inside a search tree: (state, legal, rng) -> its move there."""
-
-    def __init__(self, agent: Agent) -> None:
-        self.agent = agent
-
-    def __call__(self, state: GameState, legal: list, rng: random.Random) -> Any:
-        return self.agent.choose(state.observation(state.current_player()), legal, rng)
-
-
-def opponent_model(rollout: Rollout, agent_name: str) -> AgentModel:
-    """The rollout's agent as the model of the other players (`model=on`); only an agent can be one."""
-    if rollout.agent is None:
-        raise AgentSpecError(f"{agent_name}: model=on plays the other players as the rollout agent does: "
-                             f"give one, e.g. rollout=Classic (not {rollout.spec})")
-    return AgentModel(rollout.agent)
-
-
-# ---- traces ---------------------------------------------------------------
-@dataclass(frozen=True)
-class CandidateAction:
-    """One root action: how often it was tried and what it is worth to the decider."""
-
-    action: str
-    visits: int = 0
-    value: float | None = None  # mean utility (0 last .. 1 first) over its simulations
-    exact: float | None = None  # the solver's value: exact, or an upper bound when `bound`
-    votes: float | None = None  # determinizations that chose it (vote)
-    bound: bool = False  # `exact` is only an upper bound (alpha-beta proved the action worse)
-
-    def to_json(self) -> dict:
-        out: dict[str, Any] = {"action": self.action, "visits": self.visits}
-        for key in ("value", "exact", "votes"):
-            v = getattr(self, key)
-            if v is not None:
-                out["upper_bound" if key == "exact" and self.bound else key] = round(v, 4)
-        return out
-
-    def cell(self, key: str) -> str:
-        v = getattr(self, key)
-        if v is None:
-            return "-"
-        return f"≤{v:.3f}" if key == "exact" and self.bound else f"{v:.3f}"
-
-
-@dataclass(frozen=True)
-class SearchTrace:
-    """How a search player reached one decision."""
-
-    agent: str
-    method: str
-    player: int
-    action: str
-    candidates: tuple[CandidateAction, ...]
-    iterations: int = 0
-    seconds: float = 0.0
-    determinizations: int = 0
-    calls: int = 0
-    solver: bool = False  # did the exact endgame solver decide?
-    solver_nodes: int = 0
-    cheating: bool = False
-    note: str = ""
-
-    def to_json(self) -> dict:
-        return {"agent": self.agent, "method": self.method, "player": self.player, "action": self.action,
-                "cheating": self.cheating, "iterations": self.iterations, "seconds": round(self.seconds, 4),
-                "determinizations": self.determinizations, "forward_model_calls": self.calls,
-                "endgame_solver": self.solver, "solver_nodes": self.solver_nodes, "note": self.note or None,
-                "candidates": [c.to_json() for c in self.candidates]}
-
-    def summary(self) -> str:
-        how = "exact endgame solver" if self.solver else f"{self.iterations} iterations"
-        return f"{self.agent} (player {self.player}) plays {self.action}: {self.method}, {how}"
-
-    def __rich__(self) -> Tree:
-        title = Text.assemble((self.agent, "bold"), f" (player {self.player}) → ", (self.action, "bold green"))
-        if self.cheating:
-            title.append("  CHEATING: searched the true state", style="bold red")
-        tree = Tree(title)
-        facts = [self.method, f"{self.iterations} iterations", f"{self.seconds:.3f} s",
-                 f"{self.determinizations} determinizations", f"{self.calls} forward-model calls",
-                 f"endgame solver {'used' if self.solver else 'not used'}"]
-        if self.solver_nodes:
-            facts.append(f"{self.solver_nodes} solver nodes")
-        tree.add(Text(" · ".join(facts), style="dim"))
-        if self.note:
-            tree.add(Text(self.note, style="italic"))
-        table = Table(box=box.SIMPLE_HEAD)
-        table.add_column("action")
-        table.add_column("visits", justify="right")
-        columns = [k for k in ("value", "exact", "votes") if any(getattr(c, k) is not None for c in self.candidates)]
-        for key in columns:
-            table.add_column({"value": "mean value", "exact": "exact value"}.get(key, key), justify="right")
-        for c in self.candidates:
-            style = "bold green" if c.action == self.action else ""
-            table.add_row(c.action, str(c.visits), *(c.cell(k) for k in columns), style=style)
-        tree.add(table)
-        return tree
-
-
 # ---- the agent shell ------------------------------------------------------
 
 class SearchAgent:
@@ -344,99 +217,3 @@ def best_by(legal: Sequence[Any], key: Callable[[Any], Any]) -> Any:
             best, best_key = a, k
     return best
 
-
-# ---- specs ----------------------------------------------------------------
-_TRUE, _FALSE = ("on", "true", "yes", "1"), ("off", "false", "no", "0")
-
-
-class SpecReader:
-    """Reads one search player's `key=value` parameters; every error names the player."""
-
-    def __init__(self, agent: str, params: dict[str, str], resolve: Callable[[str], Agent]) -> None:
-        self.agent, self.params, self.resolve = agent, dict(params), resolve
-        self.accepted: list[str] = []
-        self.name = agent + (":" + ",".join(f"{k}={v}" for k, v in params.items()) if params else "")
-
-    def _wrap(self, fn, *args):
-        try:
-            return fn(self.params, *args)
-        except AgentSpecError as err:
-            raise AgentSpecError(f"{self.agent}: {err}") from None
-
-    def int(self, key: str, default: int, low: int = 1, high: int = MAX_INT_PARAM) -> int:
-        self.accepted.append(key)
-        return self._wrap(int_param, key, default, low, high)
-
-    def float(self, key: str, default: float, low: float = 0.0, high: float = float(MAX_INT_PARAM)) -> float:
-        self.accepted.append(key)
-        return self._wrap(float_param, key, default, low, high)
-
-    def flag(self, key: str, default: bool) -> bool:
-        self.accepted.append(key)
-        text = self.params.pop(key, None)
-        if text is None:
-            return default
-        if text.lower() in _TRUE + _FALSE:
-            return text.lower() in _TRUE
-        raise AgentSpecError(f"{self.agent}: {key} must be on or off, not {text!r}")
-
-    def budget(self, default: int, unit: str = "iterations") -> Budget:
-        """One of `unit`, `time` or `calls`; `unit=default` when none is given.
-
-        `unit` is `iterations`, `samples` (with `iterations` as a synonym) or
-        `nodes` (a solver's forward-model calls, with `calls` as a synonym).
-        """
-        names = {"samples": ["samples", "iterations"], "nodes": ["nodes", "calls"]}.get(unit, [unit])
-        keys = names + ["time"] + (["calls"] if "calls" not in names else [])
-        self.accepted.extend(keys)
-        given = [k for k in keys if k in self.params]
-        if len(given) > 1:
-            raise AgentSpecError(f"{self.agent}: give one budget, not {' and '.join(given)}")
-        key = given[0] if given else names[0]
-        if key == "time":
-            # finite and at most an hour a move: `time=inf` or `nan` would never return
-            seconds = self._wrap(float_param, "time", 1.0, 0.0, MAX_SECONDS)
-            if seconds <= 0:
-                raise AgentSpecError(f"{self.agent}: time must be more than 0 seconds")
-            return Budget("time", seconds)
-        kind = "calls" if key == "calls" or unit == "nodes" else "iterations"
-        amount = self._wrap(int_param, key, default, 1)
-        self.accepted.append("cap")
-        cap = self._wrap(float_param, "cap", 0.0, 0.0, MAX_SECONDS)  # seconds; 0 = no cap
-        return Budget(kind, amount, cap)
-
-    def rollout(self) -> Rollout:
-        self.accepted.append("rollout")
-        spec = self.params.pop("rollout", "random") or "random"
-        if spec.lower() == "random":
-            return Rollout(None, "random")
-        if spec.lower() == "greedy":  # the game's own cheap playout policy
-            return PolicyRollout()
-        try:
-            return Rollout(self.resolve(spec), spec)
-        except AgentSpecError as err:
-            raise AgentSpecError(f"{self.agent}: rollout={spec}: {err}") from None
-
-    def done(self) -> None:
-        """Reject any parameter not read."""
-        if self.params:
-            unknown = ", ".join(sorted(self.params))
-            raise AgentSpecError(f"{self.agent} does not take {unknown}; it takes {', '.join(self.accepted)}")
-
-
-class PolicyRollout(Rollout):
-    """Rollouts by a game's own cheap playout policy (`rollout=greedy`).
-
-    A rule personality as the rollout (`rollout=Classic`) plays like a person but builds an
-    observation and evaluates rules on every simulated move, which makes an iteration many times
-    dearer. A game may instead offer `state.policy_playout(rng)`: a hand-tuned policy played in one
-    loop at about the cost of a random rollout (President's is in `president.game.playout`)."""
-
-    def __init__(self) -> None:
-        super().__init__(None, "greedy")
-
-    def run(self, state: GameState, rng: random.Random) -> tuple[tuple[float, ...], int]:
-        if not state.capabilities.policy_playout:
-            raise SearchError(f"{type(state).__name__} has no playout policy: use rollout=random or an agent")
-        steps = state.policy_playout(rng)
-        return state.results().utilities(), steps

@@ -39,7 +39,9 @@ from recycle.kernel.specs import AgentSpecError
 
 from recycle.search import parallel, uct
 from recycle.search.alphabeta import NODES, open_search
-from recycle.search.common import Budget, Rollout, SearchAgent, SpecReader, opponent_model
+from recycle.search.common import Budget, SearchAgent
+from recycle.search.rollouts import Rollout, opponent_model
+from recycle.search.specs import SpecReader
 from recycle.search.inference import OFF, POOL_MAX, Inference
 
 

@@ -14,7 +14,9 @@ from typing import Any
 from recycle.kernel.protocol import Decision
 
 from recycle.search import uct
-from recycle.search.common import Budget, Rollout, SearchAgent, SpecReader, opponent_model, true_root
+from recycle.search.common import Budget, SearchAgent, true_root
+from recycle.search.rollouts import Rollout, opponent_model
+from recycle.search.specs import SpecReader
 
 
 class CheatingMCTSAgent(SearchAgent):

@@ -20,7 +20,9 @@ from typing import Any
 
 from recycle.kernel.protocol import Decision
 
-from recycle.search.common import Budget, CandidateAction, SearchAgent, SpecReader, sample_root, worlds
+from recycle.search.common import Budget, SearchAgent, sample_root, worlds
+from recycle.search.specs import SpecReader
+from recycle.search.traces import CandidateAction
 
 #: Values closer than this are equal (sums of floats over samples).
 TIE = 1e-9

@@ -21,7 +21,8 @@ from recycle.kernel.beliefs import BeliefTally
 from recycle.kernel.protocol import GameState
 
 from recycle.search import uct
-from recycle.search.common import Budget, Meter, Rollout, sampler
+from recycle.search.common import Budget, Meter, sampler
+from recycle.search.rollouts import Rollout
 from recycle.search.inference import Inference
 
 _POOLS: dict[int, Executor] = {}

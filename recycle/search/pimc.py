@@ -18,7 +18,10 @@ from recycle.kernel.protocol import Decision
 
 from recycle.search.alphabeta import NODES, open_search
 
-from recycle.search.common import Budget, CandidateAction, Rollout, SearchAgent, SpecReader, best_by, worlds
+from recycle.search.common import Budget, SearchAgent, best_by, worlds
+from recycle.search.rollouts import Rollout
+from recycle.search.specs import SpecReader
+from recycle.search.traces import CandidateAction
 
 
 class PIMCAgent(SearchAgent):

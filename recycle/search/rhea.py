@@ -32,7 +32,9 @@ from typing import Any, Sequence
 from recycle.kernel.protocol import Decision, GameState, IllegalAction
 from recycle.kernel.specs import AgentSpecError
 
-from recycle.search.common import Budget, CandidateAction, Meter, SearchAgent, SpecReader, sample_root, worlds
+from recycle.search.common import Budget, Meter, SearchAgent, sample_root, worlds
+from recycle.search.specs import SpecReader
+from recycle.search.traces import CandidateAction
 
 #: The largest sequence a spec may ask for (a typo must not make every evaluation play a whole match).
 MAX_LENGTH = 200

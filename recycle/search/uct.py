@@ -22,7 +22,9 @@ from typing import Any, Callable
 
 from recycle.kernel.protocol import GameState, apply_chosen
 
-from recycle.search.common import CandidateAction, Meter, Rollout
+from recycle.search.common import Meter
+from recycle.search.rollouts import Rollout
+from recycle.search.traces import CandidateAction
 
 
 class SearchNode:

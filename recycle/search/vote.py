@@ -23,8 +23,10 @@ from recycle.kernel.protocol import Decision
 
 
 from recycle.search.alphabeta import NODES, Solver, SolverLimit, bounded_values, open_search
-from recycle.search.common import (Budget, CandidateAction, Rollout, SearchAgent, SpecReader, best_by, remaining_players,
-                                   worlds)
+from recycle.search.common import Budget, SearchAgent, best_by, remaining_players, worlds
+from recycle.search.rollouts import Rollout
+from recycle.search.specs import SpecReader
+from recycle.search.traces import CandidateAction
 
 
 class VoteAgent(SearchAgent):

@@ -12,7 +12,8 @@ from personalities.reader import RulError, load_personality
 
 from tui.shared.confirm import Confirm
 from tui.president.options import MatchOptions
-from tui.president.session import Session, plural
+from tui.president.session import Session
+from tui.president.wording import plural
 from tui.president.table import TableScreen
 
 SOURCE_POLL = 1.0  # seconds between looks at the seats' .rul files

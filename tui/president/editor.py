@@ -28,7 +28,9 @@ from personalities.reader import RulError, check_text, parse_personality
 from recycle.kernel.diagnostics import Severity
 
 from tui.shared.confirm import Confirm, QuitFooter
-from tui.president.session import Session, file_mtime, plural
+from tui.president.session import Session
+from tui.president.sources import file_mtime
+from tui.president.wording import plural
 
 DEBOUNCE = 0.3  # seconds of quiet typing before the file is checked again
 POLL = 0.5  # seconds between looks at the file's modification time

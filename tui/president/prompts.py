@@ -12,7 +12,7 @@ from president.game.cards import JOKER, SUITS
 from president.game.settings import EqualValue, JokerMode, Settings
 from president.game.state import PresidentState
 
-from tui.president.session import SUIT_SYMBOLS, plural
+from tui.president.wording import SUIT_SYMBOLS, plural
 
 VALUE_KEYS_TEXT = "3-9 T J Q K A 2"
 

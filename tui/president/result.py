@@ -11,7 +11,9 @@ from textual.widgets import Button, Static
 
 from president.game.observation import RANK_TITLES, rank_of_place
 
-from tui.president.session import HUMAN, RoundResult, Session, ordinal, plural
+from tui.president.outcomes import RoundResult
+from tui.president.session import HUMAN, Session
+from tui.president.wording import ordinal, plural
 
 
 def result_table(session: Session, result: RoundResult) -> Table:

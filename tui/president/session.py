@@ -7,15 +7,14 @@ thread, so the state itself is only ever touched by one thread.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from president.agents.bots import make_bot
 from president.agents.opponents import tell_opponents
 from president.game.cards import JOKER, Card, Give, Play, play_of
-from president.game.observation import NO_RANK, RANK_TITLES, rank_of_place, round_points
+from president.game.observation import NO_RANK, RANK_TITLES, rank_of_place
 from president.match.recording import DecisionLog, decisions_folder, record_of
 from president.match.saved import MatchRecord, matches_dir, save
 from president.match.simulate import match_seed
@@ -24,11 +23,12 @@ from recycle.kernel.protocol import ActionParseError, IllegalAction
 
 from tui.shared.botjob import BotDecision, DecisionJob
 from tui.president.options import MatchOptions, bot_title
-from tui.president.sources import SeatSource, SeatSources, file_mtime, seat_source  # noqa: F401  (re-exported)
+from tui.president.outcomes import Outcome, RoundResult, Standing, Turn
+from tui.president.sources import SeatSources, seat_source
+from tui.president.wording import card_label, cards_label, ordinal, plural
 
 HUMAN = 0
 SEAT_NAMES = ("You", "Ada", "Bo", "Cleo", "Dan", "Eve", "Finn")
-SUIT_SYMBOLS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
 
 
 def _log_name(seed: int) -> str:
@@ -36,65 +36,6 @@ def _log_name(seed: int) -> str:
     import time
 
     return time.strftime("%Y%m%d-%H%M%S", time.gmtime()) + f"-seed{seed}.jsonl"
-
-
-def card_label(card: Card) -> str:
-    """`7♥`, `T♠`, `Jk`: two cells wide, the way cards are drawn on screen."""
-    return "Jk" if card.value == JOKER else str(card)[:-1] + SUIT_SYMBOLS[card.suit]
-
-
-def ordinal(n: int) -> str:
-    return f"{n}{'st' if n == 1 else 'nd' if n == 2 else 'rd' if n == 3 else 'th'}"
-
-
-def plural(n: int, word: str) -> str:
-    """`1 card`, `2 cards`."""
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
-def cards_label(cards: Sequence[Card]) -> str:
-    return " ".join(card_label(c) for c in cards)
-
-
-@dataclass(frozen=True)
-class Turn:
-    """One turn of the trick on the table: who, the very cards played (suits included), or why none."""
-
-    player: int
-    cards: tuple[Card, ...] = ()
-    note: str = ""  # "pass" or "skipped" when no cards
-
-
-@dataclass(frozen=True)
-class RoundResult:
-    """A finished round: places, the points each scored, and the match score after it."""
-
-    round: int  # 1-based
-    places: tuple[int, ...]
-    scores: tuple[int, ...]
-    match_over: bool
-
-    @property
-    def points(self) -> tuple[int, ...]:
-        return round_points(self.places)
-
-
-@dataclass(frozen=True)
-class Standing:
-    """One player's line in the final standings."""
-
-    player: int
-    points: int
-    places: tuple[int, ...]  # per round
-    presidencies: int  # rounds finished first
-
-
-@dataclass
-class Outcome:
-    """What applying one action did: lines for the log, and the round result if it ended one."""
-
-    lines: list[str] = field(default_factory=list)
-    result: RoundResult | None = None
 
 
 class Session(SeatSources):

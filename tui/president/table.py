@@ -32,7 +32,9 @@ from tui.president.hint import HintScreen
 from tui.president.newmatch import NewMatchScreen
 from tui.president.prompts import follow_prompt, lead_prompt
 from tui.president.result import FinalScreen, RoundResultScreen
-from tui.president.session import HUMAN, Outcome, RoundResult, Session, cards_label, plural
+from tui.president.outcomes import Outcome, RoundResult
+from tui.president.session import HUMAN, Session
+from tui.president.wording import cards_label, plural
 from tui.shared.toosmall import TooSmall
 from tui.president.widgets import Felt, HandView, MyLine, Panel, ScoreBoard, SeatPanel
 

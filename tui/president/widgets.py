@@ -13,7 +13,9 @@ from textual.widgets import Static
 from president.game.cards import JOKER, Card
 
 from tui.shared.cards import CardFace, HandRow, TrickEntry, draw_backs, draw_trick
-from tui.president.session import HUMAN, Session, Turn, card_label, ordinal, plural
+from tui.president.outcomes import Turn
+from tui.president.session import HUMAN, Session
+from tui.president.wording import card_label, ordinal, plural
 
 SUIT_COLOURS = {"h": "red", "d": "red", "c": "", "s": ""}
 SHORT_TITLES = {"President": "Pres", "Vice-President": "VP", "Vice-Loser": "VL"}  # narrow seats
