@@ -164,6 +164,31 @@ def test_a_personality_is_compiled_once_into_tables_of_ints():
     assert all(isinstance(t, bytes) and len(t) % 4 == 0 for t in tables_)
 
 
+@compiled_only
+def test_a_table_of_rule_players_is_worked_out_once_until_a_personality_is_reloaded():
+    """A search's rollouts reuse the table's programs; a reloaded personality (the editor) plays its own rules
+    from the next rollout on, exactly as `play_out` does."""
+    table = dataclasses.replace(preset("classic"), rounds=1)
+    agent = RulePlayer(shipped("Classic"), president_view)
+    seats = rulebots.compiled_seats(table, [agent] * 5)
+    assert rulebots.compiled_seats(table, [agent] * 5) is seats
+    assert seats.programs == (rulebots.programs_of(agent.personality),) * 5
+    before = both_ways(table, 4, [agent] * 5)[0].history
+    agent.reload(parse_personality("H\nL*\n", name="Highest"))  # leads its highest cards: another game
+    assert rulebots.compiled_seats(table, [agent] * 5).programs == (rulebots.programs_of(agent.personality),) * 5
+    assert_same_games(table, 4, [agent] * 5)
+    assert both_ways(table, 4, [agent] * 5)[0].history != before
+    assert rulebots.compiled_seats(table, [agent] * 4 + [RandomAgent()]) is None  # not every seat a rule player
+
+
+def test_the_tables_worked_out_are_bounded():
+    table = preset("classic")
+    kept = [players([shipped("Classic")] * 5) for _ in range(rulebots._SEATS_KEPT + 3)]
+    for agents in kept:
+        rulebots.compiled_seats(table, agents)
+    assert 0 < len(rulebots._SEATS) <= rulebots._SEATS_KEPT
+
+
 def test_rule_bots_simulate_the_same_compiled_or_pure(tmp_path):
     results = []
     for pure in (True, False):

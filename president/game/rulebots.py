@@ -19,6 +19,7 @@ from __future__ import annotations
 import operator
 import random
 from array import array
+from dataclasses import dataclass
 from typing import Any, Sequence
 
 from personalities.compiled import plan
@@ -90,21 +91,73 @@ def _getrandbits(rng: random.Random):
     return fastplay.bits_of(rng._randbelow)
 
 
+@dataclass(frozen=True)
+class CompiledSeats:
+    """What the C loop needs of one table of rule players that does not change between rollouts: the rules
+    of the table (`fastplay.rules_of`), the pack, each seat's programs, who is not asked when forced.
+
+    Kept for the very objects it was made from (the settings, the agents, and the agents' personalities, which
+    `RulePlayer.reload` may change), so a search's thousands of rollouts work it out once."""
+
+    personalities: tuple[Personality, ...]
+    rules: tuple
+    pack: tuple[int, ...]
+    deck_size: int
+    programs: tuple[tuple[bytes, ...], ...]
+    forced: tuple[bool, ...]
+    forced_bits: int
+
+
+#: (id(settings), id of each seat's agent) -> (those objects, their `CompiledSeats` or None where the C loop
+#: does not apply). An entry holds the objects whose ids make its key, so no other object takes one of those ids.
+_SEATS: dict[tuple[int, ...], tuple[tuple[Any, ...], CompiledSeats | None]] = {}
+_SEATS_KEPT = 64  # a few tables and rollout agents per process; bounded as the other caches here
+
+
+def compiled_seats(settings, agents: Sequence[Any]) -> CompiledSeats | None:
+    """The table's `CompiledSeats`, or None where the C loop does not apply to these agents and settings."""
+    key = (id(settings), *map(id, agents))
+    entry = _SEATS.get(key)
+    if entry is not None:
+        seats = entry[1]
+        if seats is None:
+            return None
+        for agent, personality in zip(agents, seats.personalities):
+            if agent.personality is not personality:  # reloaded since: made anew below
+                break
+        else:
+            return seats
+    seats = _compile_seats(settings, agents)
+    if len(_SEATS) >= _SEATS_KEPT:
+        _SEATS.clear()
+    _SEATS[key] = ((settings, *agents), seats)
+    return seats
+
+
+def _compile_seats(settings, agents: Sequence[Any]) -> CompiledSeats | None:
+    rules = fastplay.rules_of(settings)
+    if rules is None or not all(map(compiled_player, agents)):
+        return None
+    _, pack, deck_size, _, _ = _table(settings)  # (the view's, worked out once per table)
+    forced = tuple(unasked_when_forced(agents))
+    personalities = tuple(agent.personality for agent in agents)
+    return CompiledSeats(personalities, rules, pack, deck_size, tuple(map(programs_of, personalities)), forced,
+                         sum(1 << p for p, f in enumerate(forced) if f))
+
+
 def playout(state, agents: Sequence[Any], rng: random.Random) -> int | None:
     """Play `state` to its end as `play_out(state, [a.choose for a in agents], rng, forced)` does, and
     return the moves made, as it counts them; or None, having done nothing, where the compiled loop
     does not apply."""
     c_module = fastplay.compiled_module()
-    if c_module is None or len(agents) != state.num_players or not all(map(compiled_player, agents)):
+    if c_module is None or len(agents) != state.num_players:
         return None
-    rules = fastplay.rules_of(state.settings)
+    seats = compiled_seats(state.settings, agents)
     bits = _getrandbits(rng)
-    if rules is None or bits is None:
+    if seats is None or bits is None:
         return None
-    _, pack, deck_size, _, _ = _table(state.settings)  # (the view's, worked out once per table)
-    programs = tuple(programs_of(agent.personality) for agent in agents)
-    forced = unasked_when_forced(agents)
-    forced_bits = sum(1 << p for p, f in enumerate(forced) if f)
+    rules, programs, forced_bits, forced = seats.rules, seats.programs, seats.forced_bits, seats.forced
+    pack, deck_size = seats.pack, seats.deck_size
     play_round, PLAY, EXCHANGE, OVER = c_module.play_rules_round, Phase.PLAY, Phase.EXCHANGE, Phase.OVER
     moves = 0
     while state.phase is not OVER:
