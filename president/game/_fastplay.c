@@ -129,7 +129,7 @@ int fp_read_state(PyObject *s, Round *g, Lists *l) {
     g->up_count = g->up_value = 0;
     if (up != Py_None && (get_int(up, A_count, &g->up_count) < 0 || get_int(up, A_value, &g->up_value) < 0))
         return -1;
-    return 0;
+    return fp_check_round(g);
 }
 
 int fp_write_state(PyObject *s, const Round *g, const Lists *l) {
@@ -241,6 +241,7 @@ static PyObject *legal_plays(PyObject *self, PyObject *args) {
         return NULL;
     }
     Py_DECREF(up);
+    if (fp_check_trick(&g) < 0) return NULL;
     Code codes[MAXLEGAL];
     int k = fp_legal(&g, &r, codes);
     PyObject *out = PyList_New(k);

@@ -38,6 +38,12 @@ extern PyObject *PLAYS[17][MAXK][MAXK];
 extern PyObject *PASS_PLAY;
 extern PyObject *SEATS[MAXP];
 
+/* The ints the rules index by, checked where a round enters C (0, or -1 with a ValueError): a hand (or a
+ * pack) of one deck; the upcards and the hand of the player to move (what `fp_legal` reads); and a whole
+ * round (every hand and its size, the seats, the places). The loops below trust them once checked. */
+int fp_check_hand(const int *counts);
+int fp_check_trick(const Round *g);
+int fp_check_round(const Round *g);
 /* `legality.legal_plays` of the player to move, into `out`; returns how many. */
 int fp_legal(const Round *g, const Rules *r, Code *out);
 /* `PresidentState._play` of a legal play; 1 when it ended the round, -1 on an error. */

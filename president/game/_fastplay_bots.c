@@ -169,7 +169,6 @@ static int walk(View *w, const int32_t *prog, Code *out) {
         int n_late = late_head[0];
         const int32_t *late = late_head + 1;
         prog = late + 3 * n_late;
-        if (value < 0 || value > JOKER || exact < 0 || exact >= MAXK) continue;  /* never made by rulebots.program */
         int holds = 1;
         for (int i = 0; i < n_early && holds; i++)
             if ((holds = test(w, early + 3 * i, NULL)) < 0) return -1;
@@ -202,6 +201,88 @@ static int walk(View *w, const int32_t *prog, Code *out) {
             if (w->has[v][k]) { *out = (Code){v, k, 0}; return 1; }
     }
     return 0;
+}
+
+/* A program as `rulebots.program` lays it out, checked before any walk reads it: every count within its
+ * bytes, which it fills exactly, and every kind, value, exact count, variable and comparison one `walk`
+ * knows. 0, or -1 with a ValueError naming the seat and the need. */
+static int check_program(PyObject *bytes, int p, int need) {
+    const char *wrong = NULL;
+    Py_ssize_t size = PyBytes_GET_SIZE(bytes);
+    const int32_t *at = (const int32_t *)PyBytes_AS_STRING(bytes), *end = at + size / 4;
+    if (size % 4 || size == 0) wrong = "not whole int32s";
+    int32_t entries = wrong ? 0 : *at++;
+    if (entries < 0) wrong = "a negative number of rules";
+    for (int32_t e = 0; e < entries && !wrong; e++) {
+        if (end - at < 3) { wrong = "a rule past its end"; break; }
+        if (at[0] < K_VALUE || at[0] > K_RUN_HIGHEST) wrong = "a potential of no known kind";
+        else if (at[1] < 0 || at[1] > JOKER) wrong = "a potential's value out of 0..16";
+        else if (at[2] < 0 || at[2] >= MAXK) wrong = "a potential's exact count out of 0..8";
+        at += 3;
+        for (int part = 0; part < 2 && !wrong; part++) {  /* the early conditions, then the late ones */
+            if (end - at < 1) { wrong = "a rule past its end"; break; }
+            int32_t conditions = *at++;
+            if (conditions < 0 || conditions > (end - at) / 3) { wrong = "conditions past its end"; break; }
+            for (int32_t i = 0; i < conditions && !wrong; i++, at += 3)
+                if (at[0] < 0 || at[0] > V_RANDOM) wrong = "a condition on no known variable";
+                else if (at[1] < OP_GT || at[1] > OP_LE) wrong = "a condition of no known comparison";
+        }
+    }
+    if (!wrong && at != end) wrong = "ints past its last rule";
+    if (!wrong) return 0;
+    PyErr_Format(PyExc_ValueError, "play_rules_round: seat %d's program for %d cards: %s", p, need, wrong);
+    return -1;
+}
+
+/* The tuples of programs last found sound, held (tuples and bytes never change): the rollouts of one
+ * search are handed the same tuple (`rulebots.compiled_seats`), so it is checked once, not per rollout. */
+#define CHECKED 8
+static PyObject *checked[CHECKED];
+static int checked_next;
+
+/* `programs` (a tuple per seat of MAXK programs) checked as `check_program` does, unless already. */
+static int check_programs(PyObject *programs, int n) {
+    if (PyTuple_GET_SIZE(programs) != n) {
+        PyErr_SetString(PyExc_ValueError, "play_rules_round: a tuple of programs per seat");
+        return -1;
+    }
+    for (int i = 0; i < CHECKED; i++)
+        if (checked[i] == programs) return 0;
+    for (int p = 0; p < n; p++) {
+        PyObject *mine = PyTuple_GET_ITEM(programs, p);
+        if (!PyTuple_Check(mine) || PyTuple_GET_SIZE(mine) != MAXK) {
+            PyErr_Format(PyExc_ValueError, "play_rules_round: seat %d has not a tuple of %d programs", p, MAXK);
+            return -1;
+        }
+        for (int need = 0; need < MAXK; need++) {
+            PyObject *prog = PyTuple_GET_ITEM(mine, need);
+            if (!PyBytes_Check(prog)) {
+                PyErr_Format(PyExc_TypeError, "play_rules_round: seat %d's program for %d cards is not bytes", p, need);
+                return -1;
+            }
+            if (check_program(prog, p, need) < 0) return -1;
+        }
+    }
+    Py_INCREF(programs);
+    Py_XSETREF(checked[checked_next], programs);
+    checked_next = (checked_next + 1) % CHECKED;
+    return 0;
+}
+
+/* The table's ints (the pack, its size, the previous places, the rules' equal-value mode) in range: 0, or -1
+ * with a ValueError. */
+static int check_table(const Table *t, const Rules *r, int n) {
+    const char *wrong = NULL;
+    int cards = 0;
+    for (int v = 0; v < 17; v++) cards += t->pack[v];
+    if (fp_check_hand(t->pack) < 0) return -1;
+    if (t->deck_size != cards) wrong = "a deck size other than the pack's";
+    for (int p = 0; p < n && t->has_prev && !wrong; p++)
+        if (t->prev[p] < 1 || t->prev[p] > n) wrong = "a previous place out of the table's";
+    if (!wrong && (r->equal_value < EQUAL_SKIP || r->equal_value > EQUAL_NO)) wrong = "no known equal-value rule";
+    if (!wrong) return 0;
+    PyErr_Format(PyExc_ValueError, "play_rules_round: %s", wrong);
+    return -1;
 }
 
 int fp_decide(const Round *g, const Table *t, PyObject *programs, const Code *legal, int k, Code *out) {
@@ -259,20 +340,14 @@ PyObject *fp_play_rules_round(PyObject *self, PyObject *args) {
     Round g;
     Lists l = {0};
     if (fp_read_state(state, &g, &l) < 0) { fp_drop_lists(&l); return NULL; }
-    int bad = PyTuple_GET_SIZE(programs) != g.n;
-    for (int p = 0; p < g.n && !bad; p++) {
-        PyObject *mine = PyTuple_GET_ITEM(programs, p);
-        bad = !PyTuple_Check(mine) || PyTuple_GET_SIZE(mine) != MAXK;
-        for (int need = 0; need < MAXK && !bad; need++)
-            bad = !PyBytes_Check(PyTuple_GET_ITEM(mine, need));
-        if (t.has_prev && !bad) {
-            PyObject *place = PyTuple_Check(prev) && PyTuple_GET_SIZE(prev) == g.n ? PyTuple_GET_ITEM(prev, p) : NULL;
-            bad = !place || ((t.prev[p] = (int)PyLong_AsLong(place)) == -1 && PyErr_Occurred());
-        }
+    int bad = check_programs(programs, g.n) < 0;
+    for (int p = 0; p < g.n && !bad && t.has_prev; p++) {
+        PyObject *place = PyTuple_Check(prev) && PyTuple_GET_SIZE(prev) == g.n ? PyTuple_GET_ITEM(prev, p) : NULL;
+        bad = !place || ((t.prev[p] = (int)PyLong_AsLong(place)) == -1 && PyErr_Occurred());
     }
-    if (bad) {
+    if (bad || check_table(&t, &r, g.n) < 0) {
         fp_drop_lists(&l);
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "play_rules_round: a program per seat, a place per seat");
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "play_rules_round: a tuple of a place per seat");
         return NULL;
     }
     long steps = 0;

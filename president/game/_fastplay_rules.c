@@ -29,6 +29,41 @@ static int filter_finishes(const Round *g, Code *out, int k, int lead) {
     return m;
 }
 
+static int out_of_range(const char *what) {
+    PyErr_Format(PyExc_ValueError, "fastplay: %s", what);
+    return -1;
+}
+
+int fp_check_hand(const int *counts) {
+    for (int v = 0; v < JOKER; v++)
+        if (counts[v] < 0 || counts[v] > 4) return out_of_range("cards of one deck: 0 to 4 of a value");
+    if (counts[JOKER] < 0 || counts[JOKER] > 2) return out_of_range("cards of one deck: 0 to 2 jokers");
+    return 0;
+}
+
+int fp_check_trick(const Round *g) {
+    if (g->up_count < 0 || g->up_count >= MAXK) return out_of_range("upcards of 0 to 8 cards");
+    if (g->up_count && (g->up_value < 3 || g->up_value > JOKER)) return out_of_range("upcards of a value 3 to 16");
+    return fp_check_hand(g->counts[g->current]);
+}
+
+int fp_check_round(const Round *g) {
+    if (g->n < 1 || g->n > MAXP) return out_of_range("1 to 8 players");
+    if (g->current < 0 || g->current >= g->n) return out_of_range("the player to move is not at the table");
+    if (g->last_player < -1 || g->last_player >= g->n) return out_of_range("the last player is not at the table");
+    if (g->best_free < 1 || g->worst_free > g->n || g->best_free > g->worst_free)
+        return out_of_range("the free places are not places of the table");
+    for (int p = 0; p < g->n; p++) {
+        if (fp_check_hand(g->counts[p]) < 0) return -1;
+        int size = 0;
+        for (int v = 0; v < 17; v++) size += g->counts[p][v];
+        if (g->sizes[p] != size) return out_of_range("a hand's size is not its cards' count");
+        if (g->places[p] < 0 || g->places[p] > g->n) return out_of_range("a place is not a place of the table");
+    }
+    if (fp_check_hand(g->played_counts) < 0) return -1;
+    return fp_check_trick(g);
+}
+
 /* `legality.legal_plays` for a table where suits do not matter; the pass is (0, 0, 0). */
 int fp_legal(const Round *g, const Rules *r, Code *out) {
     const int *counts = g->counts[g->current];
