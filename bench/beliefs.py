@@ -10,6 +10,9 @@ its belief) and the belief is scored against the true hands:
 - cards placed right: per opponent and value, min(expected count, true count),
   summed, over all the opponents' cards (a belief that is one world scores
   exactly the share of the cards that world puts in the hand holding them);
+- likeliest hands right: the same count for the belief's one guess of every hand
+  (`HandBelief.likeliest`: each unseen card placed in one hand, the guess that
+  gets the most cards right on average by the belief's own chances);
 - Brier score per card: for every card seat 0 has not seen, the squared error
   of the chances the belief gives each opponent of holding a card of its value
   against the true shares (0 perfect; cards of one value are interchangeable);
@@ -40,7 +43,7 @@ from president.game.inference import ModelEvidence
 from president.agents.levels import SEARCH
 from president.game.settings import preset
 from president.game.state import Phase, PresidentState
-from recycle.kernel.beliefs import brier, placed_right
+from recycle.kernel.beliefs import brier, guessed_right, placed_right
 from recycle.kernel.protocol import decide
 from recycle.search.inference import Inference
 from timing import add_smoke_option, smoke
@@ -115,8 +118,9 @@ def belief_of(spec: str | None, state: PresidentState, i: int, names: tuple[str,
 
 def score(found: list[PresidentState], spec: str | None, names: tuple[str, ...] = (),
           exchange: bool = True, chain: int = 300) -> tuple[dict, float]:
-    """Per stage: [cards right, cards, Brier sum, cards scored, positions]; CPU ms per position."""
-    out = {name: [0.0, 0, 0.0, 0, 0] for name, _, _ in STAGES}
+    """Per stage: [cards right, cards, Brier sum, cards scored, positions, cards the likeliest hands put
+    right]; CPU ms per position."""
+    out = {name: [0.0, 0, 0.0, 0, 0, 0] for name, _, _ in STAGES}
     start = time.process_time()
     for i, state in enumerate(found):
         with mock.patch.object(ModelEvidence, "EXCHANGE", exchange):
@@ -130,18 +134,19 @@ def score(found: list[PresidentState], spec: str | None, names: tuple[str, ...] 
         row[2] += b
         row[3] += cards
         row[4] += 1
+        row[5] += guessed_right(belief, truth)[0]
     return out, (time.process_time() - start) / len(found) * 1000
 
 
 def table(results: list[tuple[str, dict, float]], count: int, command: str = "--table classic") -> str:
-    head = ("| bot | " + " | ".join(f"{name}: placed right | Brier" for name, _, _ in STAGES)
+    head = ("| bot | " + " | ".join(f"{name}: placed right | likeliest right | Brier" for name, _, _ in STAGES)
             + " | CPU ms |")
-    lines = [head, "| --- |" + " ---: | ---: |" * len(STAGES) + " ---: |"]
+    lines = [head, "| --- |" + " ---: | ---: | ---: |" * len(STAGES) + " ---: |"]
     for title, stats, ms in results:
         cells = []
         for name, _, _ in STAGES:
-            right, total, b, cards, n = stats[name]
-            cells.append(f"{right / total:.1%} | {b / cards:.3f}" if total else "- | -")
+            right, total, b, cards, n, guessed = stats[name]
+            cells.append(f"{right / total:.1%} | {guessed / total:.1%} | {b / cards:.3f}" if total else "- | - | -")
         lines.append(f"| {title} | " + " | ".join(cells) + f" | {ms:.0f} |")
     counts = ", ".join(f"{name} {results[0][1][name][4]}" for name, _, _ in STAGES)
     return "\n".join(lines) + f"\n\n{count} positions ({counts}); seed 77; `python bench/beliefs.py {command}`."
@@ -170,7 +175,8 @@ def main() -> None:
         stats, ms = score(found, spec, table_names if knows else (), exchange, args.chain)
         results.append((title, stats, ms))
         mid = stats["mid-round"]
-        print(f"{title[:60]:<60} mid-round {mid[0] / max(1, mid[1]):6.1%}  {ms:7.0f} CPU ms", flush=True)
+        print(f"{title[:60]:<60} mid-round {mid[0] / max(1, mid[1]):6.1%} (likeliest {mid[5] / max(1, mid[1]):6.1%})"
+              f"  {ms:7.0f} CPU ms", flush=True)
     defaults = {"positions": 60, "rounds": 1, "chain": 300}
     options = [f"--table {args.table}"] + [f"--{k} {getattr(args, k)}" for k, v in defaults.items()
                                            if getattr(args, k) != v]

@@ -86,8 +86,10 @@ class MatchRecord:
 
 
 def _belief(data: dict) -> Belief:
-    hands = tuple(HandBelief(int(h["player"]), int(h["cards"]), tuple((str(k), float(v)) for k, v in
-                                                                      h["expected"].items())) for h in data["hands"])
+    hands = tuple(HandBelief(int(h["player"]), int(h["cards"]),
+                             tuple((str(k), float(v)) for k, v in h["expected"].items()),
+                             tuple((str(k), int(v)) for k, v in h.get("likeliest", {}).items()))
+                  for h in data["hands"])
     return Belief(int(data["observer"]), str(data["method"]), int(data["worlds"]), hands)
 
 

@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from operator import add
+from math import comb
 from typing import Any, Sequence
+
+from recycle.kernel.likeliest import best_guess
 
 #: (labels, one row of counts per player) as a game gives them; "" labels an unused index.
 Holdings = tuple[Sequence[str], Sequence[Sequence[int]]]
@@ -43,13 +45,23 @@ class HandBelief:
     size: int
     expected: tuple[tuple[str, float], ...]
     """(label, expected count), in the game's order of kinds; kinds expected nowhere are left out."""
+    likeliest: tuple[tuple[str, int], ...] = ()
+    """(label, count): the guess of this hand that gets the most cards right on average, the others
+    guessed with it (`recycle.kernel.likeliest`); empty where the belief has no chances to guess by."""
 
     def of(self, label: str) -> float:
         return dict(self.expected).get(label, 0.0)
 
     def to_json(self) -> dict:
-        return {"player": self.player, "cards": self.size,
-                "expected": {label: round(x, 3) for label, x in self.expected}}
+        out = {"player": self.player, "cards": self.size,
+               "expected": {label: round(x, 3) for label, x in self.expected}}
+        if self.likeliest:
+            out["likeliest"] = dict(self.likeliest)
+        return out
+
+    def guess_text(self) -> str:
+        """The likeliest hand as cards: `3 3 7 J Q` ("" when there is none)."""
+        return " ".join(label for label, k in self.likeliest for _ in range(k))
 
     def text(self) -> str:
         """`p2 (7 cards): 3 .4 · 5 1.2 · K 2`."""
@@ -98,19 +110,30 @@ class Belief:
         return lines
 
 
+    def guess_lines(self, names: Sequence[str] | None = None) -> list[str]:
+        """The likeliest hands, a line each: `likeliest p2  3 3 7 J Q` (none when there is no guess)."""
+        if not any(h.likeliest for h in self.hands):
+            return []
+        return ["likeliest hands:"] + [f"  {(names[h.player] if names else f'p{h.player}')[:5]:<5} "
+                                       f"{h.guess_text() or '-'}" for h in self.hands]
+
+
 class BeliefTally:
     """Adds up the worlds an agent reasons about, for `observer`; `belief()` averages them.
 
-    Cheap enough to run on every world a search draws (a few list additions);
-    it never draws from an rng, so it changes no decision.
+    Each opponent's hand is kept as how many worlds gave it each row of counts
+    (a chain's worlds repeat, so this is small), which gives both the expected
+    counts and the chance of holding at least k cards of a kind (for the
+    likeliest hands). Cheap enough to run on every world a search draws (a dict
+    update per opponent); it never draws from an rng, so it changes no decision.
     """
 
-    __slots__ = ("observer", "labels", "sums", "worlds", "sizes")
+    __slots__ = ("observer", "labels", "hands", "worlds", "sizes")
 
     def __init__(self, observer: int) -> None:
         self.observer = observer
         self.labels: Sequence[str] = ()
-        self.sums: dict[int, list[float]] = {}
+        self.hands: dict[int, dict[tuple[int, ...], int]] = {}
         self.sizes: dict[int, int] = {}
         self.worlds = 0
 
@@ -118,17 +141,17 @@ class BeliefTally:
         """Count one world's hands (a game without `holdings()` gives no belief)."""
         if not world.capabilities.holdings:
             return
-        held = world.holdings()
-        labels, rows = held
-        sums, observer = self.sums, self.observer
-        if not sums:
+        labels, rows = world.holdings()
+        hands = self.hands
+        if not hands:
             self.labels = labels
             for p, row in enumerate(rows):
-                if p != observer:
-                    sums[p] = [0.0] * len(row)
+                if p != self.observer:
+                    hands[p] = {}
                     self.sizes[p] = sum(row)
-        for p, acc in sums.items():
-            sums[p] = list(map(add, acc, rows[p]))
+        for p, seen in hands.items():
+            row = tuple(rows[p])
+            seen[row] = seen.get(row, 0) + 1
         self.worlds += 1
 
     def merge(self, other: "BeliefTally") -> None:
@@ -137,19 +160,33 @@ class BeliefTally:
             return
         if not self.worlds:
             self.labels, self.sizes = other.labels, dict(other.sizes)
-            self.sums = {p: row[:] for p, row in other.sums.items()}
-        else:
-            for p, row in other.sums.items():
-                self.sums[p] = list(map(add, self.sums[p], row))
+            self.hands = {p: {} for p in other.hands}
+        for p, seen in other.hands.items():
+            mine = self.hands[p]
+            for row, n in seen.items():
+                mine[row] = mine.get(row, 0) + n
         self.worlds += other.worlds
 
     def belief(self, method: str) -> Belief | None:
         """The average of the worlds counted, or None when none was (or the game has no holdings)."""
         if not self.worlds:
             return None
-        n = self.worlds
-        return make_belief(self.observer, method, n, self.labels,
-                           {p: [x / n for x in row] for p, row in self.sums.items()}, self.sizes)
+        n, width = self.worlds, len(self.labels)
+        expected: dict[int, list[float]] = {}
+        at_least: dict[int, list[list[float]]] = {}  # p -> kind -> [P(holds >= 1), P(>= 2), ...]
+        for p, seen in self.hands.items():
+            sums, tails = [0.0] * width, [[] for _ in range(width)]
+            for row, times in seen.items():
+                for i, count in enumerate(row):
+                    if count:
+                        sums[i] += count * times
+                        tail = tails[i]
+                        tail.extend([0.0] * (count - len(tail)))
+                        for k in range(count):
+                            tail[k] += times
+            expected[p] = [x / n for x in sums]
+            at_least[p] = [[x / n for x in tail] for tail in tails]
+        return make_belief(self.observer, method, n, self.labels, expected, self.sizes, at_least)
 
     def __getstate__(self):  # picklable: root-parallel trees send theirs back from worker processes
         return {k: getattr(self, k) for k in self.__slots__}
@@ -160,12 +197,30 @@ class BeliefTally:
 
 
 def make_belief(observer: int, method: str, worlds: int, labels: Sequence[str],
-                expected: dict[int, Sequence[float]], sizes: dict[int, int]) -> Belief:
-    """A `Belief` from expected rows aligned with `labels` (unused indices labelled "")."""
+                expected: dict[int, Sequence[float]], sizes: dict[int, int],
+                at_least: dict[int, Sequence[Sequence[float]]] | None = None) -> Belief:
+    """A `Belief` from expected rows aligned with `labels` (unused indices labelled ""); with
+    `at_least` (per opponent and kind, the chances of holding at least 1, 2, ... cards of it), each
+    hand also gets its likeliest cards (`likeliest_hands`)."""
+    guess = likeliest_hands(at_least, expected, sizes) if at_least is not None else {}
     hands = tuple(HandBelief(p, sizes[p], tuple((label, x) for label, x in zip(labels, row)
-                                                if label and x >= NEGLIGIBLE))
+                                                if label and x >= NEGLIGIBLE),
+                             tuple((label, k) for label, k in zip(labels, guess.get(p, ())) if label and k))
                   for p, row in sorted(expected.items()))
     return Belief(observer, method, worlds, hands, tuple(label for label in labels if label))
+
+
+def likeliest_hands(at_least: dict[int, Sequence[Sequence[float]]], expected: dict[int, Sequence[float]],
+                    sizes: dict[int, int]) -> dict[int, list[int]]:
+    """Per opponent, the counts of its likeliest hand (`recycle.kernel.likeliest.best_guess`): every
+    unseen card (the expected counts add up to them) placed, each hand its size."""
+    players = sorted(at_least)
+    if not players:
+        return {}
+    width = len(expected[players[0]])
+    supply = [round(sum(expected[p][i] for p in players)) for i in range(width)]
+    rows = best_guess([at_least[p] for p in players], supply, [sizes[p] for p in players])
+    return dict(zip(players, rows))
 
 
 #: The belief of a rule personality: the model its FollowOdds computes with.
@@ -189,7 +244,18 @@ def uniform_belief(world: Any, observer: int, method: str = UNIFORM) -> Belief |
     total = sum(sizes.values())
     unseen = [sum(rows[p][i] for p in others) for i in range(len(labels))]
     expected = {p: [u * sizes[p] / total if total else 0.0 for u in unseen] for p in others}
-    return make_belief(observer, method, 0, labels, expected, sizes)
+    at_least = {p: [_hypergeometric_tail(total, u, sizes[p]) for u in unseen] for p in others}
+    return make_belief(observer, method, 0, labels, expected, sizes, at_least)
+
+
+def _hypergeometric_tail(total: int, kind: int, drawn: int) -> list[float]:
+    """The chances that `drawn` cards dealt at random from `total`, `kind` of them of one kind, hold
+    at least 1, 2, ... `kind` of it."""
+    if not total or not kind:
+        return []
+    chance = [comb(kind, j) * comb(total - kind, drawn - j) / comb(total, drawn) if j <= drawn else 0.0
+              for j in range(kind + 1)]
+    return [sum(chance[k:]) for k in range(1, kind + 1)]
 
 
 def observation_belief(observation: Any, method: str = UNIFORM) -> Belief | None:
@@ -217,6 +283,19 @@ def placed_right(belief: Belief, truth: Holdings) -> tuple[float, int]:
         row = rows[h.player]
         total += sum(row)
         right += sum(min(expected.get(label, 0.0), n) for label, n in zip(labels, row) if label)
+    return right, total
+
+
+def guessed_right(belief: Belief, truth: Holdings) -> tuple[int, int]:
+    """(cards the likeliest hands put in the hand that holds them, the opponents' cards): by kind of
+    card, `min(guessed, true count)` summed over opponents and kinds."""
+    labels, rows = truth
+    right, total = 0, 0
+    for h in belief.hands:
+        guess = dict(h.likeliest)
+        row = rows[h.player]
+        total += sum(row)
+        right += sum(min(guess.get(label, 0), n) for label, n in zip(labels, row) if label)
     return right, total
 
 

@@ -31,9 +31,11 @@ from tui.shared.botjob import BotDecision
 
 
 def render_belief(belief: Any, names: Sequence[str] | None = None) -> RenderableType:
-    """A bot's belief, compact: a column per opponent, a row per kind of card, expected counts."""
+    """A bot's belief, compact: a column per opponent, a row per kind of card, expected counts; then each
+    opponent's likeliest hand."""
     lines = [Text(f"belief, expected cards: {belief.method}", style="italic")]
     lines += [Text(line, style="bold" if i == 0 else "") for i, line in enumerate(belief.grid(names))]
+    lines += [Text(line, style="italic" if i == 0 else "") for i, line in enumerate(belief.guess_lines(names))]
     return Group(*lines)
 
 

@@ -111,10 +111,11 @@ def beliefs_json(belief) -> list[dict]:
 
 
 def print_belief(belief) -> None:
-    """The bot's belief under its trace: expected cards of each value, a column per opponent."""
+    """The bot's belief under its trace: expected cards of each value, a column per opponent, then each
+    opponent's likeliest hand."""
     if belief is not None:
         console.print(f"belief: {belief.method}", style="dim", markup=False, highlight=False)
-        console.print("\n".join(belief.grid()), markup=False, highlight=False)
+        console.print("\n".join(belief.grid() + belief.guess_lines()), markup=False, highlight=False)
 
 
 def _values(text: str | None) -> list[int]:
