@@ -35,6 +35,23 @@ IMPURE = (T.NewName, T.Random, T.MaxCard, T.MinCard)
 MAX_DEPTH = 24
 
 
+class ClosureSource(Source):
+    """The source of a closure (see `ExprSource.closure_of`): operands called, not inlined; its
+    code compiled once per text (closures of one shape share it)."""
+
+    def build(self, node):
+        text = self.text()
+        code = _CLOSURES.get(text)
+        if code is None:
+            code = _CLOSURES[text] = compile(text, f"<recycle closure {type(node).__name__}>", "exec")
+        exec(code, self.ns)  # noqa: S102 — our own source
+        return self.ns["f"]
+
+
+#: Closures' compiled code, by their text.
+_CLOSURES: dict[str, object] = {}
+
+
 class ExprSource:
     """Writes expressions of one game as Python source (a mixin of `evaluate.Evaluator`)."""
 
@@ -67,11 +84,44 @@ class ExprSource:
         got = src.hoisted.get(id(node))
         if got is not None:
             return got
+        if type(src) is ClosureSource and type(node) not in forms.CONSTANTS:  # a closure's operand (see `closure_of`)
+            return self.operand(src, node, env, bound, depth)
         make = self.source_of(type(node))
         if make is None or depth > MAX_DEPTH:
             return self.call(src, node, env)
         got = make(src, node, env, bound or {}, depth + 1)
         return self.call(src, node, env) if got is None else got
+
+    def operand(self, src: Source, node, env: str, bound: dict, depth: int) -> Piece:
+        """An operand of a closure's form: inlined as in source where that cannot raise nor draw
+        (a constant key's storage...), else a call of its function where the source would have
+        inlined it (so the closure evaluates what the source does, in the same order)."""
+        make = self.source_of(type(node)) if self.pure(node) else None
+        piece = make and make(src, node, env, bound, depth + 1)
+        if piece is not None and piece.safe:
+            return piece
+        return Piece(f"{src.call(self.fn(node))}({env}, st)", _GIVES.get(type(node)) or _CALLED_KINDS.get(type(node), "any"),
+                     called=True)
+
+    def closure_of(self, node):
+        """The closure of a form written by a `_src_<Form>` method (`WRITTEN`): the same source,
+        its operands called (`operand`) instead of inlined; where the source could raise, a
+        failure is the meaning's to report (its `_Form` method runs, and raises the located
+        error). None where the writer leaves the node to the meaning."""
+        meaning = getattr(self, "_" + type(node).__name__)
+        src = ClosureSource(self._source_base())
+        src.emit(0, "def f(env, st):")
+        piece = self.source_of(type(node))(src, node, "env", {}, 1)
+        if piece is None:
+            return None
+        if piece.safe:
+            src.emit(1, f"return {piece.code}")
+        else:
+            slow = src.const(lambda env, st: meaning(node, env, st))
+            for line in ("try:", f"    return {piece.code}", "except _GameError:", "    raise", "except Exception:",
+                         f"    return {slow}(env, st)"):
+                src.emit(1, line)
+        return src.build(node)
 
     def source_of(self, kind):
         """The writer of source for nodes of class `kind` (a constant's and an operator's derived
@@ -264,7 +314,7 @@ class ExprSource:
 
     def _src_Size(self, src, n, env, bound, depth):
         coll = n.collection
-        if type(coll) is T.Filter:  # its own function, which counts (see `_loop`)
+        if type(coll) is T.Filter and type(src) is not ClosureSource:  # its own function, which counts (see `_loop`)
             return Piece(f"{src.call(self.fn(n))}({env}, st)", "int", called=True)
         if type(coll) is T.Location:
             key = self.key(src, coll, (coll.visibility,), env, bound, depth)
@@ -299,18 +349,20 @@ class ExprSource:
         if type(n.key) is not T.Name:
             return None
         card, t = self.expr(src, n.card, env, bound, depth), src.temp()
-        return Piece(f"('' if ({t} := {card.code}) is None else _attrs[{t}].get({src.const(n.key.value)}, ''))",
+        # not known as a card: checked (a truth value or a negative number would index a card)
+        index = t if card.kind == "card" else f"{src.const(_card)}({t})"
+        return Piece(f"('' if ({t} := {card.code}) is None else _attrs[{index}].get({src.const(n.key.value)}, ''))",
                      "str", card.safe and card.kind == "card")
 
     def _src_Score(self, src, n, env, bound, depth):
-        pm, card = self.expr(src, n.using, env, bound, depth), self.expr(src, n.card, env, bound, depth)
+        card, pm = self.expr(src, n.card, env, bound, depth), self.expr(src, n.using, env, bound, depth)
         if pm.kind != "points":
             return None
-        # the map's kept score, else its `score`; no card: that fails on None and the closure
-        # raises the located error
+        # the card first, as the meaning: no card fails (`_no_card`) before the map is read, and
+        # the meaning raises the located error; then the map's kept score, else its `score`
         m, c, got = src.temp(), src.temp(), src.temp()
-        return Piece(f"({got} if ({got} := ({m} := {pm.code})._cache.get({c} := {card.code})) is not None "
-                     f"else {m}.score({c}, _attrs))", "int")
+        return Piece(f"(({got} if ({got} := ({m} := {pm.code})._cache.get({c})) is not None else {m}.score({c}, _attrs))"
+                     f" if ({c} := {card.code}) is not None else {src.const(_no_card)}())", "int")
 
     def _src_MaxCard(self, src, n, env, bound, depth):
         return self._extreme(src, n, env, bound, depth, 1)
@@ -348,6 +400,19 @@ class ExprSource:
         return Piece("list(_players)", "list", True)
 
 
+def _card(value):
+    """`value` if it may be a card (a non-negative integer, not a truth value; the table's
+    length bounds it); else a TypeError, on which the meaning reports the located error."""
+    if type(value) is int and value >= 0:
+        return value
+    raise TypeError("not a card")
+
+
+def _no_card():
+    """A card's score asked of no card: the meaning reports the located error."""
+    raise TypeError("no card")
+
+
 #: (size PLACE) OP 0, as a test of the place's list: "not " for empty, "not not " for not.
 _EMPTINESS = {"==": "not ", "<=": "not ", ">": "not not ", "!=": "not not "}
 
@@ -368,6 +433,11 @@ SHORT_RANGE = 64
 _ELEMENT_KINDS = {T.Union: "card", T.Intersect: "card", T.Disjunction: "card", T.Tuples: "set",
                   T.Subsets: "set", T.Runs: "set", T.Partition: "set", T.Players: "seat",
                   T.OtherPlayers: "owner"}
+#: What the functions of some forms give, whatever their operands (a closure's operands, see `operand`).
+_GIVES = {T.PointStorage: "points", T.Location: "cards"}
+#: Forms whose closure is derived from their source (`closure_of`): no `_make_<Form>` of their own.
+WRITTEN = frozenset({T.Var, T.PlayerRef, T.Players, T.IntStorage, T.StrStorage, T.PointStorage, T.Location,
+                     T.Size, T.CardAt, T.CardAtt, T.Score, T.Tuples, T.MaxCard, T.MinCard})
 #: Conditions over a collection, generated as loops.
 _LOOPS = frozenset({T.Filter, T.AllTrue, T.AnyTrue})
 #: Forms worth a generated function of their own (leaves are as fast as closures).
