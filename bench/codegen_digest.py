@@ -3,11 +3,13 @@ to the compilers must leave alone (or change only where it says why).
 
     python bench/codegen_digest.py --write /tmp/before.json [--dump DIR]
     python bench/codegen_digest.py --check /tmp/before.json [--dump DIR]
+    PYTHONPATH=OTHER_COPY python bench/codegen_digest.py --write /tmp/before.json   (another checkout's code)
 
 For the 6 shipped games and every corpus game (`../shared/recycle-corpus`, when present): on the
 compiled engine, a generated function asked for every expression node of the game's tree, then
 two seeded traced games and two random playouts (statements, explorers, quiet runners, rounds).
-Every text `Source.build` compiles is kept; a game's digest is the sha256 of its texts, sorted.
+Every text `Source.build` compiles is kept; a game's digest is the sha256 of its distinct texts,
+sorted.
 `--dump DIR` writes each game's texts to DIR/<game>.py, for `diff -r` between two runs;
 `--check` prints the games whose digest differs.
 """
@@ -21,15 +23,13 @@ import random
 import sys
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(HERE))
+from recycle.games import game_path
+from recycle.interp import new_game, source
+from recycle.interp.engine import Engine
+from recycle.lang import load_game
+from recycle.lang import tree as T
 
-from recycle.games import game_path  # noqa: E402
-from recycle.interp import new_game  # noqa: E402
-from recycle.interp import source  # noqa: E402
-from recycle.interp.engine import Engine  # noqa: E402
-from recycle.lang import load_game  # noqa: E402
-from recycle.lang import tree as T  # noqa: E402
+HERE = Path(__file__).resolve().parent.parent
 
 SHIPPED = ["President5", "Hearts4", "Poker5", "BigTwo4", "Daifugo4", "TidesOfTime2"]
 CORPUS = Path(os.environ.get("PRESIDENT_SHARED_DIR", HERE.parent / "shared")) / "recycle-corpus"
@@ -72,7 +72,7 @@ def texts(path: Path) -> list[str]:
             new_game(game, seed, engine=Engine.COMPILED).random_playout(random.Random(seed))
     except Exception as e:  # noqa: BLE001 — a game that cannot play: what was made so far, and why
         _built.append(f"# stopped: {type(e).__name__}")
-    return sorted(_built)
+    return sorted(set(_built))  # (a function made again for another game of the same rules: once)
 
 
 def main(argv=None) -> int:

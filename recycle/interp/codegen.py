@@ -22,10 +22,13 @@ all source generated for the corpus and our games and checks exactly that.
 """
 from __future__ import annotations
 
+from functools import partial
+
 from recycle.kernel.protocol import GameError
 from recycle.lang import tree as T
 
 from recycle.interp import forms
+from recycle.interp.forms import ClosureSource
 from recycle.interp.source import Piece, Source, place, seated, shifted
 from recycle.interp.store import GAME, PointMap
 
@@ -33,23 +36,6 @@ from recycle.interp.store import GAME, PointMap
 IMPURE = (T.NewName, T.Random, T.MaxCard, T.MinCard)
 #: Deeper expressions are split into calls (Python's parser has nesting limits).
 MAX_DEPTH = 24
-
-
-class ClosureSource(Source):
-    """The source of a closure (see `ExprSource.closure_of`): operands called, not inlined; its
-    code compiled once per text (closures of one shape share it)."""
-
-    def build(self, node):
-        text = self.text()
-        code = _CLOSURES.get(text)
-        if code is None:
-            code = _CLOSURES[text] = compile(text, f"<recycle closure {type(node).__name__}>", "exec")
-        exec(code, self.ns)  # noqa: S102 — our own source
-        return self.ns["f"]
-
-
-#: Closures' compiled code, by their text.
-_CLOSURES: dict[str, object] = {}
 
 
 class ExprSource:
@@ -100,11 +86,11 @@ class ExprSource:
         piece = make and make(src, node, env, bound, depth + 1)
         if piece is not None and piece.safe:
             return piece
-        return Piece(f"{src.call(self.fn(node))}({env}, st)", _GIVES.get(type(node)) or _CALLED_KINDS.get(type(node), "any"),
-                     called=True)
+        kind = _GIVES.get(type(node)) or _CALLED_KINDS.get(type(node), "any")
+        return Piece(f"{src.call(self.fn(node))}({env}, st)", kind, called=True)
 
     def closure_of(self, node):
-        """The closure of a form written by a `_src_<Form>` method (`WRITTEN`): the same source,
+        """The closure of a form written as source (`forms.WRITTEN`): the same source,
         its operands called (`operand`) instead of inlined; where the source could raise, a
         failure is the meaning's to report (its `_Form` method runs, and raises the located
         error). None where the writer leaves the node to the meaning."""
@@ -125,11 +111,15 @@ class ExprSource:
 
     def source_of(self, kind):
         """The writer of source for nodes of class `kind` (a constant's and an operator's derived
-        from its `forms.Constant` or `forms.Operator`, the others are `_src_<Form>` methods), or None."""
+        from its `forms.Constant` or `forms.Operator`, a written form's `forms.WRITTEN` function,
+        the others `_src_<Form>` methods), or None."""
         if kind in forms.OPERATORS:
             return self._operator
         if kind in forms.CONSTANTS:
             return self._constant
+        written = forms.WRITTEN.get(kind)
+        if written is not None:
+            return partial(written, self)
         return getattr(self, "_src_" + kind.__name__, None)
 
     def _constant(self, src, n, env, bound, depth):
@@ -243,17 +233,6 @@ class ExprSource:
 
     # --- leaves and owners ------------------------------------------------------
 
-    def _src_Var(self, src, n, env, bound, depth):
-        if n.name in bound:
-            kind, local = bound[n.name]
-            return Piece(local, kind, True)
-        if n.name in self.gvar_names():
-            return None  # may be a game-wide value: the closure looks there
-        return Piece(f"{env}[{n.name!r}]")  # unbound: KeyError, the closure says which
-
-    def _src_PlayerRef(self, src, n, env, bound, depth):
-        return Piece("_players[st.pcycles[-1][0]]", "seat", True) if n.which == "current" else None
-
     def _src_PlayerAt(self, src, n, env, bound, depth):
         if type(n.index) is T.IntLit and type(n.index.value) is int and 0 <= n.index.value < len(self.table.players):
             return Piece(src.const(self.table.players[n.index.value]), "seat", True)
@@ -292,37 +271,6 @@ class ExprSource:
 
     # --- storage and locations --------------------------------------------------
 
-    def _storage(self, src, n, env, bound, depth, attr: str, default: str, kind: str):
-        key = self.key(src, n, (), env, bound, depth)
-        return None if key is None else Piece(f"st.{attr}.get({key.code}, {default})", kind, key.safe)
-
-    def _src_IntStorage(self, src, n, env, bound, depth):
-        return self._storage(src, n, env, bound, depth, "ints", "0", "int")
-
-    def _src_StrStorage(self, src, n, env, bound, depth):
-        return self._storage(src, n, env, bound, depth, "strs", "''", "str")
-
-    def _src_PointStorage(self, src, n, env, bound, depth):
-        key = self.key(src, n, (), env, bound, depth)
-        return None if key is None else Piece(f"(st.points.get({key.code}) or _EMPTY_PM)", "points", key.safe)
-
-    def _src_Location(self, src, n, env, bound, depth):
-        key = self.key(src, n, (n.visibility,), env, bound, depth)
-        return None if key is None else Piece(f"({src.place(key)} or [])", "cards", key.safe)
-
-    # --- integers and conditions ------------------------------------------------
-
-    def _src_Size(self, src, n, env, bound, depth):
-        coll = n.collection
-        if type(coll) is T.Filter and type(src) is not ClosureSource:  # its own function, which counts (see `_loop`)
-            return Piece(f"{src.call(self.fn(n))}({env}, st)", "int", called=True)
-        if type(coll) is T.Location:
-            key = self.key(src, coll, (coll.visibility,), env, bound, depth)
-            if key is not None:
-                return Piece(f"len({src.place(key)} or ())", "int", key.safe)
-        inner = self.expr(src, coll, env, bound, depth)
-        return Piece(f"len({inner.code})", "int", inner.safe) if inner.kind in ("cards", "set", "list") else None
-
     def _empty_place(self, src, n, env, bound, depth):
         """`(OP (size PLACE) 0)` asking whether a place is empty: its list (or None) read as a truth
         value, no length taken; None for any other comparison."""
@@ -336,57 +284,6 @@ class ExprSource:
 
     # --- cards ------------------------------------------------------------------
 
-    def _src_CardAt(self, src, n, env, bound, depth):
-        if n.position not in ("top", "bottom"):
-            return None
-        cards = self.expr(src, n.cards, env, bound, depth)
-        if cards.kind not in ("cards", "set"):  # maybe a collection of collections: the closure knows
-            return None
-        t = src.temp()
-        return Piece(f"({t}[{-1 if n.position == 'top' else 0}] if ({t} := {cards.code}) else None)", "card", cards.safe)
-
-    def _src_CardAtt(self, src, n, env, bound, depth):
-        if type(n.key) is not T.Name:
-            return None
-        card, t = self.expr(src, n.card, env, bound, depth), src.temp()
-        # not known as a card: checked (a truth value or a negative number would index a card)
-        index = t if card.kind == "card" else f"{src.const(_card)}({t})"
-        return Piece(f"('' if ({t} := {card.code}) is None else _attrs[{index}].get({src.const(n.key.value)}, ''))",
-                     "str", card.safe and card.kind == "card")
-
-    def _src_Score(self, src, n, env, bound, depth):
-        card, pm = self.expr(src, n.card, env, bound, depth), self.expr(src, n.using, env, bound, depth)
-        if pm.kind != "points":
-            return None
-        # the card first, as the meaning: no card fails (`_no_card`) before the map is read, and
-        # the meaning raises the located error; then the map's kept score, else its `score`
-        m, c, got = src.temp(), src.temp(), src.temp()
-        return Piece(f"(({got} if ({got} := ({m} := {pm.code})._cache.get({c})) is not None else {m}.score({c}, _attrs))"
-                     f" if ({c} := {card.code}) is not None else {src.const(_no_card)}())", "int")
-
-    def _src_MaxCard(self, src, n, env, bound, depth):
-        return self._extreme(src, n, env, bound, depth, 1)
-
-    def _src_MinCard(self, src, n, env, bound, depth):
-        return self._extreme(src, n, env, bound, depth, -1)
-
-    def _extreme(self, src, n, env, bound, depth, sign: int):
-        """max/min by a point map: `extreme_of` called on the map and the cards, read in the closure's
-        order (see `fast._extreme_fn`). Impure (a tie draws): only written where the caller knows it
-        cannot tie (`counting`: the map scores every card apart), else the closure is called."""
-        pm = self.expr(src, n.using, env, bound, depth)
-        if pm.kind != "points":
-            return None
-        cards = self.expr(src, n.cards, env, bound, depth)
-        return Piece(f"{src.call(self.extreme_of)}({src.const(n)}, {pm.code}, {cards.code}, st, {sign})", "card")
-
-    def _src_Tuples(self, src, n, env, bound, depth):
-        pm = self.expr(src, n.using, env, bound, depth)
-        if pm.kind != "points":
-            return None
-        k, cards = self.expr(src, n.size, env, bound, depth), self.expr(src, n.cards, env, bound, depth)
-        return Piece(f"{src.call(self.tuple_sets(n))}({pm.code}, {k.code}, {cards.code})", "list")
-
     def _src_Range(self, src, n, env, bound, depth):
         """A range of two literals is a list written out (a new one at every evaluation)."""
         low, high = n.low, n.high
@@ -395,23 +292,6 @@ class ExprSource:
             return None
         numbers = range(low.value, high.value + 1 if n.inclusive else high.value)
         return Piece(repr(list(numbers)), "list", True) if len(numbers) <= SHORT_RANGE else None
-
-    def _src_Players(self, src, n, env, bound, depth):
-        return Piece("list(_players)", "list", True)
-
-
-def _card(value):
-    """`value` if it may be a card (a non-negative integer, not a truth value; the table's
-    length bounds it); else a TypeError, on which the meaning reports the located error."""
-    if type(value) is int and value >= 0:
-        return value
-    raise TypeError("not a card")
-
-
-def _no_card():
-    """A card's score asked of no card: the meaning reports the located error."""
-    raise TypeError("no card")
-
 
 #: (size PLACE) OP 0, as a test of the place's list: "not " for empty, "not not " for not.
 _EMPTINESS = {"==": "not ", "<=": "not ", ">": "not not ", "!=": "not not "}
@@ -435,9 +315,6 @@ _ELEMENT_KINDS = {T.Union: "card", T.Intersect: "card", T.Disjunction: "card", T
                   T.OtherPlayers: "owner"}
 #: What the functions of some forms give, whatever their operands (a closure's operands, see `operand`).
 _GIVES = {T.PointStorage: "points", T.Location: "cards"}
-#: Forms whose closure is derived from their source (`closure_of`): no `_make_<Form>` of their own.
-WRITTEN = frozenset({T.Var, T.PlayerRef, T.Players, T.IntStorage, T.StrStorage, T.PointStorage, T.Location,
-                     T.Size, T.CardAt, T.CardAtt, T.Score, T.Tuples, T.MaxCard, T.MinCard})
 #: Conditions over a collection, generated as loops.
 _LOOPS = frozenset({T.Filter, T.AllTrue, T.AnyTrue})
 #: Forms worth a generated function of their own (leaves are as fast as closures).

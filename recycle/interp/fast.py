@@ -91,7 +91,7 @@ class FastMixin:
         return self._key_fn(n, self._owner_suffix(n, n.visibility)[1], self.loc_key)
 
     def written(self, n):
-        """The closure of a form written once, as source (`codegen.WRITTEN`): derived from it
+        """The closure of a form written once, as source (`forms.WRITTEN`): derived from it
         (`closure_of`), else the form's meaning; `(score (max ...))` fused, and `(top (filter
         ...))` read from the top (`finding`), where they apply."""
         fused = self._score_of_extreme(n) if type(n) is T.Score else None
