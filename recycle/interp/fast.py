@@ -1,11 +1,14 @@
-"""Compiled closures for the commonest expression forms (a speed layer, same meaning).
+"""Compiled closures for expression forms (a speed layer, same meaning).
 
 `Evaluator.ev` turns each node, the first time it is evaluated, into a
 function `f(env, st)` kept by the node's id (the game's tree lives as long as
-its rules). The forms below get a closure that calls its children's closures
-directly, with constant names folded in; every other form gets a closure that
-calls its `Evaluator._Form` method. Results and errors are exactly those of
-the methods (the tests run both through the same corpus games).
+its rules). The forms written as source (`forms.WRITTEN`) get the closure
+derived from it (`written`, see `codegen.closure_of`); the forms below (point
+maps, sums, filters and quantifiers) get a closure of their own that calls its
+children's closures directly; every other form gets a closure that calls its
+`Evaluator._Form` method. Results and errors are exactly those of the methods
+(the tests run both through the same corpus games). The sets of a
+`(tuples ...)` found once per hand are kept here (`tuple_sets`).
 """
 from __future__ import annotations
 
@@ -61,7 +64,8 @@ def _same_score_sets(n, found: list, pm, k: int, size: int, check) -> list:
 
 
 class FastMixin:
-    """`_make_Form(node) -> f(env, st)` for hot forms; needs `fn`, `error`, `table`, `attrs`."""
+    """`_make_Form(node) -> f(env, st)` for the forms not written as source, `written(node)` for
+    those that are; needs `fn`, `error`, `table`, `attrs`."""
 
     def _owner_suffix(self, n, *words):
         """(owner closure, constant key suffix or None) of a storage or location node."""
