@@ -19,7 +19,7 @@ import time
 
 from recycle.games import game_path
 from recycle.games.tides.state import TidesState
-from recycle.interp.game import new_game
+from recycle.interp.setup import new_game
 from recycle.kernel.protocol import play_game
 from recycle.players import make_agent
 from timing import add_smoke_option, smoke

@@ -11,7 +11,7 @@ import pytest
 
 from recycle.interp import compiler as C
 from recycle.interp.engine import Engine
-from recycle.interp.game import new_game
+from recycle.interp.setup import new_game
 from recycle.games import game_path
 
 PARTS = (C.ExpressionCompiler, C.StatementCompiler, C.PlayoutShortcuts)

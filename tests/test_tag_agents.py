@@ -14,7 +14,7 @@ from president.game.settings import preset
 from president.game.state import PresidentState
 from recycle.games import game_path
 from recycle.games.tides.state import TidesState
-from recycle.interp.game import new_game
+from recycle.interp.setup import new_game
 from recycle.kernel.protocol import GameState, RandomAgent, Results, play_game, score_lead
 from recycle.kernel.specs import AgentSpecError
 from recycle.players import make_agent

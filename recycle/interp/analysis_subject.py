@@ -13,7 +13,7 @@ from typing import Any
 from recycle.lang import load_game
 from recycle.lang.reader import parse_game
 
-from recycle.interp.game import new_game
+from recycle.interp.setup import new_game
 
 _LOADED: dict[tuple, Any] = {}
 

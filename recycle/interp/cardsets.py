@@ -133,9 +133,11 @@ class CollectionsMixin:
         return runs
 
     def _Tuples(self, n, env, st):
-        pm, k = self._points(n.using, env, st), self.ev(n.size, env, st)
+        pm, k, cards = self._points(n.using, env, st), self.ev(n.size, env, st), self.ev(n.cards, env, st)
+        if type(cards) is not list:  # a player, a name...: the located error, not Python's
+            raise self.error(n.cards, f"(tuples ...) needs cards, found {cards!r}")
         groups: dict[int, list[int]] = {}
-        for c in self.ev(n.cards, env, st):
+        for c in cards:
             groups.setdefault(pm.score(c, self.attrs), []).append(c)
         self.check_tuples(n, groups.values(), k)
         return [list(t) for s in sorted(groups) for t in combinations(groups[s], k)] if k > 0 else []

@@ -22,10 +22,13 @@ all source generated for the corpus and our games and checks exactly that.
 """
 from __future__ import annotations
 
+from functools import partial
+
 from recycle.kernel.protocol import GameError
 from recycle.lang import tree as T
 
 from recycle.interp import forms
+from recycle.interp.forms import ClosureSource
 from recycle.interp.source import Piece, Source, place, seated, shifted
 from recycle.interp.store import GAME, PointMap
 
@@ -67,19 +70,56 @@ class ExprSource:
         got = src.hoisted.get(id(node))
         if got is not None:
             return got
+        if type(src) is ClosureSource and type(node) not in forms.CONSTANTS:  # a closure's operand (see `closure_of`)
+            return self.operand(src, node, env, bound, depth)
         make = self.source_of(type(node))
         if make is None or depth > MAX_DEPTH:
             return self.call(src, node, env)
         got = make(src, node, env, bound or {}, depth + 1)
         return self.call(src, node, env) if got is None else got
 
+    def operand(self, src: Source, node, env: str, bound: dict, depth: int) -> Piece:
+        """An operand of a closure's form: inlined as in source where that cannot raise nor draw
+        (a constant key's storage...), else a call of its function where the source would have
+        inlined it (so the closure evaluates what the source does, in the same order)."""
+        make = self.source_of(type(node)) if self.pure(node) else None
+        piece = make and make(src, node, env, bound, depth + 1)
+        if piece is not None and piece.safe:
+            return piece
+        kind = _GIVES.get(type(node)) or _CALLED_KINDS.get(type(node), "any")
+        return Piece(f"{src.call(self.fn(node))}({env}, st)", kind, called=True)
+
+    def closure_of(self, node):
+        """The closure of a form written as source (`forms.WRITTEN`): the same source,
+        its operands called (`operand`) instead of inlined; where the source could raise, a
+        failure is the meaning's to report (its `_Form` method runs, and raises the located
+        error). None where the writer leaves the node to the meaning."""
+        meaning = getattr(self, "_" + type(node).__name__)
+        src = ClosureSource(self._source_base())
+        src.emit(0, "def f(env, st):")
+        piece = self.source_of(type(node))(src, node, "env", {}, 1)
+        if piece is None:
+            return None
+        if piece.safe:
+            src.emit(1, f"return {piece.code}")
+        else:
+            slow = src.const(lambda env, st: meaning(node, env, st))
+            for line in ("try:", f"    return {piece.code}", "except _GameError:", "    raise", "except Exception:",
+                         f"    return {slow}(env, st)"):
+                src.emit(1, line)
+        return src.build(node)
+
     def source_of(self, kind):
         """The writer of source for nodes of class `kind` (a constant's and an operator's derived
-        from its `forms.Constant` or `forms.Operator`, the others are `_src_<Form>` methods), or None."""
+        from its `forms.Constant` or `forms.Operator`, a written form's `forms.WRITTEN` function,
+        the others `_src_<Form>` methods), or None."""
         if kind in forms.OPERATORS:
             return self._operator
         if kind in forms.CONSTANTS:
             return self._constant
+        written = forms.WRITTEN.get(kind)
+        if written is not None:
+            return partial(written, self)
         return getattr(self, "_src_" + kind.__name__, None)
 
     def _constant(self, src, n, env, bound, depth):
@@ -193,17 +233,6 @@ class ExprSource:
 
     # --- leaves and owners ------------------------------------------------------
 
-    def _src_Var(self, src, n, env, bound, depth):
-        if n.name in bound:
-            kind, local = bound[n.name]
-            return Piece(local, kind, True)
-        if n.name in self.gvar_names():
-            return None  # may be a game-wide value: the closure looks there
-        return Piece(f"{env}[{n.name!r}]")  # unbound: KeyError, the closure says which
-
-    def _src_PlayerRef(self, src, n, env, bound, depth):
-        return Piece("_players[st.pcycles[-1][0]]", "seat", True) if n.which == "current" else None
-
     def _src_PlayerAt(self, src, n, env, bound, depth):
         if type(n.index) is T.IntLit and type(n.index.value) is int and 0 <= n.index.value < len(self.table.players):
             return Piece(src.const(self.table.players[n.index.value]), "seat", True)
@@ -242,37 +271,6 @@ class ExprSource:
 
     # --- storage and locations --------------------------------------------------
 
-    def _storage(self, src, n, env, bound, depth, attr: str, default: str, kind: str):
-        key = self.key(src, n, (), env, bound, depth)
-        return None if key is None else Piece(f"st.{attr}.get({key.code}, {default})", kind, key.safe)
-
-    def _src_IntStorage(self, src, n, env, bound, depth):
-        return self._storage(src, n, env, bound, depth, "ints", "0", "int")
-
-    def _src_StrStorage(self, src, n, env, bound, depth):
-        return self._storage(src, n, env, bound, depth, "strs", "''", "str")
-
-    def _src_PointStorage(self, src, n, env, bound, depth):
-        key = self.key(src, n, (), env, bound, depth)
-        return None if key is None else Piece(f"(st.points.get({key.code}) or _EMPTY_PM)", "points", key.safe)
-
-    def _src_Location(self, src, n, env, bound, depth):
-        key = self.key(src, n, (n.visibility,), env, bound, depth)
-        return None if key is None else Piece(f"({src.place(key)} or [])", "cards", key.safe)
-
-    # --- integers and conditions ------------------------------------------------
-
-    def _src_Size(self, src, n, env, bound, depth):
-        coll = n.collection
-        if type(coll) is T.Filter:  # its own function, which counts (see `_loop`)
-            return Piece(f"{src.call(self.fn(n))}({env}, st)", "int", called=True)
-        if type(coll) is T.Location:
-            key = self.key(src, coll, (coll.visibility,), env, bound, depth)
-            if key is not None:
-                return Piece(f"len({src.place(key)} or ())", "int", key.safe)
-        inner = self.expr(src, coll, env, bound, depth)
-        return Piece(f"len({inner.code})", "int", inner.safe) if inner.kind in ("cards", "set", "list") else None
-
     def _empty_place(self, src, n, env, bound, depth):
         """`(OP (size PLACE) 0)` asking whether a place is empty: its list (or None) read as a truth
         value, no length taken; None for any other comparison."""
@@ -286,55 +284,6 @@ class ExprSource:
 
     # --- cards ------------------------------------------------------------------
 
-    def _src_CardAt(self, src, n, env, bound, depth):
-        if n.position not in ("top", "bottom"):
-            return None
-        cards = self.expr(src, n.cards, env, bound, depth)
-        if cards.kind not in ("cards", "set"):  # maybe a collection of collections: the closure knows
-            return None
-        t = src.temp()
-        return Piece(f"({t}[{-1 if n.position == 'top' else 0}] if ({t} := {cards.code}) else None)", "card", cards.safe)
-
-    def _src_CardAtt(self, src, n, env, bound, depth):
-        if type(n.key) is not T.Name:
-            return None
-        card, t = self.expr(src, n.card, env, bound, depth), src.temp()
-        return Piece(f"('' if ({t} := {card.code}) is None else _attrs[{t}].get({src.const(n.key.value)}, ''))",
-                     "str", card.safe and card.kind == "card")
-
-    def _src_Score(self, src, n, env, bound, depth):
-        pm, card = self.expr(src, n.using, env, bound, depth), self.expr(src, n.card, env, bound, depth)
-        if pm.kind != "points":
-            return None
-        # the map's kept score, else its `score`; no card: that fails on None and the closure
-        # raises the located error
-        m, c, got = src.temp(), src.temp(), src.temp()
-        return Piece(f"({got} if ({got} := ({m} := {pm.code})._cache.get({c} := {card.code})) is not None "
-                     f"else {m}.score({c}, _attrs))", "int")
-
-    def _src_MaxCard(self, src, n, env, bound, depth):
-        return self._extreme(src, n, env, bound, depth, 1)
-
-    def _src_MinCard(self, src, n, env, bound, depth):
-        return self._extreme(src, n, env, bound, depth, -1)
-
-    def _extreme(self, src, n, env, bound, depth, sign: int):
-        """max/min by a point map: `extreme_of` called on the map and the cards, read in the closure's
-        order (see `fast._extreme_fn`). Impure (a tie draws): only written where the caller knows it
-        cannot tie (`counting`: the map scores every card apart), else the closure is called."""
-        pm = self.expr(src, n.using, env, bound, depth)
-        if pm.kind != "points":
-            return None
-        cards = self.expr(src, n.cards, env, bound, depth)
-        return Piece(f"{src.call(self.extreme_of)}({src.const(n)}, {pm.code}, {cards.code}, st, {sign})", "card")
-
-    def _src_Tuples(self, src, n, env, bound, depth):
-        pm = self.expr(src, n.using, env, bound, depth)
-        if pm.kind != "points":
-            return None
-        k, cards = self.expr(src, n.size, env, bound, depth), self.expr(src, n.cards, env, bound, depth)
-        return Piece(f"{src.call(self.tuple_sets(n))}({pm.code}, {k.code}, {cards.code})", "list")
-
     def _src_Range(self, src, n, env, bound, depth):
         """A range of two literals is a list written out (a new one at every evaluation)."""
         low, high = n.low, n.high
@@ -343,10 +292,6 @@ class ExprSource:
             return None
         numbers = range(low.value, high.value + 1 if n.inclusive else high.value)
         return Piece(repr(list(numbers)), "list", True) if len(numbers) <= SHORT_RANGE else None
-
-    def _src_Players(self, src, n, env, bound, depth):
-        return Piece("list(_players)", "list", True)
-
 
 #: (size PLACE) OP 0, as a test of the place's list: "not " for empty, "not not " for not.
 _EMPTINESS = {"==": "not ", "<=": "not ", ">": "not not ", "!=": "not not "}
@@ -368,6 +313,8 @@ SHORT_RANGE = 64
 _ELEMENT_KINDS = {T.Union: "card", T.Intersect: "card", T.Disjunction: "card", T.Tuples: "set",
                   T.Subsets: "set", T.Runs: "set", T.Partition: "set", T.Players: "seat",
                   T.OtherPlayers: "owner"}
+#: What the functions of some forms give, whatever their operands (a closure's operands, see `operand`).
+_GIVES = {T.PointStorage: "points", T.Location: "cards"}
 #: Conditions over a collection, generated as loops.
 _LOOPS = frozenset({T.Filter, T.AllTrue, T.AnyTrue})
 #: Forms worth a generated function of their own (leaves are as fast as closures).

@@ -39,11 +39,12 @@ from recycle.interp.store import Table
 
 #: What the compilers use of the meaning (the executor): its game, bounds and caches, the
 #: functions of nodes it makes (`fn`, `runner`, `flat`: compiled ones while compiling), the
-#: errors it raises, and the `_Form` methods closures fall back on for the located error.
+#: errors it raises, and the `_Form` methods closures fall back on for the located error (those of
+#: the forms written once, as source, among them: `forms.WRITTEN`).
 USES = ("table", "attrs", "max_steps", "_actions", "_fns", "fn", "ev", "bind", "iterate", "error", "closure",
         "runner", "flat", "too_long", "over", "not_int", "bounded", "loc_key", "storage_key", "owner_of",
-        "point_map_of", "check_tuples", "_points", "_real", "_explore", "_extreme_card", "extreme_of", "_CardAt",
-        "_CardAtt", "_Location", "_PlayerRef", "_PointMap", "_Size", "_Var")
+        "point_map_of", "check_tuples", "_points", "_real", "_explore", "_extreme_card", "extreme_of", "_PointMap",
+        *sorted("_" + kind.__name__ for kind in forms.WRITTEN))
 
 
 #: What the executor (the meaning) asks of the compiler, and the part that answers.
@@ -71,6 +72,8 @@ class ExpressionCompiler(ExprSource, Closures):
             self._makers[kind] = partial(forms.operator_closure, ex.fn, getattr(ex, "_" + kind.__name__))
         for kind in forms.CONSTANTS:
             self._makers[kind] = forms.constant_closure
+        for kind in forms.WRITTEN:  # closures derived from the form's source (`codegen.closure_of`)
+            self._makers[kind] = self.written
         self._pure: dict[int, bool] = {}  # id(node) -> no random draw or fresh name in it (see `codegen`)
         self._gvars: frozenset | None = None
         self._sets: dict[int, object] = {}  # id(node) -> the sets of a (tuples ...), see `fast`

@@ -1,16 +1,18 @@
-"""Compiled closures for the commonest expression forms (a speed layer, same meaning).
+"""Compiled closures for expression forms (a speed layer, same meaning).
 
 `Evaluator.ev` turns each node, the first time it is evaluated, into a
 function `f(env, st)` kept by the node's id (the game's tree lives as long as
-its rules). The forms below get a closure that calls its children's closures
-directly, with constant names folded in; every other form gets a closure that
-calls its `Evaluator._Form` method. Results and errors are exactly those of
-the methods (the tests run both through the same corpus games).
+its rules). The forms written as source (`forms.WRITTEN`) get the closure
+derived from it (`written`, see `codegen.closure_of`); the forms below (point
+maps, sums, filters and quantifiers) get a closure of their own that calls its
+children's closures directly; every other form gets a closure that calls its
+`Evaluator._Form` method. Results and errors are exactly those of the methods
+(the tests run both through the same corpus games). The sets of a
+`(tuples ...)` found once per hand are kept here (`tuple_sets`).
 """
 from __future__ import annotations
 
 from itertools import combinations
-from operator import attrgetter
 
 from recycle.lang import tree as T
 
@@ -62,24 +64,8 @@ def _same_score_sets(n, found: list, pm, k: int, size: int, check) -> list:
 
 
 class FastMixin:
-    """`_make_Form(node) -> f(env, st)` for hot forms; needs `fn`, `error`, `table`, `attrs`."""
-
-    def _make_Var(self, n):
-        name, slow = n.name, self._Var
-
-        def var(env, st):
-            try:
-                return env[name]
-            except KeyError:
-                return slow(n, env, st)
-        return var
-
-    def _make_PlayerRef(self, n):
-        players = self.table.players
-        if n.which == "current":
-            return lambda env, st: players[st.pcycles[-1][0]]
-        slow = self._PlayerRef
-        return lambda env, st: slow(n, env, st)
+    """`_make_Form(node) -> f(env, st)` for the forms not written as source, `written(node)` for
+    those that are; needs `fn`, `error`, `table`, `attrs`."""
 
     def _owner_suffix(self, n, *words):
         """(owner closure, constant key suffix or None) of a storage or location node."""
@@ -108,73 +94,16 @@ class FastMixin:
         """f(env, st) -> `loc_key(n, env, st)`."""
         return self._key_fn(n, self._owner_suffix(n, n.visibility)[1], self.loc_key)
 
-    def _make_storage(self, n, attr: str, default):
-        owner, suffix = self._owner_suffix(n)
-        key_of, store, fixed = self.storage_key, attrgetter(attr), self.fixed_key(n, ())
-        if fixed is not None:  # the same key at every evaluation
-            return lambda env, st: store(st).get(fixed, default)
-
-        def read(env, st):
-            if suffix is None:
-                return store(st).get(key_of(n, env, st), default)
-            o = owner(env, st)
-            if type(o) is not tuple:
-                key_of(n, env, st)  # raises the located error
-            return store(st).get(o + suffix, default)
-        return read
-
-    def _make_IntStorage(self, n):
-        return self._make_storage(n, "ints", 0)
-
-    def _make_StrStorage(self, n):
-        return self._make_storage(n, "strs", "")
-
-    def _make_Location(self, n):
-        owner, suffix = self._owner_suffix(n, n.visibility)
-        if suffix is None:
-            slow = self._Location
-            return lambda env, st: slow(n, env, st)
-        key_of = self.loc_key
-
-        def location(env, st):
-            o = owner(env, st)
-            if type(o) is not tuple:
-                key_of(n, env, st)  # raises the located error
-            return st.locs.get(o + suffix) or []
-        return location
-
-    def _make_CardAtt(self, n):
-        attrs, card = self.attrs, self.fn(n.card)
-        if type(n.key) is not T.Name:
-            slow = self._CardAtt
-            return lambda env, st: slow(n, env, st)
-        key = n.key.value
-
-        def cardatt(env, st):
-            c = card(env, st)
-            if type(c) is int:
-                return attrs[c].get(key, "") if 0 <= c < len(attrs) else slow(n, env, st)
-            return "" if c is None else slow(n, env, st)  # (slow: the located error)
-        slow = self._CardAtt
-        return cardatt
-
-    def _make_CardAt(self, n):
-        general = self._card_at(n)
-        return self.top_of_filter(n, general) or general
-
-    def _card_at(self, n):
-        slow = self._CardAt
-        if n.position not in ("top", "bottom"):
-            return lambda env, st: slow(n, env, st)
-        cards, end = self.fn(n.cards), -1 if n.position == "top" else 0
-
-        def card_at(env, st):
-            cs = cards(env, st)
-            if not cs:
-                return None
-            c = cs[end]
-            return slow(n, env, st) if type(c) is list else c  # a collection of collections
-        return card_at
+    def written(self, n):
+        """The closure of a form written once, as source (`forms.WRITTEN`): derived from it
+        (`closure_of`), else the form's meaning; `(score (max ...))` fused, and `(top (filter
+        ...))` read from the top (`finding`), where they apply."""
+        fused = self._score_of_extreme(n) if type(n) is T.Score else None
+        if fused is not None:
+            return fused
+        meaning = getattr(self, "_" + type(n).__name__)
+        made = self.closure_of(n) or (lambda env, st: meaning(n, env, st))
+        return (self.top_of_filter(n, made) or made) if type(n) is T.CardAt else made
 
     def _points_fn(self, node):
         pm = self.fn(node)
@@ -185,26 +114,6 @@ class FastMixin:
                 raise self.error(node, f"expected a point map, found {value!r}")
             return value
         return points
-
-    def _make_PointStorage(self, n):
-        empty, fixed = PointMap(()), self.fixed_key(n, ())
-        if fixed is not None:
-            return lambda env, st: st.points.get(fixed) or empty
-        read = self._make_storage(n, "points", None)
-        return lambda env, st: read(env, st) or empty
-
-    def _make_Score(self, n):
-        fused = self._score_of_extreme(n)
-        if fused is not None:
-            return fused
-        card, points, attrs = self.fn(n.card), self._points_fn(n.using), self.attrs
-
-        def score(env, st):
-            c = card(env, st)
-            if c is None:
-                raise self.error(n, "(score ...) of no card: the collection is empty")
-            return points(env, st).score(c, attrs)
-        return score
 
     def _score_of_extreme(self, n):
         """`(score (max CARDS using P) using P)` with P one fixed point storage (a climbing game's
@@ -269,10 +178,6 @@ class FastMixin:
         awards, interned = [award(a) for a in n.awards], self.point_map_of
         return lambda env, st: interned(tuple(a(env, st) if callable(a) else a for a in awards), n)
 
-    def _make_Tuples(self, n):
-        points, size, cards, sets = self._points_fn(n.using), self.fn(n.size), self.fn(n.cards), self.tuple_sets(n)
-        return lambda env, st: sets(points(env, st), size(env, st), cards(env, st))
-
     def tuple_sets(self, n):
         """`sets(point map, size, cards)`: the sets of `size` cards of one score, for `(tuples ...)`
         node `n`. What is found of a hand is kept, by its cards, for one point map (values are
@@ -319,27 +224,6 @@ class FastMixin:
         self._sets[id(n)] = sets
         return sets
 
-    def _make_MaxCard(self, n):
-        return self._extreme_fn(n, 1)
-
-    def _make_MinCard(self, n):
-        return self._extreme_fn(n, -1)
-
-    def _extreme_fn(self, n, sign: int):
-        """max/min by a point map, its map and cards read by their closures (a climbing game's
-        options compare the highest card of every set a hand holds: the generic evaluation of
-        both operands was two thirds of a BigTwo4 playout's comparisons)."""
-        points, cards, extreme = self._points_fn(n.using), self.fn(n.cards), self.extreme_of
-        return lambda env, st: extreme(n, points(env, st), cards(env, st), st, sign)
-
-    def _make_Size(self, n):
-        coll, slow = self.fn(n.collection), self._Size
-
-        def size(env, st):
-            value = coll(env, st)
-            return len(value) if type(value) is list else slow(n, env, st)
-        return size
-
     def _quantifier(self, n, want_all: bool):
         """Filter, AllTrue, AnyTrue over a collection; one scratch env per evaluation."""
         coll, cond, name, iterate = n.collection, self.fn(n.condition), n.var.name, self.iterate
@@ -370,7 +254,3 @@ class FastMixin:
 
     def _make_AnyTrue(self, n):
         return self._quantifier(n, False)
-
-    def _make_Players(self, n):
-        players = self.table.players
-        return lambda env, st: list(players)

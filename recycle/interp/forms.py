@@ -1,6 +1,7 @@
 """Expression forms written once for both compilers: the constants (an integer, a name, the
-game as an owner) and the operators (`not`, `and`, `or`, the comparisons, `+`/`-` of two
-integers).
+game as an owner), the operators (`not`, `and`, `or`, the comparisons, `+`/`-` of two
+integers) and the forms written as source (variables, players, storages, locations, size,
+cards at a place, card attributes, scores, max/min, tuples: `WRITTEN`).
 
 A constant is a `Constant`: its value, what it is, and whether the source writes it as a
 literal; its source and its closure (`lambda env, st: value`) both come from it.
@@ -15,6 +16,13 @@ written by the same `render`, over calls of the children's functions, compiled o
 The meaning stays `evaluate.Evaluator`'s `_Not`, `_And`, ... (the reference engine, no
 generated code); where Python's operator would not say what the meaning says (an operand of
 the wrong type), the compiled form calls it and it raises the located error.
+
+A form written as source is one function `(c, src, node, env, bound, depth) -> Piece | None`
+(`c`: the expression compiler, `codegen.ExprSource`, whose `expr` writes the operands): its
+source, operands inlined. Its closure is the same function run on a `ClosureSource`, where the
+compiler writes each operand as a call of its function instead, unless it can neither raise nor
+draw (`ExprSource.operand`, `closure_of`): both evaluate the same operands in the same order,
+and where the source could raise, the meaning (`_Form`) runs and raises the located error.
 """
 from __future__ import annotations
 
@@ -23,7 +31,7 @@ from typing import Callable
 
 from recycle.lang import tree as T
 
-from recycle.interp.source import Piece
+from recycle.interp.source import EnvRef, Piece, Source
 from recycle.interp.store import GAME
 
 
@@ -181,3 +189,166 @@ def _factory(word: str, arity: int, lazy: bool, ints: bool, raises: type | None)
     exec(code, namespace)  # noqa: S102 — our own source, its words from `_PYTHON`
     made = _FACTORIES[shape] = namespace["make"]
     return made
+
+
+# --- forms written as source (their closures derived: `codegen.closure_of`) ---------------
+
+class ClosureSource(Source):
+    """The source of a closure (see `ExprSource.closure_of`): operands called, not inlined; its
+    code compiled once per text (closures of one shape share it)."""
+
+    def build(self, node):
+        text = self.text()
+        code = _CLOSURES.get(text)
+        if code is None:
+            if len(_CLOSURES) >= MAX_CLOSURES:  # (games come and go: a bound, not a leak)
+                _CLOSURES.clear()
+            code = _CLOSURES[text] = compile(text, f"<recycle closure {type(node).__name__}>", "exec")
+        exec(code, self.ns)  # noqa: S102 — our own source
+        return self.ns["f"]
+
+
+#: Closures' compiled code, by their text, at most `MAX_CLOSURES` of them.
+_CLOSURES: dict[str, object] = {}
+MAX_CLOSURES = 4096
+
+
+def var(c, src, n, env, bound, depth):
+    """'V: the local the source binds it to, else read from the env (the outermost one the source
+    builds: binding copies, so it holds the same value)."""
+    if n.name in bound:
+        kind, local = bound[n.name]
+        return Piece(local, kind, True)
+    if n.name in c.gvar_names():
+        return None  # may be a game-wide value: the closure looks there
+    while type(env) is EnvRef:  # not one the source binds: the env its bindings were added to has it
+        env = env.outer
+    return Piece(f"{env}[{n.name!r}]")  # unbound: KeyError, the closure says which
+
+def player_ref(c, src, n, env, bound, depth):
+    """(current player); the others are the meaning's."""
+    return Piece("_players[st.pcycles[-1][0]]", "seat", True) if n.which == "current" else None
+
+
+def _storage(c, src, n, env, bound, depth, attr: str, default: str, kind: str):
+    key = c.key(src, n, (), env, bound, depth)
+    return None if key is None else Piece(f"st.{attr}.get({key.code}, {default})", kind, key.safe)
+
+def int_storage(c, src, n, env, bound, depth):
+    """(OWNER sto NAME): 0 where nothing is stored."""
+    return _storage(c, src, n, env, bound, depth, "ints", "0", "int")
+
+def str_storage(c, src, n, env, bound, depth):
+    """(OWNER str NAME): '' where nothing is stored."""
+    return _storage(c, src, n, env, bound, depth, "strs", "''", "str")
+
+def point_storage(c, src, n, env, bound, depth):
+    """(OWNER points NAME): the empty map where none is stored."""
+    key = c.key(src, n, (), env, bound, depth)
+    return None if key is None else Piece(f"(st.points.get({key.code}) or _EMPTY_PM)", "points", key.safe)
+
+def location(c, src, n, env, bound, depth):
+    """(OWNER vloc NAME): the place's live list (kept per store where its key is known)."""
+    key = c.key(src, n, (n.visibility,), env, bound, depth)
+    return None if key is None else Piece(f"({src.place(key)} or [])", "cards", key.safe)
+
+# --- integers and conditions ------------------------------------------------
+
+def size(c, src, n, env, bound, depth):
+    """(size COLL): of a place, its list's length; of a filter, its own function counts (`codegen._loop`)."""
+    coll = n.collection
+    if type(coll) is T.Filter and type(src) is not ClosureSource:  # its own function, which counts (see `_loop`)
+        return Piece(f"{src.call(c.fn(n))}({env}, st)", "int", called=True)
+    if type(coll) is T.Location:
+        key = c.key(src, coll, (coll.visibility,), env, bound, depth)
+        if key is not None:
+            return Piece(f"len({src.place(key)} or ())", "int", key.safe)
+    inner = c.expr(src, coll, env, bound, depth)
+    return Piece(f"len({inner.code})", "int", inner.safe) if inner.kind in ("cards", "set", "list") else None
+
+
+def card_at(c, src, n, env, bound, depth):
+    """(top CARDS), (bottom CARDS) of cards or sets (else a collection of collections: the meaning's)."""
+    if n.position not in ("top", "bottom"):
+        return None
+    cards = c.expr(src, n.cards, env, bound, depth)
+    if cards.kind not in ("cards", "set"):  # maybe a collection of collections: the closure knows
+        return None
+    t = src.temp()
+    return Piece(f"({t}[{-1 if n.position == 'top' else 0}] if ({t} := {cards.code}) else None)", "card", cards.safe)
+
+def card_att(c, src, n, env, bound, depth):
+    """(cardatt KEY CARD)."""
+    if type(n.key) is not T.Name:
+        return None
+    card, t, key = c.expr(src, n.card, env, bound, depth), src.temp(), src.const(n.key.value)
+    if card.kind == "card":
+        return Piece(f"('' if ({t} := {card.code}) is None else _attrs[{t}].get({key}, ''))", "str", card.safe)
+    # not known as a card: a truth value or a negative number would index one (`_not_card`:
+    # the meaning's located error)
+    return Piece(f"(_attrs[{t}].get({key}, '') if type({t} := {card.code}) is int and {t} >= 0 "
+                 f"else '' if {t} is None else {src.const(_not_card)}())", "str")
+
+def score(c, src, n, env, bound, depth):
+    """(score CARD using POINTS)."""
+    pm, card = c.expr(src, n.using, env, bound, depth), c.expr(src, n.card, env, bound, depth)
+    if pm.kind != "points":
+        return None
+    # the map's kept score, else its `score` (no card: that fails on None, and the meaning
+    # raises the located error)
+    m, c, got = src.temp(), src.temp(), src.temp()
+    if pm.safe:  # the map cannot fail: read first, as the card's failures come first all the same
+        return Piece(f"({got} if ({got} := ({m} := {pm.code})._cache.get({c} := {card.code})) is not None "
+                     f"else {m}.score({c}, _attrs))", "int")
+    # the card first, as the meaning: no card fails (`_no_card`) before the map is read
+    return Piece(f"(({got} if ({got} := ({m} := {pm.code})._cache.get({c})) is not None else {m}.score({c}, _attrs))"
+                 f" if ({c} := {card.code}) is not None else {src.const(_no_card)}())", "int")
+
+def max_card(c, src, n, env, bound, depth):
+    """(max CARDS using POINTS)."""
+    return _extreme(c, src, n, env, bound, depth, 1)
+
+def min_card(c, src, n, env, bound, depth):
+    """(min CARDS using POINTS)."""
+    return _extreme(c, src, n, env, bound, depth, -1)
+
+def _extreme(c, src, n, env, bound, depth, sign: int):
+    """max/min by a point map: `extreme_of` called on the map and the cards, read in the closure's
+    order (see `fast._extreme_fn`). Impure (a tie draws): only written where the caller knows it
+    cannot tie (`counting`: the map scores every card apart), else the closure is called."""
+    pm = c.expr(src, n.using, env, bound, depth)
+    if pm.kind != "points":
+        return None
+    cards = c.expr(src, n.cards, env, bound, depth)
+    return Piece(f"{src.call(c.extreme_of)}({src.const(n)}, {pm.code}, {cards.code}, st, {sign})", "card")
+
+def tuples(c, src, n, env, bound, depth):
+    """(tuples N CARDS using POINTS): the sets a hand's sets are kept in (`fast.tuple_sets`)."""
+    pm = c.expr(src, n.using, env, bound, depth)
+    if pm.kind != "points":
+        return None
+    k, cards = c.expr(src, n.size, env, bound, depth), c.expr(src, n.cards, env, bound, depth)
+    return Piece(f"{src.call(c.tuple_sets(n))}({pm.code}, {k.code}, {cards.code})", "list")
+
+
+def players(c, src, n, env, bound, depth):
+    """(players): a new list of them."""
+    return Piece("list(_players)", "list", True)
+
+
+def _not_card():
+    """A card's attribute asked of what is not a card: the meaning reports the located error."""
+    raise TypeError("not a card")
+
+
+def _no_card():
+    """A card's score asked of no card: the meaning reports the located error."""
+    raise TypeError("no card")
+
+
+#: The forms written as source, by node class: their closure is derived (`codegen.closure_of`).
+WRITTEN: dict[type, Callable] = {
+    T.Var: var, T.PlayerRef: player_ref, T.Players: players, T.IntStorage: int_storage, T.StrStorage: str_storage,
+    T.PointStorage: point_storage, T.Location: location, T.Size: size, T.CardAt: card_at, T.CardAtt: card_att,
+    T.Score: score, T.MaxCard: max_card, T.MinCard: min_card, T.Tuples: tuples,
+}

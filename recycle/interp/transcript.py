@@ -30,7 +30,8 @@ from recycle.kernel.protocol import Agent, GameError, play_game
 from recycle.kernel.schema import Bool, Int, ListOf, MapOf, Maybe, Obj, Str, json_lines
 
 from recycle.interp.compat import COMPAT_MODES
-from recycle.interp.game import RecycleState, new_game
+from recycle.interp.game import RecycleState
+from recycle.interp.setup import new_game
 
 
 def records(state: RecycleState) -> list[dict]:
