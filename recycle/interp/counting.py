@@ -32,6 +32,7 @@ from itertools import repeat
 
 from recycle.lang import tree as T
 
+from recycle.interp.cardsets import SIFT_OPS, fast_sift
 from recycle.interp.codegen import IMPURE
 from recycle.interp.source import Source
 from recycle.interp.evaluate import MAX_INT
@@ -119,6 +120,14 @@ def _small(pm, attrs) -> bool:
 
 def _distinct(pm, attrs) -> bool:
     return small_scores(pm) and len({pm.score(c, attrs) for c in range(len(attrs))}) == len(attrs)
+
+
+#: A comparison read the other way round: (< A B) is (> B A).
+_FLIPPED = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}
+
+
+def _is_var(node, name: str) -> bool:
+    return type(node) is T.Var and node.name == name
 
 
 class CountingMixin:
@@ -238,6 +247,12 @@ class CountingMixin:
             items, ikind, _ = self.items(src, n.collection, env, bound, indent)
             if type(n.action) is T.Conditional:  # the state is the same for every element: see `hoist`
                 self.hoist(src, n.action.condition, env, bound, indent)
+                sifted = self._sifted(src, n, env, bound, indent, items, maps)
+                if sifted is not None:  # the sets that beat a bound, found in one call
+                    x = src.temp()
+                    done = self._site(src, n.action.action, indent, path + ((n, x, ikind),), sites, maps, sifted)
+                    src.hoisted.clear()
+                    return done
             x = src.temp()
             if type(n.action) not in (T.Conditional, T.AnyDo):  # an option per element
                 return self._site(src, n.action, indent, path + ((n, x, ikind),), sites, maps, items)
@@ -247,6 +262,31 @@ class CountingMixin:
             src.hoisted.clear()
             return done
         return self._site(src, n, indent, path, sites, maps)
+
+    def _sifted(self, src: Source, n, env: str, bound: dict, indent: int, items: str, maps) -> str | None:
+        """Source of the elements of `(any SETS 'T ((OP (score (max 'T using P) using Q) BOUND) ACTION))`
+        whose condition holds (`cardsets.sift`), ACTION a site; None: not of that shape. The
+        condition is steady and BOUND does not read 'T, so it is the same
+        for every set; what cannot be judged (a tie, a value that is not a card) raises, and
+        the options are explored."""
+        cond, var = n.action.condition, n.var.name
+        if type(cond) is not T.Compare or type(n.action.action) in (T.Conditional, T.AnyDo, T.Choice):
+            return None
+        op, scored, other = cond.op, cond.left, cond.right
+        if type(scored) is not T.Score:
+            op, scored, other = _FLIPPED.get(op), cond.right, cond.left
+        if op not in SIFT_OPS or type(scored) is not T.Score or type(scored.card) not in (T.MaxCard, T.MinCard) \
+                or not _is_var(scored.card.cards, var) or any(_is_var(x, var) for x in T.walk(other)) \
+                or any(_is_var(x, var) for x in T.walk((scored.using, scored.card.using))):
+            return None
+        if not self.steady(cond, maps[1]):  # (also: the map max and min pick by goes to `ranked`)
+            return None
+        pieces = [self.value(src, x, env, bound, indent, steady=True) for x in (scored.card.using, scored.using, other)]
+        if pieces[0][1] != "points" or pieces[1][1] != "points":
+            return None
+        sign = 1 if type(scored.card) is T.MaxCard else -1
+        (pick, _), (score, _), (limit, _) = pieces
+        return f"{src.call(fast_sift)}({items}, {pick}, {sign}, {score}, _attrs, {SIFT_OPS[op]}, {limit})"
 
     def _site(self, src: Source, n, indent: int, path: tuple, sites: list, maps, items: str | None = None) -> bool:
         """Source recording action `n` as a leaf, its variables bound by `path`; False: not provable.

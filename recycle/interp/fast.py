@@ -14,7 +14,7 @@ from operator import attrgetter
 
 from recycle.lang import tree as T
 
-from recycle.interp.cardsets import MAX_MADE, tuple_count
+from recycle.interp.cardsets import MAX_MADE, made_sets, tuple_count
 from recycle.interp.store import PointMap
 
 #: Hands and answers of a `(tuples ...)` kept per node (see `tuple_sets`).
@@ -316,8 +316,8 @@ class FastMixin:
             found[2][k] = out
             mapped[1] += 1
             return out
-        self._sets[id(n)] = sets
-        return sets
+        made = self._sets[id(n)] = made_sets(sets)  # (in C where built)
+        return made
 
     def _make_MaxCard(self, n):
         return self._extreme_fn(n, 1)

@@ -1,0 +1,384 @@
+/* Optional compiled collection work of a climbing game's options (see recycle/interp/cardsets.py).
+ *
+ * Two things a BigTwo4 rollout asks at every turn, done here without a Python call per set:
+ *
+ *   sift(sets, pick, sign, score, attrs, op, bound)
+ *       the sets whose highest (sign 1) or lowest (-1) card by point map `pick` scores,
+ *       by point map `score`, OP `bound` ("can this set beat the last one"), in order.
+ *       The pure `cardsets.sift` is the reference; both raise where a set is empty,
+ *       holds anything but cards, or two of its cards tie (the caller then explores).
+ *
+ *   HandSets(slow, PointMap, most)(pm, k, cards)
+ *       `(tuples k cards using pm)`: the sets of k cards of one score, scores in order,
+ *       each score's as itertools.combinations makes them, as `fast.tuple_sets`' closure
+ *       `slow` does; where the cards are not all scored yet, are not plain cards, or make
+ *       more than `most` sets, `slow` answers (and scores them, or raises its error).
+ *
+ * Scores are read from the map's `_cache` dict, else asked of `map.score(card, attrs)`
+ * (which fills it), so every value is the Python one; comparisons are Python's.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stddef.h>
+
+static PyObject *str_cache, *str_score;
+
+/* New reference to the score of `card` by map `pm` (its cache `cache`), or NULL (error set). */
+static PyObject *
+score_of(PyObject *pm, PyObject *cache, PyObject *card, PyObject *attrs)
+{
+    PyObject *s = PyDict_GetItemWithError(cache, card);
+    if (s != NULL) {
+        Py_INCREF(s);
+        return s;
+    }
+    if (PyErr_Occurred())
+        return NULL;
+    return PyObject_CallMethodObjArgs(pm, str_score, card, attrs, NULL);
+}
+
+static PyObject *
+cache_of(PyObject *pm)
+{
+    PyObject *cache = PyObject_GetAttr(pm, str_cache);
+    if (cache != NULL && !PyDict_CheckExact(cache)) {
+        Py_DECREF(cache);
+        PyErr_SetString(PyExc_TypeError, "a point map's scores are a dict");
+        return NULL;
+    }
+    return cache;
+}
+
+/* New reference to the extreme card of list `set` (all exact ints), or NULL. */
+static PyObject *
+extreme(PyObject *set, PyObject *pm, PyObject *cache, PyObject *attrs, int better)
+{
+    Py_ssize_t n = PyList_GET_SIZE(set);
+    PyObject *best = NULL, *best_score = NULL;
+    int tied = 0;
+    if (n == 0) {
+        PyErr_SetString(PyExc_ValueError, "the max or min of an empty set");
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *c = PyList_GET_ITEM(set, i);
+        if (!PyLong_CheckExact(c)) {
+            PyErr_SetString(PyExc_TypeError, "a set holds something other than cards");
+            goto fail;
+        }
+        PyObject *s = score_of(pm, cache, c, attrs);
+        if (s == NULL)
+            goto fail;
+        if (best == NULL) {
+            best = c, best_score = s;
+            continue;
+        }
+        int r = PyObject_RichCompareBool(s, best_score, better);
+        int eq = r == 0 ? PyObject_RichCompareBool(s, best_score, Py_EQ) : 0;
+        if (r < 0 || eq < 0) {
+            Py_DECREF(s);
+            goto fail;
+        }
+        if (r) {
+            Py_DECREF(best_score);
+            best = c, best_score = s, tied = 0;
+        } else {
+            tied |= eq;
+            Py_DECREF(s);
+        }
+    }
+    Py_DECREF(best_score);
+    if (tied) {
+        PyErr_SetString(PyExc_ValueError, "two cards of a set tie");
+        return NULL;
+    }
+    Py_INCREF(best);
+    return best;
+fail:
+    Py_XDECREF(best_score);
+    return NULL;
+}
+
+static PyObject *
+sift(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 7) {
+        PyErr_SetString(PyExc_TypeError, "sift(sets, pick, sign, score, attrs, op, bound)");
+        return NULL;
+    }
+    PyObject *sets = args[0], *pick = args[1], *score = args[3], *attrs = args[4], *bound = args[6];
+    long sign = PyLong_AsLong(args[2]), op = PyLong_AsLong(args[5]);
+    if (PyErr_Occurred())
+        return NULL;
+    if (!PyList_CheckExact(sets)) {
+        PyErr_SetString(PyExc_TypeError, "sift: the sets are a list");
+        return NULL;
+    }
+    if (op < Py_LT || op > Py_GE || (sign != 1 && sign != -1)) {
+        PyErr_SetString(PyExc_ValueError, "sift: an operator 0..5 and a sign of 1 or -1");
+        return NULL;
+    }
+    PyObject *pick_cache = cache_of(pick), *score_cache = NULL, *out = NULL;
+    if (pick_cache == NULL || (score_cache = cache_of(score)) == NULL || (out = PyList_New(0)) == NULL)
+        goto done;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(sets); i++) {
+        PyObject *set = PyList_GET_ITEM(sets, i);
+        if (!PyList_CheckExact(set)) {
+            PyErr_SetString(PyExc_TypeError, "sift: a set is a list of cards");
+            goto fail;
+        }
+        Py_INCREF(set);  /* (scoring may run Python code) */
+        PyObject *card = extreme(set, pick, pick_cache, attrs, sign > 0 ? Py_GT : Py_LT);
+        PyObject *s = card == NULL ? NULL : score_of(score, score_cache, card, attrs);
+        Py_XDECREF(card);
+        int keep = s == NULL ? -1 : PyObject_RichCompareBool(s, bound, (int)op);
+        Py_XDECREF(s);
+        if (keep < 0 || (keep && PyList_Append(out, set) < 0)) {
+            Py_DECREF(set);
+            goto fail;
+        }
+        Py_DECREF(set);
+    }
+    goto done;
+fail:
+    Py_CLEAR(out);
+done:
+    Py_XDECREF(pick_cache);
+    Py_XDECREF(score_cache);
+    return out;
+}
+
+/* --- HandSets: the sets of k cards of one score of a hand, made in C ------------------ */
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *slow;      /* the Python closure: what is not plain cards of a point map, and errors */
+    PyObject *pm_type;   /* store.PointMap */
+    Py_ssize_t most;     /* more sets than this: `slow` raises the located error */
+    vectorcallfunc vectorcall;
+} HandSets;
+
+#define MAX_HAND 64
+
+/* The cards of `cards` (exact ints, all scored by `pm` as C longs) in score order, stable, into
+ * `order` and `scores`; 0, or -1 where `slow` must answer (error cleared). */
+static int
+score_order(PyObject *cards, PyObject *pm, Py_ssize_t n, PyObject **order, long *scores)
+{
+    PyObject *cache = cache_of(pm);
+    if (cache == NULL) {
+        PyErr_Clear();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *c = PyList_GET_ITEM(cards, i);
+        PyObject *s = PyLong_CheckExact(c) ? PyDict_GetItemWithError(cache, c) : NULL;
+        int overflow = 0;
+        long v = s != NULL && PyLong_CheckExact(s) ? PyLong_AsLongAndOverflow(s, &overflow) : 0;
+        if (s == NULL || !PyLong_CheckExact(s) || overflow || (v == -1 && PyErr_Occurred())) {
+            PyErr_Clear();  /* not scored yet, or not a card: `slow` scores it (or says why not) */
+            Py_DECREF(cache);
+            return -1;
+        }
+        Py_ssize_t j = i;  /* insertion: after every card of a score not above it (stable) */
+        while (j > 0 && scores[j - 1] > v) {
+            scores[j] = scores[j - 1], order[j] = order[j - 1];
+            j--;
+        }
+        scores[j] = v, order[j] = c;
+    }
+    Py_DECREF(cache);
+    return 0;
+}
+
+static int
+append_set(PyObject *out, PyObject **cards, Py_ssize_t *at, Py_ssize_t k)
+{
+    PyObject *set = PyList_New(k);
+    if (set == NULL)
+        return -1;
+    for (Py_ssize_t i = 0; i < k; i++) {
+        Py_INCREF(cards[at[i]]);
+        PyList_SET_ITEM(set, i, cards[at[i]]);
+    }
+    int r = PyList_Append(out, set);
+    Py_DECREF(set);
+    return r;
+}
+
+/* The sets of `k` of the `g` cards `cards`, as itertools.combinations gives them. */
+static int
+combine(PyObject *out, PyObject **cards, Py_ssize_t g, Py_ssize_t k)
+{
+    Py_ssize_t at[MAX_HAND];
+    for (Py_ssize_t i = 0; i < k; i++)
+        at[i] = i;
+    for (;;) {
+        if (append_set(out, cards, at, k) < 0)
+            return -1;
+        Py_ssize_t i = k - 1;
+        while (i >= 0 && at[i] == i + g - k)
+            i--;
+        if (i < 0)
+            return 0;
+        at[i]++;
+        for (Py_ssize_t j = i + 1; j < k; j++)
+            at[j] = at[j - 1] + 1;
+    }
+}
+
+/* How many sets of k of g (saturating past `most`). */
+static Py_ssize_t
+choose(Py_ssize_t g, Py_ssize_t k, Py_ssize_t most)
+{
+    double r = 1;
+    for (Py_ssize_t i = 0; i < k; i++)
+        r = r * (double)(g - i) / (double)(i + 1);
+    return r > (double)most ? most + 1 : (Py_ssize_t)(r + 0.5);
+}
+
+/* New reference: the sets, or NULL with no error set where `slow` must answer. */
+static PyObject *
+hand_sets_made(HandSets *self, PyObject *pm, PyObject *k_, PyObject *cards)
+{
+    if ((PyObject *)Py_TYPE(pm) != self->pm_type || !PyList_CheckExact(cards) || !PyLong_CheckExact(k_))
+        return NULL;
+    int overflow = 0;
+    long k = PyLong_AsLongAndOverflow(k_, &overflow);
+    Py_ssize_t n = PyList_GET_SIZE(cards);
+    if (overflow || (k == -1 && PyErr_Occurred()) || n > MAX_HAND) {
+        PyErr_Clear();
+        return NULL;
+    }
+    PyObject *order[MAX_HAND];
+    long scores[MAX_HAND];
+    if (score_order(cards, pm, n, order, scores) < 0)
+        return NULL;
+    if (k <= 0 || k > n)
+        return PyList_New(0);
+    if (k == 1) {
+        PyObject *out = PyList_New(n);
+        for (Py_ssize_t i = 0; out != NULL && i < n; i++) {
+            PyObject *set = PyList_New(1);
+            if (set == NULL) {
+                Py_CLEAR(out);
+                break;
+            }
+            Py_INCREF(order[i]);
+            PyList_SET_ITEM(set, 0, order[i]);
+            PyList_SET_ITEM(out, i, set);
+        }
+        return out;
+    }
+    Py_ssize_t total = 0;
+    for (Py_ssize_t i = 0, j; i < n; i = j) {
+        for (j = i + 1; j < n && scores[j] == scores[i]; j++)
+            ;
+        total += choose(j - i, k, self->most);
+        if (total > self->most)
+            return NULL;  /* `slow` raises the located error */
+    }
+    PyObject *out = PyList_New(0);
+    for (Py_ssize_t i = 0, j; out != NULL && i < n; i = j) {
+        for (j = i + 1; j < n && scores[j] == scores[i]; j++)
+            ;
+        if (j - i >= k && combine(out, order + i, j - i, k) < 0)
+            Py_CLEAR(out);
+    }
+    return out;
+}
+
+static PyObject *
+hand_sets_call(PyObject *self_, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    HandSets *self = (HandSets *)self_;
+    if (PyVectorcall_NARGS(nargsf) == 3 && kwnames == NULL) {
+        PyObject *got = hand_sets_made(self, args[0], args[1], args[2]);
+        if (got != NULL || PyErr_Occurred())
+            return got;
+    }
+    return PyObject_Vectorcall(self->slow, args, nargsf, kwnames);
+}
+
+static PyObject *
+hand_sets_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    PyObject *slow, *pm_type;
+    Py_ssize_t most;
+    if (!PyArg_ParseTuple(args, "OO!n", &slow, &PyType_Type, &pm_type, &most))
+        return NULL;
+    HandSets *self = (HandSets *)type->tp_alloc(type, 0);
+    if (self == NULL)
+        return NULL;
+    Py_INCREF(slow), Py_INCREF(pm_type);
+    self->slow = slow, self->pm_type = pm_type, self->most = most;
+    self->vectorcall = hand_sets_call;
+    return (PyObject *)self;
+}
+
+static int
+hand_sets_traverse(HandSets *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->slow);
+    Py_VISIT(self->pm_type);
+    return 0;
+}
+
+static int
+hand_sets_clear(HandSets *self)
+{
+    Py_CLEAR(self->slow);
+    Py_CLEAR(self->pm_type);
+    return 0;
+}
+
+static void
+hand_sets_dealloc(HandSets *self)
+{
+    PyObject_GC_UnTrack(self);
+    hand_sets_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyTypeObject HandSetsType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "recycle.interp._cardsets.HandSets",
+    .tp_doc = "HandSets(slow, PointMap, most)(pm, k, cards): the sets of k cards of one score, else slow's answer.",
+    .tp_basicsize = sizeof(HandSets),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
+    .tp_new = hand_sets_new,
+    .tp_call = PyVectorcall_Call,
+    .tp_vectorcall_offset = offsetof(HandSets, vectorcall),
+    .tp_traverse = (traverseproc)hand_sets_traverse,
+    .tp_clear = (inquiry)hand_sets_clear,
+    .tp_dealloc = (destructor)hand_sets_dealloc,
+};
+
+static PyMethodDef methods[] = {
+    {"sift", (PyCFunction)(void (*)(void))sift, METH_FASTCALL,
+     "sift(sets, pick, sign, score, attrs, op, bound) -> the sets whose extreme card's score OP bound"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_cardsets", "Compiled collection work of climbing games' options.", -1, methods,
+};
+
+PyMODINIT_FUNC
+PyInit__cardsets(void)
+{
+    str_cache = PyUnicode_InternFromString("_cache");
+    str_score = PyUnicode_InternFromString("score");
+    if (str_cache == NULL || str_score == NULL || PyType_Ready(&HandSetsType) < 0)
+        return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL)
+        return NULL;
+    Py_INCREF(&HandSetsType);
+    if (PyModule_AddObject(m, "HandSets", (PyObject *)&HandSetsType) < 0) {
+        Py_DECREF(&HandSetsType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}
