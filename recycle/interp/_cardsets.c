@@ -8,6 +8,10 @@
  *       The pure `cardsets.sift` is the reference; both raise where a set is empty,
  *       holds anything but cards, or two of its cards tie (the caller then explores).
  *
+ *   pick(cards, pm, attrs, sign)
+ *       the highest (1) or lowest (-1) card of a list by a point map; None for a tie (which
+ *       draws), an empty list or anything but cards: `Evaluator.extreme_of` answers those.
+ *
  *   HandSets(slow, PointMap, most)(pm, k, cards)
  *       `(tuples k cards using pm)`: the sets of k cards of one score, scores in order,
  *       each score's as itertools.combinations makes them, as `fast.tuple_sets`' closure
@@ -146,6 +150,33 @@ done:
     Py_XDECREF(pick_cache);
     Py_XDECREF(score_cache);
     return out;
+}
+
+static PyObject *
+pick(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "pick(cards, pm, attrs, sign)");
+        return NULL;
+    }
+    PyObject *cards = args[0], *pm = args[1], *attrs = args[2];
+    long sign = PyLong_AsLong(args[3]);
+    if (sign == -1 && PyErr_Occurred())
+        return NULL;
+    if (!PyList_CheckExact(cards) || PyList_GET_SIZE(cards) == 0)
+        Py_RETURN_NONE;
+    PyObject *cache = cache_of(pm), *card = NULL;
+    if (cache != NULL) {
+        Py_INCREF(cards);
+        card = extreme(cards, pm, cache, attrs, sign > 0 ? Py_GT : Py_LT);
+        Py_DECREF(cards);
+        Py_DECREF(cache);
+    }
+    if (card == NULL) {  /* a tie (drawn), not cards, an error: the caller's Python answers */
+        PyErr_Clear();
+        Py_RETURN_NONE;
+    }
+    return card;
 }
 
 /* --- HandSets: the sets of k cards of one score of a hand, made in C ------------------ */
@@ -355,6 +386,8 @@ static PyTypeObject HandSetsType = {
 };
 
 static PyMethodDef methods[] = {
+    {"pick", (PyCFunction)(void (*)(void))pick, METH_FASTCALL,
+     "pick(cards, pm, attrs, sign) -> the highest (1) or lowest (-1) card by pm, None where that is a tie or not plain"},
     {"sift", (PyCFunction)(void (*)(void))sift, METH_FASTCALL,
      "sift(sets, pick, sign, score, attrs, op, bound) -> the sets whose extreme card's score OP bound"},
     {NULL, NULL, 0, NULL},

@@ -6,6 +6,7 @@ collections of collections are lists of such lists.
 """
 from __future__ import annotations
 
+import importlib
 import operator
 import os
 from itertools import combinations
@@ -36,8 +37,8 @@ _SIFT_TESTS = (operator.lt, operator.le, operator.eq, operator.ne, operator.gt, 
 
 
 class SiftError(ValueError):
-    """A set `sift` cannot judge without a draw or an error of its own (empty, not cards, a tie):
-    the caller explores the options instead, which says what the game does."""
+    """A set `sift` cannot judge without a draw or an error of its own (empty, its cards tie; a
+    TypeError: not cards): the caller explores the options instead, which says what the game does."""
 
 
 def _picked(cards: list, pm: PointMap, attrs: list, sign: int) -> int:
@@ -47,7 +48,7 @@ def _picked(cards: list, pm: PointMap, attrs: list, sign: int) -> int:
     tied = False
     for c in cards:
         if type(c) is not int:
-            raise SiftError(f"a set holds {c!r}")
+            raise TypeError(f"sift: a set holds {c!r}, not a card")
         s = pm.score(c, attrs)
         if best is None or (s > best if sign > 0 else s < best):
             best, first, tied = s, c, False
@@ -79,16 +80,20 @@ def _compiled():
     """(the compiled module or None, which collection work is in use)."""
     if os.environ.get(PURE_VARIABLE, "") not in ("", "0"):
         return None, f"pure Python ({PURE_VARIABLE} is set)"
-    try:
-        from recycle.interp import _cardsets
+    try:  # (by name: the extension imports nothing, and an import statement would be read as
+        # one of the package `recycle.interp`, which imports the compilers this layer must not)
+        compiled = importlib.import_module("recycle.interp._cardsets")
     except ImportError:
         return None, "pure Python (the compiled part is not built)"
-    return _cardsets, "compiled (C: recycle.interp._cardsets)"
+    return compiled, "compiled (C: recycle.interp._cardsets)"
 
 
 _C, _DESCRIPTION = _compiled()
 #: `sift` as run: the compiled one where built.
 fast_sift = sift if _C is None else _C.sift
+#: `pick(cards, pm, attrs, sign)`: the highest (1) or lowest (-1) of plain cards that do not tie, in C;
+#: None there (a tie draws, an empty list is an error: `Evaluator.extreme_of`'s) and where not built.
+fast_pick = (lambda cards, pm, attrs, sign: None) if _C is None else _C.pick
 
 
 def engine() -> str:

@@ -14,7 +14,7 @@ from operator import attrgetter
 
 from recycle.lang import tree as T
 
-from recycle.interp.cardsets import MAX_MADE, made_sets, tuple_count
+from recycle.interp.cardsets import MAX_MADE, fast_pick, made_sets, tuple_count
 from recycle.interp.store import PointMap
 
 #: Hands and answers of a `(tuples ...)` kept per node (see `tuple_sets`).
@@ -218,11 +218,13 @@ class FastMixin:
         if key is None or key != self.fixed_key(n.using, ()):
             return None
         points, cards, extreme, attrs = self._points_fn(pick.using), self.fn(pick.cards), self.extreme_of, self.attrs
-        sign = 1 if type(pick) is T.MaxCard else -1
+        sign, picked = 1 if type(pick) is T.MaxCard else -1, fast_pick
 
         def score(env, st):
             pm = points(env, st)
-            return pm.score(extreme(pick, pm, cards(env, st), st, sign), attrs)
+            cs = cards(env, st)
+            c = picked(cs, pm, attrs, sign)  # (in C where built; None: ties draw, errors)
+            return pm.score(extreme(pick, pm, cs, st, sign) if c is None else c, attrs)
         return score
 
     def _make_Sum(self, n):
@@ -329,8 +331,15 @@ class FastMixin:
         """max/min by a point map, its map and cards read by their closures (a climbing game's
         options compare the highest card of every set a hand holds: the generic evaluation of
         both operands was two thirds of a BigTwo4 playout's comparisons)."""
-        points, cards, extreme = self._points_fn(n.using), self.fn(n.cards), self.extreme_of
-        return lambda env, st: extreme(n, points(env, st), cards(env, st), st, sign)
+        points, cards, extreme, attrs, picked = self._points_fn(n.using), self.fn(n.cards), self.extreme_of, \
+            self.attrs, fast_pick
+
+        def extreme_card(env, st):
+            pm = points(env, st)
+            cs = cards(env, st)
+            c = picked(cs, pm, attrs, sign)  # (in C where built; None: ties draw, errors)
+            return extreme(n, pm, cs, st, sign) if c is None else c
+        return extreme_card
 
     def _make_Size(self, n):
         coll, slow = self.fn(n.collection), self._Size
