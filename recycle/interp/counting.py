@@ -130,6 +130,19 @@ def _is_var(node, name: str) -> bool:
     return type(node) is T.Var and node.name == name
 
 
+def steady(node, fixed_key, ranked: set) -> bool:
+    """Does evaluating `node` draw nothing (no random number, no new name)? A max or min by a
+    stored map (at a key `fixed_key(node, ())` finds) draws only for a tie: its map's key goes
+    to `ranked`, for the position to check that the map scores every card apart."""
+    for x in T.walk(node):
+        if type(x) in (T.MaxCard, T.MinCard) and type(x.using) is T.PointStorage \
+                and fixed_key(x.using, ()) is not None:
+            ranked.add(fixed_key(x.using, ()))
+        elif isinstance(x, IMPURE):
+            return False
+    return True
+
+
 class CountingMixin:
     """`leaves(choice, env, st)` for `actions.Executor` (needs `value`, `items`, `flat`, `runner`, `pure`)."""
 
@@ -217,15 +230,8 @@ class CountingMixin:
         return (sites, frozenset(points), frozenset(ranked)) if sites else None
 
     def steady(self, node, ranked: set) -> bool:
-        """Does evaluating `node` draw nothing (no random number, no new name)? A max or min by a
-        stored map draws only for a tie: its map goes to `ranked`, checked in the position."""
-        for x in T.walk(node):
-            if type(x) in (T.MaxCard, T.MinCard) and type(x.using) is T.PointStorage \
-                    and self.fixed_key(x.using, ()) is not None:
-                ranked.add(self.fixed_key(x.using, ()))
-            elif isinstance(x, IMPURE):
-                return False
-        return True
+        """`steady(node, self.fixed_key, ranked)`."""
+        return steady(node, self.fixed_key, ranked)
 
     def _walk(self, src: Source, n, env: str, bound: dict, indent: int, path: tuple, sites: list, maps) -> bool:
         """Source recording the leaves under `n` as exploring finds them; False: not provable.
@@ -305,4 +311,4 @@ class CountingMixin:
         return True
 
 
-__all__ = ["CountingMixin", "Leaves", "Plan", "distinct_scores", "small_scores"]
+__all__ = ["CountingMixin", "Leaves", "Plan", "distinct_scores", "small_scores", "steady"]
