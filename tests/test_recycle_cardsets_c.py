@@ -156,3 +156,29 @@ def test_bigtwo_plays_alike_compiled_and_pure(monkeypatch):
     monkeypatch.setattr(fast, "fast_pick", lambda cards, pm, attrs, sign: None)
     assert playouts(6) == compiled
     assert sifted
+
+
+@needs_c
+def test_a_remembered_question_is_asked_once_per_map_and_number_of_cards():
+    asked = []
+
+    def question(pm, attrs):
+        asked.append((pm, len(attrs)))
+        return len(pm.awards) % 2 == 1
+
+    memo = C.Memo(question)
+    maps = [PointMap(tuple(((("RANK", RANKS[i % 13]),), j) for j in range(i))) for i in range(20)]
+    for pm in maps[:5] * 3:
+        assert memo(pm, ATTRS) is (len(pm.awards) % 2 == 1)
+    assert asked == [(pm, len(ATTRS)) for pm in maps[:5]]
+    assert memo(maps[0], ATTRS[:4]) is False and asked[-1] == (maps[0], 4)  # another game's cards: asked again
+    for pm in maps:  # more maps than it keeps: the oldest are asked again, answered alike
+        memo(pm, ATTRS)
+    assert memo(maps[1], ATTRS) is True and asked[-1] == (maps[1], len(ATTRS))
+
+
+def test_distinct_scores_answers_as_its_question():
+    ranks = PointMap(tuple(((("RANK", r),), i) for i, r in enumerate(RANKS)))
+    order = PointMap(ranks.awards + tuple(((("SUIT", s),), i * 20) for i, s in enumerate(SUITS)))
+    for pm in (ranks, order, ranks, order):
+        assert counting.distinct_scores(pm, ATTRS) is counting._distinct(pm, ATTRS) is (pm is order)

@@ -101,6 +101,12 @@ def engine() -> str:
     return _DESCRIPTION
 
 
+def remembered(question):
+    """`question(pm, attrs)` about an (immutable) point map, asked once per map and number of cards
+    in C where built (the last 16 kept); None where not built."""
+    return None if _C is None else _C.Memo(question)
+
+
 def made_sets(slow):
     """`slow(pm, k, cards)` (`fast.tuple_sets`' closure), its answer made in C where built and the
     cards are plain cards already scored by a point map; else (and for every error) `slow`'s."""

@@ -32,7 +32,7 @@ from itertools import repeat
 
 from recycle.lang import tree as T
 
-from recycle.interp.cardsets import SIFT_OPS, fast_sift
+from recycle.interp.cardsets import SIFT_OPS, fast_sift, remembered
 from recycle.interp.codegen import IMPURE
 from recycle.interp.source import Source
 from recycle.interp.evaluate import MAX_INT
@@ -98,8 +98,8 @@ def small_scores(pm) -> bool:
     return got[2] if got is not None and got[0] is pm else _learn(_SMALL, pm, (), _small)
 
 
-def distinct_scores(pm, attrs: list) -> bool:
-    """Does this point map score every card of the game differently (so max and min never tie)?"""
+def _distinct_scores(pm, attrs: list) -> bool:
+    """`distinct_scores`, its answers kept in `_DISTINCT`."""
     got = _DISTINCT.get(id(pm))
     return got[2] if got is not None and got[0] is pm and got[1] == len(attrs) else \
         _learn(_DISTINCT, pm, attrs, _distinct)
@@ -120,6 +120,11 @@ def _small(pm, attrs) -> bool:
 
 def _distinct(pm, attrs) -> bool:
     return small_scores(pm) and len({pm.score(c, attrs) for c in range(len(attrs))}) == len(attrs)
+
+
+#: `distinct_scores(pm, attrs)`: does this point map score every card of the game differently (so max
+#: and min never tie)? Asked at every counted position, answered once per map (in C where built).
+distinct_scores = remembered(_distinct) or _distinct_scores
 
 
 #: A comparison read the other way round: (< A B) is (> B A).
