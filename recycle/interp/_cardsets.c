@@ -61,14 +61,13 @@ cache_of(PyObject *pm)
 static PyObject *
 extreme(PyObject *set, PyObject *pm, PyObject *cache, PyObject *attrs, int better)
 {
-    Py_ssize_t n = PyList_GET_SIZE(set);
-    PyObject *best = NULL, *best_score = NULL;
+    PyObject *best = NULL, *best_score = NULL;  /* (both held: scoring may run Python code) */
     int tied = 0;
-    if (n == 0) {
+    if (PyList_GET_SIZE(set) == 0) {
         PyErr_SetString(PyExc_ValueError, "the max or min of an empty set");
         return NULL;
     }
-    for (Py_ssize_t i = 0; i < n; i++) {
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(set); i++) {
         PyObject *c = PyList_GET_ITEM(set, i);
         if (!PyLong_CheckExact(c)) {
             PyErr_SetString(PyExc_TypeError, "a set holds something other than cards");
@@ -78,6 +77,7 @@ extreme(PyObject *set, PyObject *pm, PyObject *cache, PyObject *attrs, int bette
         if (s == NULL)
             goto fail;
         if (best == NULL) {
+            Py_INCREF(c);
             best = c, best_score = s;
             continue;
         }
@@ -88,8 +88,10 @@ extreme(PyObject *set, PyObject *pm, PyObject *cache, PyObject *attrs, int bette
             goto fail;
         }
         if (r) {
-            Py_DECREF(best_score);
-            best = c, best_score = s, tied = 0;
+            Py_INCREF(c);
+            Py_SETREF(best, c);
+            Py_SETREF(best_score, s);
+            tied = 0;
         } else {
             tied |= eq;
             Py_DECREF(s);
@@ -97,12 +99,13 @@ extreme(PyObject *set, PyObject *pm, PyObject *cache, PyObject *attrs, int bette
     }
     Py_DECREF(best_score);
     if (tied) {
+        Py_DECREF(best);
         PyErr_SetString(PyExc_ValueError, "two cards of a set tie");
         return NULL;
     }
-    Py_INCREF(best);
     return best;
 fail:
+    Py_XDECREF(best);
     Py_XDECREF(best_score);
     return NULL;
 }
