@@ -277,9 +277,8 @@ class CountingMixin:
     def _sifted(self, src: Source, n, env: str, bound: dict, indent: int, items: str, maps) -> str | None:
         """Source of the elements of `(any SETS 'T ((OP (score (max 'T using P) using Q) BOUND) ACTION))`
         whose condition holds (`cardsets.sift`), ACTION a site; None: not of that shape. The
-        condition is steady and BOUND does not read 'T, so it is the same
-        for every set; what cannot be judged (a tie, a value that is not a card) raises, and
-        the options are explored."""
+        condition is steady and BOUND does not read 'T, so it is the same for every set; what
+        cannot be judged (a tie, a value that is not a card) raises, and the options are explored."""
         cond, var = n.action.condition, n.var.name
         if type(cond) is not T.Compare or type(n.action.action) in (T.Conditional, T.AnyDo, T.Choice):
             return None
@@ -292,7 +291,10 @@ class CountingMixin:
             return None
         if not self.steady(cond, maps[1]):  # (also: the map max and min pick by goes to `ranked`)
             return None
-        pieces = [self.value(src, x, env, bound, indent, steady=True) for x in (scored.card.using, scored.using, other)]
+        using = (scored.card.using, scored.using)
+        if any(type(x) not in (T.PointStorage, T.PointMap) for x in using):  # (maps, before any line is written)
+            return None
+        pieces = [self.value(src, x, env, bound, indent, steady=True) for x in (*using, other)]
         if pieces[0][1] != "points" or pieces[1][1] != "points":
             return None
         sign = 1 if type(scored.card) is T.MaxCard else -1
