@@ -221,7 +221,9 @@ class FastMixin:
         sign, picked = 1 if type(pick) is T.MaxCard else -1, fast_pick
 
         def score(env, st):
-            pm = points(env, st)
+            pm = st.points.get(key)  # (the map's key is fixed)
+            if type(pm) is not PointMap:  # none stored: the empty map (or the located error)
+                pm = points(env, st)
             cs = cards(env, st)
             c = picked(cs, pm, attrs, sign)  # (in C where built; None: ties draw, errors)
             return pm.score(extreme(pick, pm, cs, st, sign) if c is None else c, attrs)
