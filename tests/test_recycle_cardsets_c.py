@@ -52,7 +52,7 @@ def scored(pm: PointMap, cards) -> PointMap:
 
 
 @needs_c
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(point_maps, hands, st.integers(-1, 5))
 def test_sets_of_one_score_are_the_meanings(pm, hand, k):
     made = C.HandSets(slow, PointMap, cardsets.MAX_MADE)
@@ -82,7 +82,7 @@ def outcome(f, *args):
 
 
 @needs_c
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(point_maps, point_maps, st.lists(hands, max_size=8), st.sampled_from([1, -1]), st.integers(0, 5),
        st.integers(-10, 70))
 def test_sift_is_its_reference(pick, score, sets, sign, op, bound):
@@ -106,7 +106,7 @@ def test_sift_refuses_what_would_draw_or_fail():
 
 
 @needs_c
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(point_maps, hands, st.sampled_from([1, -1]))
 def test_pick_is_the_extreme_or_none_where_it_would_draw(pm, hand, sign):
     scored(pm, hand)
