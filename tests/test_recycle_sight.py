@@ -10,6 +10,7 @@ from hypothesis import given, settings, strategies as st
 from recycle_engines import new_compiled_game
 
 from recycle.games import game_path
+from recycle.kernel.protocol import GameError
 from recycle.interp import game as game_module
 from recycle.interp.sight import blind_to_redeal
 from recycle.lang import load_game, parse_game
@@ -111,3 +112,32 @@ def test_a_determinizer_of_a_position_played_on_since_deals_from_where_it_is_now
     state.apply(state.legal_actions()[0])
     got, expected = deal(random.Random(1)), found_again(state, mover, random.Random(1))
     assert got.st.locs == expected.st.locs and got.option_texts() == expected.option_texts()
+
+
+def test_an_observations_samples_prove_the_position_once_and_are_the_determinizations():
+    state = new_compiled_game(load_game(game_path("BigTwo4")), 9)
+    mover = state.current_player()
+    proofs = []
+
+    def counted(s, player):
+        proofs.append(player)
+        return blind_to_redeal(s, player)
+
+    for player in (mover, (mover + 1) % 4):  # options kept for the mover, found again for another
+        obs = state.observation(player)
+        with patch.object(game_module, "blind_to_redeal", counted):
+            samples = [obs.sample_state(random.Random(k)) for k in range(4)]
+        assert proofs.count(player) == 1
+        for k, got in enumerate(samples):
+            expected = state.determinize(player, random.Random(k))
+            assert got.st.locs == expected.st.locs and got.option_texts() == expected.option_texts()
+            assert effects(got) == effects(expected)
+
+
+def test_a_sample_of_a_position_played_on_since_is_refused():
+    state = new_compiled_game(load_game(game_path("BigTwo4")), 5)
+    obs = state.observation(state.current_player())
+    obs.sample_state(random.Random(1))  # (the proof worked out for this position)
+    state.apply(state.legal_actions()[0])
+    with pytest.raises(GameError, match="stale"):
+        obs.sample_state(random.Random(2))

@@ -59,10 +59,17 @@ def user_errors() -> tuple[type[Exception], ...]:
     return (AgentSpecError, DiagnosticError, GameError, UsageError, RunError, OSError)
 
 
+def _engine() -> str:
+    """Which collection work climbing games' options use: compiled, or pure Python."""
+    from recycle.interp.cardsets import engine
+
+    return f"collections: {engine()}"
+
+
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     """The parser: every subcommand's when `argv` is None, else only the one `argv` runs."""
     parser = ArgumentParser(prog="recycle", description="Read, play and test RECYCLE card games.")
-    add_version(parser)
+    add_version(parser, _engine)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     add_subcommands(sub, COMMANDS, argv)
     return parser

@@ -6,6 +6,9 @@ collections of collections are lists of such lists.
 """
 from __future__ import annotations
 
+import importlib
+import operator
+import os
 from itertools import combinations
 from math import comb
 
@@ -24,6 +27,91 @@ MAX_MADE = 2**16
 def tuple_count(groups, k: int) -> int:
     """How many sets of `k` cards `(tuples ...)` makes from `groups` (lists of equal-scoring cards)."""
     return sum(comb(len(g), k) for g in groups) if k > 0 else 0
+
+#: Set to 1 (or anything but empty/0) to run the pure Python collection work where the C one is built.
+PURE_VARIABLE = "RECYCLE_PURE"
+
+#: `sift`'s operators, numbered as C's rich comparisons are (Py_LT ... Py_GE).
+SIFT_OPS = {"<": 0, "<=": 1, "==": 2, "!=": 3, ">": 4, ">=": 5}
+_SIFT_TESTS = (operator.lt, operator.le, operator.eq, operator.ne, operator.gt, operator.ge)
+
+
+class SiftError(ValueError):
+    """A set `sift` cannot judge without a draw or an error of its own (empty, its cards tie; a
+    TypeError: not cards): the caller explores the options instead, which says what the game does."""
+
+
+def _picked(cards: list, pm: PointMap, attrs: list, sign: int) -> int:
+    if not cards:
+        raise SiftError("the max or min of an empty set")
+    best = first = None
+    tied = False
+    for c in cards:
+        if type(c) is not int:
+            raise TypeError(f"sift: a set holds {c!r}, not a card")
+        s = pm.score(c, attrs)
+        if best is None or (s > best if sign > 0 else s < best):
+            best, first, tied = s, c, False
+        elif s == best:
+            tied = True
+    if tied:
+        raise SiftError("two cards of a set tie")
+    return first
+
+
+def sift(sets: list, pick: PointMap, sign: int, score: PointMap, attrs: list, op: int, bound) -> list:
+    """The sets whose highest (`sign` 1) or lowest (-1) card by `pick` scores, by `score`,
+    OP `bound` (`SIFT_OPS`), in order: a climbing game's "which sets beat the last one",
+    `(any SETS 'T ((> (score (max 'T using P) using P) BOUND) ...))`, without a call per set.
+    (The reference of the compiled `sift`, which gives the same list or raises where this does.)"""
+    if type(sets) is not list:
+        raise TypeError("sift: the sets are a list")
+    test = _SIFT_TESTS[op]
+    return [s for s in sets if test(score.score(_picked(_listed(s), pick, attrs, sign), attrs), bound)]
+
+
+def _listed(s):
+    if type(s) is not list:
+        raise TypeError("sift: a set is a list of cards")
+    return s
+
+
+def _compiled():
+    """(the compiled module or None, which collection work is in use)."""
+    if os.environ.get(PURE_VARIABLE, "") not in ("", "0"):
+        return None, f"pure Python ({PURE_VARIABLE} is set)"
+    try:  # (by name: the extension imports nothing, and an import statement would be read as
+        # one of the package `recycle.interp`, which imports the compilers this layer must not)
+        compiled = importlib.import_module("recycle.interp._cardsets")
+    except ImportError:
+        return None, "pure Python (the compiled part is not built)"
+    return compiled, "compiled (C: recycle.interp._cardsets)"
+
+
+_C, _DESCRIPTION = _compiled()
+#: `sift` as run: the compiled one where built.
+fast_sift = sift if _C is None else _C.sift
+#: `pick(cards, pm, attrs, sign)`: the highest (1) or lowest (-1) of plain cards that do not tie, in C;
+#: None there (a tie draws, an empty list is an error: `Evaluator.extreme_of`'s) and where not built.
+fast_pick = (lambda cards, pm, attrs, sign: None) if _C is None else _C.pick
+
+
+def engine() -> str:
+    """Which collection work the options of climbing games use: `compiled (...)` or `pure Python (why)`."""
+    return _DESCRIPTION
+
+
+def remembered(question):
+    """`question(pm, attrs)` about an (immutable) point map, asked once per map and number of cards
+    in C where built (the last 16 kept); None where not built."""
+    return None if _C is None else _C.Memo(question)
+
+
+def made_sets(slow):
+    """`slow(pm, k, cards)` (`fast.tuple_sets`' closure), its answer made in C where built and the
+    cards are plain cards already scored by a point map; else (and for every error) `slow`'s."""
+    return slow if _C is None else _C.HandSets(slow, PointMap, MAX_MADE)
+
 
 _COMPARE = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
             ">": lambda a, b: a > b, "<=": lambda a, b: a <= b, ">=": lambda a, b: a >= b}

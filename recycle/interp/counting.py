@@ -32,6 +32,7 @@ from itertools import repeat
 
 from recycle.lang import tree as T
 
+from recycle.interp.cardsets import SIFT_OPS, fast_sift, remembered
 from recycle.interp.codegen import IMPURE
 from recycle.interp.source import Source
 from recycle.interp.evaluate import MAX_INT
@@ -97,8 +98,8 @@ def small_scores(pm) -> bool:
     return got[2] if got is not None and got[0] is pm else _learn(_SMALL, pm, (), _small)
 
 
-def distinct_scores(pm, attrs: list) -> bool:
-    """Does this point map score every card of the game differently (so max and min never tie)?"""
+def _distinct_scores(pm, attrs: list) -> bool:
+    """`distinct_scores`, its answers kept in `_DISTINCT`."""
     got = _DISTINCT.get(id(pm))
     return got[2] if got is not None and got[0] is pm and got[1] == len(attrs) else \
         _learn(_DISTINCT, pm, attrs, _distinct)
@@ -119,6 +120,32 @@ def _small(pm, attrs) -> bool:
 
 def _distinct(pm, attrs) -> bool:
     return small_scores(pm) and len({pm.score(c, attrs) for c in range(len(attrs))}) == len(attrs)
+
+
+#: `distinct_scores(pm, attrs)`: does this point map score every card of the game differently (so max
+#: and min never tie)? Asked at every counted position, answered once per map (in C where built).
+distinct_scores = remembered(_distinct) or _distinct_scores
+
+
+#: A comparison read the other way round: (< A B) is (> B A).
+_FLIPPED = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}
+
+
+def _is_var(node, name: str) -> bool:
+    return type(node) is T.Var and node.name == name
+
+
+def steady(node, fixed_key, ranked: set) -> bool:
+    """Does evaluating `node` draw nothing (no random number, no new name)? A max or min by a
+    stored map (at a key `fixed_key(node, ())` finds) draws only for a tie: its map's key goes
+    to `ranked`, for the position to check that the map scores every card apart."""
+    for x in T.walk(node):
+        if type(x) in (T.MaxCard, T.MinCard) and type(x.using) is T.PointStorage \
+                and fixed_key(x.using, ()) is not None:
+            ranked.add(fixed_key(x.using, ()))
+        elif isinstance(x, IMPURE):
+            return False
+    return True
 
 
 class CountingMixin:
@@ -208,15 +235,8 @@ class CountingMixin:
         return (sites, frozenset(points), frozenset(ranked)) if sites else None
 
     def steady(self, node, ranked: set) -> bool:
-        """Does evaluating `node` draw nothing (no random number, no new name)? A max or min by a
-        stored map draws only for a tie: its map goes to `ranked`, checked in the position."""
-        for x in T.walk(node):
-            if type(x) in (T.MaxCard, T.MinCard) and type(x.using) is T.PointStorage \
-                    and self.fixed_key(x.using, ()) is not None:
-                ranked.add(self.fixed_key(x.using, ()))
-            elif isinstance(x, IMPURE):
-                return False
-        return True
+        """`steady(node, self.fixed_key, ranked)`."""
+        return steady(node, self.fixed_key, ranked)
 
     def _walk(self, src: Source, n, env: str, bound: dict, indent: int, path: tuple, sites: list, maps) -> bool:
         """Source recording the leaves under `n` as exploring finds them; False: not provable.
@@ -238,6 +258,12 @@ class CountingMixin:
             items, ikind, _ = self.items(src, n.collection, env, bound, indent)
             if type(n.action) is T.Conditional:  # the state is the same for every element: see `hoist`
                 self.hoist(src, n.action.condition, env, bound, indent)
+                sifted = self._sifted(src, n, env, bound, indent, items, maps)
+                if sifted is not None:  # the sets that beat a bound, found in one call
+                    x = src.temp()
+                    done = self._site(src, n.action.action, indent, path + ((n, x, ikind),), sites, maps, sifted)
+                    src.hoisted.clear()
+                    return done
             x = src.temp()
             if type(n.action) not in (T.Conditional, T.AnyDo):  # an option per element
                 return self._site(src, n.action, indent, path + ((n, x, ikind),), sites, maps, items)
@@ -247,6 +273,33 @@ class CountingMixin:
             src.hoisted.clear()
             return done
         return self._site(src, n, indent, path, sites, maps)
+
+    def _sifted(self, src: Source, n, env: str, bound: dict, indent: int, items: str, maps) -> str | None:
+        """Source of the elements of `(any SETS 'T ((OP (score (max 'T using P) using Q) BOUND) ACTION))`
+        whose condition holds (`cardsets.sift`), ACTION a site; None: not of that shape. The
+        condition is steady and BOUND does not read 'T, so it is the same for every set; what
+        cannot be judged (a tie, a value that is not a card) raises, and the options are explored."""
+        cond, var = n.action.condition, n.var.name
+        if type(cond) is not T.Compare or type(n.action.action) in (T.Conditional, T.AnyDo, T.Choice):
+            return None
+        op, scored, other = cond.op, cond.left, cond.right
+        if type(scored) is not T.Score:
+            op, scored, other = _FLIPPED.get(op), cond.right, cond.left
+        if op not in SIFT_OPS or type(scored) is not T.Score or type(scored.card) not in (T.MaxCard, T.MinCard) \
+                or not _is_var(scored.card.cards, var) or any(_is_var(x, var) for x in T.walk(other)) \
+                or any(_is_var(x, var) for x in T.walk((scored.using, scored.card.using))):
+            return None
+        if not self.steady(cond, maps[1]):  # (also: the map max and min pick by goes to `ranked`)
+            return None
+        using = (scored.card.using, scored.using)
+        if any(type(x) not in (T.PointStorage, T.PointMap) for x in using):  # (maps, before any line is written)
+            return None
+        pieces = [self.value(src, x, env, bound, indent, steady=True) for x in (*using, other)]
+        if pieces[0][1] != "points" or pieces[1][1] != "points":
+            return None
+        sign = 1 if type(scored.card) is T.MaxCard else -1
+        (pick, _), (score, _), (limit, _) = pieces
+        return f"{src.call(fast_sift)}({items}, {pick}, {sign}, {score}, _attrs, {SIFT_OPS[op]}, {limit})"
 
     def _site(self, src: Source, n, indent: int, path: tuple, sites: list, maps, items: str | None = None) -> bool:
         """Source recording action `n` as a leaf, its variables bound by `path`; False: not provable.
@@ -265,4 +318,4 @@ class CountingMixin:
         return True
 
 
-__all__ = ["CountingMixin", "Leaves", "Plan", "distinct_scores", "small_scores"]
+__all__ = ["CountingMixin", "Leaves", "Plan", "distinct_scores", "small_scores", "steady"]

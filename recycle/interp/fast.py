@@ -16,7 +16,7 @@ from itertools import combinations
 
 from recycle.lang import tree as T
 
-from recycle.interp.cardsets import MAX_MADE, tuple_count
+from recycle.interp.cardsets import MAX_MADE, fast_pick, made_sets, tuple_count
 from recycle.interp.store import PointMap
 
 #: Hands and answers of a `(tuples ...)` kept per node (see `tuple_sets`).
@@ -127,11 +127,15 @@ class FastMixin:
         if key is None or key != self.fixed_key(n.using, ()):
             return None
         points, cards, extreme, attrs = self._points_fn(pick.using), self.fn(pick.cards), self.extreme_of, self.attrs
-        sign = 1 if type(pick) is T.MaxCard else -1
+        sign, picked = 1 if type(pick) is T.MaxCard else -1, fast_pick
 
         def score(env, st):
-            pm = points(env, st)
-            return pm.score(extreme(pick, pm, cards(env, st), st, sign), attrs)
+            pm = st.points.get(key)  # (the map's key is fixed)
+            if type(pm) is not PointMap:  # none stored: the empty map (or the located error)
+                pm = points(env, st)
+            cs = cards(env, st)
+            c = picked(cs, pm, attrs, sign)  # (in C where built; None: ties draw, errors)
+            return pm.score(extreme(pick, pm, cs, st, sign) if c is None else c, attrs)
         return score
 
     def _make_Sum(self, n):
@@ -221,8 +225,8 @@ class FastMixin:
             found[2][k] = out
             mapped[1] += 1
             return out
-        self._sets[id(n)] = sets
-        return sets
+        made = self._sets[id(n)] = made_sets(sets)  # (in C where built)
+        return made
 
     def _quantifier(self, n, want_all: bool):
         """Filter, AllTrue, AnyTrue over a collection; one scratch env per evaluation."""

@@ -35,7 +35,7 @@ from recycle.interp.undo import OptionEffects, apply_all, option_texts
 from recycle.interp.invariants import check_cards
 from recycle.interp.knowledge import Redealer
 from recycle.interp.observation import RecycleObservation
-from recycle.interp.sight import blind_to_redeal
+from recycle.interp.sight import Sight, blind_to_redeal
 from recycle.interp.store import Rng, Table
 
 #: The reference engine's bound on choices per game.
@@ -63,6 +63,7 @@ class Rules:
         self.strict = strict  # hitting max_choices: raise LimitError instead of calling the game
         self.guarded = guard(self.ex)  # one for all (it keeps nothing between uses)
         self._faces: dict[int, bool] = {}  # id of a choice node -> `faces`
+        self.sight = Sight()  # what each choice's syntax tells of re-deals (`sight.blind_to_redeal`)
         self.by_rule: set[int] = set()  # ids of the choices explored rule by rule (`canonical.rules_matter`)
 
     def guard(self):

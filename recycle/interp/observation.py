@@ -23,11 +23,11 @@ class RecycleObservation(Observation):
     cheating baselines only, `true_state()`.
     """
 
-    __slots__ = ("player", "current_player", "choices", "_source", "_snap", "_told")
+    __slots__ = ("player", "current_player", "choices", "_source", "_snap", "_told", "_draw")
 
     def __init__(self, state: "RecycleState", player: int) -> None:
         self.player, self.current_player, self.choices = player, state.current_player(), state.choices
-        self._source, self._snap, self._told = state, None, None
+        self._source, self._snap, self._told, self._draw = state, None, None, None
 
     def live_state(self) -> "RecycleState":
         """The state this observation was taken from, while it has not moved on (adapters read its options)."""
@@ -89,7 +89,13 @@ class RecycleObservation(Observation):
         return dict(self.locations).get(location, ())
 
     def sample_state(self, rng: random.Random) -> "RecycleState":
-        return self.live_state().determinize(self.player, rng)
+        """A determinization (`RecycleState.determinize`, draw for draw); what it proves of the position
+        (which cards are hidden, whether a re-deal keeps the options: `sight`) is worked out once for all
+        the samples of this observation, which live only as long as the position does."""
+        state = self.live_state()
+        if self._draw is None:
+            self._draw = state.determinizer(self.player)
+        return self._draw(rng)
 
     def true_state(self) -> "RecycleState":
         """CHEATING: the real state, hidden cards included (for labelled baselines only)."""

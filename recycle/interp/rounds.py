@@ -27,7 +27,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from recycle.kernel.protocol import GameError
 from recycle.lang import tree as T
 
 from recycle.interp.compat import reference_walk

@@ -18,7 +18,7 @@ from __future__ import annotations
 from recycle.lang import tree as T
 
 from recycle.interp.codegen import IMPURE
-from recycle.interp.counting import distinct_scores
+from recycle.interp.counting import distinct_scores, steady
 
 #: Kinds of value a variable from outside the choice may hold: none names a card (a card bound
 #: outside could be one the re-deal moves).
@@ -39,7 +39,7 @@ def blind_to_redeal(state, player: int) -> bool:
     ex, st = rules.ex, state.st
     if ex.compiler is None:  # (its proof of which maps rank without ties is the compiler's)
         return False
-    shape = _shape(ex.compiler.expressions, node)  # (fixed_key: the expression compiler's part)
+    shape = rules.sight.shape(ex.compiler.expressions, node)  # (fixed_key: the expression compiler's part)
     if shape is None:
         return False
     ranked, outside, reads = shape
@@ -60,34 +60,38 @@ def blind_to_redeal(state, player: int) -> bool:
     return True
 
 
-#: What the syntax of a choice tells, by the choice's id: (the choice, so its id is not reused; `_learn`'s answer).
-_SHAPES: dict[int, tuple] = {}
+#: Choices whose shape one game's `Sight` keeps (a game has a few; the bound is for a runaway caller).
+MAX_SHAPES = 256
 
 
-def _shape(compiler, node) -> tuple | None:
-    """(the maps its max and min rank by, the variables that must not come from outside, the
-    locations it reads for more than their size), or None: the syntax alone rules it out."""
-    got = _SHAPES.get(id(node))
-    if got is None or got[0] is not node:
-        if len(_SHAPES) > 256:
-            _SHAPES.clear()
-        got = _SHAPES[id(node)] = (node, _learn(compiler, node))
-    return got[1]
+class Sight:
+    """What the syntax of each choice of one game tells (`shape`), kept by that game's rules."""
+
+    __slots__ = ("shapes",)
+
+    def __init__(self) -> None:
+        self.shapes: dict[int, tuple] = {}  # id of a choice node -> (the node, so its id is not reused; `_learn`'s)
+
+    def shape(self, compiler, node) -> tuple | None:
+        """(the maps its max and min rank by, the variables that must not come from outside, the
+        locations it reads for more than their size), or None: the syntax alone rules it out."""
+        got = self.shapes.get(id(node))
+        if got is None or got[0] is not node:
+            if len(self.shapes) >= MAX_SHAPES:
+                self.shapes.clear()
+            got = self.shapes[id(node)] = (node, _learn(compiler, node))
+        return got[1]
 
 
 def _learn(compiler, node) -> tuple | None:
-    ranked, outside = set(), set()
-    for n in T.walk(node):
-        kind = type(n)
-        if kind in (T.MaxCard, T.MinCard):
-            key = compiler.fixed_key(n.using, ()) if type(n.using) is T.PointStorage else None
-            if key is None:
-                return None
-            ranked.add(key)
-        elif isinstance(n, IMPURE) or kind in (T.Shuffle, T.IndexedLocations):
-            return None
-        elif kind is T.Var and n.kind not in _OPEN_KINDS:
-            outside.add(n.name)  # (bound by the choice, or else from outside: then it must not be)
+    ranked: set = set()
+    if not steady(node, compiler.fixed_key, ranked):  # a draw, or a max or min by a map not stored at one key
+        return None
+    walked = list(T.walk(node))
+    if any(type(n) in (T.Shuffle, T.IndexedLocations) for n in walked):
+        return None
+    # (bound by the choice, or else from outside: then it must not be)
+    outside = {n.name for n in walked if type(n) is T.Var and n.kind not in _OPEN_KINDS}
     reads = _reads(node)
     if not all(_fixed(loc) for loc in reads):
         return None
@@ -118,4 +122,4 @@ def _fixed(loc) -> bool:
                    for n in T.walk((loc.owner, loc.name, loc.index)))
 
 
-__all__ = ["blind_to_redeal"]
+__all__ = ["Sight", "blind_to_redeal"]

@@ -1,0 +1,315 @@
+/* Optional compiled collection work of a climbing game's options (see recycle/interp/cardsets.py).
+ *
+ * Two things a BigTwo4 rollout asks at every turn, done here without a Python call per set:
+ *
+ *   sift(sets, pick, sign, score, attrs, op, bound)
+ *       the sets whose highest (sign 1) or lowest (-1) card by point map `pick` scores,
+ *       by point map `score`, OP `bound` ("can this set beat the last one"), in order.
+ *       The pure `cardsets.sift` is the reference; both raise where a set is empty,
+ *       holds anything but cards, or two of its cards tie (the caller then explores).
+ *
+ *   pick(cards, pm, attrs, sign)
+ *       the highest (1) or lowest (-1) card of a list by a point map; None for a tie (which
+ *       draws), an empty list or anything but cards: `Evaluator.extreme_of` answers those.
+ *
+ *   HandSets(slow, PointMap, most)(pm, k, cards)   (in _cardsets_sets.c)
+ *       `(tuples k cards using pm)`: the sets of k cards of one score, scores in order,
+ *       each score's as itertools.combinations makes them, as `fast.tuple_sets`' closure
+ *       `slow` does; where the cards are not all scored yet, are not plain cards, or make
+ *       more than `most` sets, `slow` answers (and scores them, or raises its error).
+ *
+ *   Memo(question)(pm, attrs)
+ *       question(pm, attrs) about a point map (immutable), asked once per map and number of
+ *       cards: `counting.distinct_scores`, asked at every counted position.
+ *
+ * Scores are read from the map's `_cache` dict, else asked of `map.score(card, attrs)`
+ * (which fills it), so every value is the Python one; comparisons are Python's.
+ */
+#include "_cardsets.h"
+
+static PyObject *str_cache, *str_score;
+
+/* New reference to the score of `card` by map `pm` (its cache `cache`), or NULL (error set). */
+static PyObject *
+score_of(PyObject *pm, PyObject *cache, PyObject *card, PyObject *attrs)
+{
+    PyObject *s = PyDict_GetItemWithError(cache, card);
+    if (s != NULL) {
+        Py_INCREF(s);
+        return s;
+    }
+    if (PyErr_Occurred())
+        return NULL;
+    return PyObject_CallMethodObjArgs(pm, str_score, card, attrs, NULL);
+}
+
+PyObject *
+cardsets_cache_of(PyObject *pm)
+{
+    PyObject *cache = PyObject_GetAttr(pm, str_cache);
+    if (cache != NULL && !PyDict_CheckExact(cache)) {
+        Py_DECREF(cache);
+        PyErr_SetString(PyExc_TypeError, "a point map's scores are a dict");
+        return NULL;
+    }
+    return cache;
+}
+
+/* New reference to the extreme card of list `set` (all exact ints), or NULL. */
+static PyObject *
+extreme(PyObject *set, PyObject *pm, PyObject *cache, PyObject *attrs, int better)
+{
+    PyObject *best = NULL, *best_score = NULL;  /* (both held: scoring may run Python code) */
+    int tied = 0;
+    if (PyList_GET_SIZE(set) == 0) {
+        PyErr_SetString(PyExc_ValueError, "the max or min of an empty set");
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(set); i++) {
+        PyObject *c = PyList_GET_ITEM(set, i);
+        if (!PyLong_CheckExact(c)) {
+            PyErr_SetString(PyExc_TypeError, "a set holds something other than cards");
+            goto fail;
+        }
+        PyObject *s = score_of(pm, cache, c, attrs);
+        if (s == NULL)
+            goto fail;
+        if (best == NULL) {
+            Py_INCREF(c);
+            best = c, best_score = s;
+            continue;
+        }
+        int r = PyObject_RichCompareBool(s, best_score, better);
+        int eq = r == 0 ? PyObject_RichCompareBool(s, best_score, Py_EQ) : 0;
+        if (r < 0 || eq < 0) {
+            Py_DECREF(s);
+            goto fail;
+        }
+        if (r) {
+            Py_INCREF(c);
+            Py_SETREF(best, c);
+            Py_SETREF(best_score, s);
+            tied = 0;
+        } else {
+            tied |= eq;
+            Py_DECREF(s);
+        }
+    }
+    Py_DECREF(best_score);
+    if (tied) {
+        Py_DECREF(best);
+        PyErr_SetString(PyExc_ValueError, "two cards of a set tie");
+        return NULL;
+    }
+    return best;
+fail:
+    Py_XDECREF(best);
+    Py_XDECREF(best_score);
+    return NULL;
+}
+
+static PyObject *
+sift(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 7) {
+        PyErr_SetString(PyExc_TypeError, "sift(sets, pick, sign, score, attrs, op, bound)");
+        return NULL;
+    }
+    PyObject *sets = args[0], *pick = args[1], *score = args[3], *attrs = args[4], *bound = args[6];
+    long sign = PyLong_AsLong(args[2]), op = PyLong_AsLong(args[5]);
+    if (PyErr_Occurred())
+        return NULL;
+    if (!PyList_CheckExact(sets)) {
+        PyErr_SetString(PyExc_TypeError, "sift: the sets are a list");
+        return NULL;
+    }
+    if (op < Py_LT || op > Py_GE || (sign != 1 && sign != -1)) {
+        PyErr_SetString(PyExc_ValueError, "sift: an operator 0..5 and a sign of 1 or -1");
+        return NULL;
+    }
+    PyObject *pick_cache = cardsets_cache_of(pick), *score_cache = NULL, *out = NULL;
+    if (pick_cache == NULL || (score_cache = cardsets_cache_of(score)) == NULL || (out = PyList_New(0)) == NULL)
+        goto done;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(sets); i++) {
+        PyObject *set = PyList_GET_ITEM(sets, i);
+        if (!PyList_CheckExact(set)) {
+            PyErr_SetString(PyExc_TypeError, "sift: a set is a list of cards");
+            goto fail;
+        }
+        Py_INCREF(set);  /* (scoring may run Python code) */
+        PyObject *card = extreme(set, pick, pick_cache, attrs, sign > 0 ? Py_GT : Py_LT);
+        PyObject *s = card == NULL ? NULL : score_of(score, score_cache, card, attrs);
+        Py_XDECREF(card);
+        int keep = s == NULL ? -1 : PyObject_RichCompareBool(s, bound, (int)op);
+        Py_XDECREF(s);
+        if (keep < 0 || (keep && PyList_Append(out, set) < 0)) {
+            Py_DECREF(set);
+            goto fail;
+        }
+        Py_DECREF(set);
+    }
+    goto done;
+fail:
+    Py_CLEAR(out);
+done:
+    Py_XDECREF(pick_cache);
+    Py_XDECREF(score_cache);
+    return out;
+}
+
+static PyObject *
+pick(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "pick(cards, pm, attrs, sign)");
+        return NULL;
+    }
+    PyObject *cards = args[0], *pm = args[1], *attrs = args[2];
+    long sign = PyLong_AsLong(args[3]);
+    if (sign == -1 && PyErr_Occurred())
+        return NULL;
+    if (!PyList_CheckExact(cards) || PyList_GET_SIZE(cards) == 0)
+        Py_RETURN_NONE;
+    PyObject *cache = cardsets_cache_of(pm), *card = NULL;
+    if (cache != NULL) {
+        Py_INCREF(cards);
+        card = extreme(cards, pm, cache, attrs, sign > 0 ? Py_GT : Py_LT);
+        Py_DECREF(cards);
+        Py_DECREF(cache);
+    }
+    if (card == NULL) {  /* a tie (drawn), not cards, an error: the caller's Python answers */
+        PyErr_Clear();
+        Py_RETURN_NONE;
+    }
+    return card;
+}
+
+/* --- Memo: a question about a point map, answered once per map ------------------------- */
+
+#define MEMO_SIZE 16
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *question;              /* question(pm, attrs) -> bool */
+    PyObject *maps[MEMO_SIZE];       /* held: no other map takes an id while it is here */
+    Py_ssize_t cards[MEMO_SIZE];     /* len(attrs) asked about */
+    char answers[MEMO_SIZE];
+    int next;                        /* the entry replaced next */
+    vectorcallfunc vectorcall;
+} Memo;
+
+static PyObject *
+memo_call(PyObject *self_, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    Memo *self = (Memo *)self_;
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    if (nargs != 2 || kwnames != NULL)
+        return PyObject_Vectorcall(self->question, args, nargsf, kwnames);
+    PyObject *pm = args[0];
+    Py_ssize_t cards = PyObject_Size(args[1]);
+    if (cards < 0)
+        return NULL;
+    for (int i = 0; i < MEMO_SIZE; i++)
+        if (self->maps[i] == pm && self->cards[i] == cards)
+            return PyBool_FromLong(self->answers[i]);
+    PyObject *got = PyObject_Vectorcall(self->question, args, nargsf, NULL);
+    if (got == NULL)
+        return NULL;
+    int answer = PyObject_IsTrue(got);
+    Py_DECREF(got);
+    if (answer < 0)
+        return NULL;
+    int i = self->next;
+    self->next = (i + 1) % MEMO_SIZE;
+    Py_INCREF(pm);
+    Py_XSETREF(self->maps[i], pm);
+    self->cards[i] = cards, self->answers[i] = (char)answer;
+    return PyBool_FromLong(answer);
+}
+
+static PyObject *
+memo_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    PyObject *question;
+    if (!PyArg_ParseTuple(args, "O", &question))
+        return NULL;
+    Memo *self = (Memo *)type->tp_alloc(type, 0);
+    if (self == NULL)
+        return NULL;
+    Py_INCREF(question);
+    self->question = question;
+    self->vectorcall = memo_call;
+    return (PyObject *)self;
+}
+
+static int
+memo_traverse(Memo *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->question);
+    for (int i = 0; i < MEMO_SIZE; i++)
+        Py_VISIT(self->maps[i]);
+    return 0;
+}
+
+static int
+memo_clear(Memo *self)
+{
+    Py_CLEAR(self->question);
+    for (int i = 0; i < MEMO_SIZE; i++)
+        Py_CLEAR(self->maps[i]);
+    return 0;
+}
+
+static void
+memo_dealloc(Memo *self)
+{
+    PyObject_GC_UnTrack(self);
+    memo_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyTypeObject MemoType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "recycle.interp._cardsets.Memo",
+    .tp_doc = "Memo(question)(pm, attrs): question(pm, attrs), asked once per map and number of cards (the last 16 kept).",
+    .tp_basicsize = sizeof(Memo),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
+    .tp_new = memo_new,
+    .tp_call = PyVectorcall_Call,
+    .tp_vectorcall_offset = offsetof(Memo, vectorcall),
+    .tp_traverse = (traverseproc)memo_traverse,
+    .tp_clear = (inquiry)memo_clear,
+    .tp_dealloc = (destructor)memo_dealloc,
+};
+
+static PyMethodDef methods[] = {
+    {"pick", (PyCFunction)(void (*)(void))pick, METH_FASTCALL,
+     "pick(cards, pm, attrs, sign) -> the highest (1) or lowest (-1) card by pm, None where that is a tie or not plain"},
+    {"sift", (PyCFunction)(void (*)(void))sift, METH_FASTCALL,
+     "sift(sets, pick, sign, score, attrs, op, bound) -> the sets whose extreme card's score OP bound"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_cardsets", "Compiled collection work of climbing games' options.", -1, methods,
+};
+
+PyMODINIT_FUNC
+PyInit__cardsets(void)
+{
+    str_cache = PyUnicode_InternFromString("_cache");
+    str_score = PyUnicode_InternFromString("score");
+    if (str_cache == NULL || str_score == NULL || PyType_Ready(&CardsetsHandSetsType) < 0 || PyType_Ready(&MemoType) < 0)
+        return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL)
+        return NULL;
+    Py_INCREF(&CardsetsHandSetsType);
+    Py_INCREF(&MemoType);
+    if (PyModule_AddObject(m, "HandSets", (PyObject *)&CardsetsHandSetsType) < 0
+            || PyModule_AddObject(m, "Memo", (PyObject *)&MemoType) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

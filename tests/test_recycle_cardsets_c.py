@@ -1,0 +1,184 @@
+"""The compiled collection work of climbing games (`recycle/interp/_cardsets.c`) against its pure
+Python reference: the sets of k cards of one score, the sets that beat a bound, the highest card;
+`RECYCLE_PURE=1` and `recycle --version`; whole BigTwo4 games alike with and without it."""
+from __future__ import annotations
+
+import importlib.util
+import os
+import random
+import subprocess
+import sys
+from itertools import combinations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from recycle.games import game_path
+from recycle.interp import cardsets, counting, fast, new_game
+from recycle.interp.store import PointMap
+from recycle.kernel.protocol import RandomAgent, play_game
+from recycle.lang import load_game
+
+C = cardsets._C
+needs_c = pytest.mark.skipif(C is None, reason="the compiled collection work is not in use (not built, or RECYCLE_PURE=1)")
+
+RANKS, SUITS = [str(r) for r in range(2, 15)], "CDHS"
+ATTRS = [{"RANK": r, "SUIT": s} for r in RANKS for s in SUITS]
+
+point_maps = st.lists(
+    st.tuples(st.one_of(st.tuples(st.just("RANK"), st.sampled_from(RANKS)), st.tuples(st.just("SUIT"), st.sampled_from(SUITS))),
+              st.integers(-6, 60)),
+    max_size=10).map(lambda awards: PointMap(tuple(((pair,), points) for pair, points in awards)))
+hands = st.lists(st.integers(0, len(ATTRS) - 1), unique=True, max_size=20)
+
+
+def reference_sets(pm: PointMap, k: int, cards: list) -> list:
+    """`(tuples k cards using pm)` as the meaning (`CollectionsMixin._Tuples`) makes it."""
+    groups: dict[int, list] = {}
+    for c in cards:
+        groups.setdefault(pm.score(c, ATTRS), []).append(c)
+    return [list(t) for s in sorted(groups) for t in combinations(groups[s], k)] if k > 0 else []
+
+
+def slow(pm, k, cards):
+    return ("slow", k)
+
+
+def scored(pm: PointMap, cards) -> PointMap:
+    for c in cards:
+        pm.score(c, ATTRS)
+    return pm
+
+
+@needs_c
+@settings(max_examples=150, deadline=None)
+@given(point_maps, hands, st.integers(-1, 5))
+def test_sets_of_one_score_are_the_meanings(pm, hand, k):
+    made = C.HandSets(slow, PointMap, cardsets.MAX_MADE)
+    if hand and not all(c in pm._cache for c in hand):
+        assert made(pm, k, hand) == ("slow", k)  # cards not scored yet: the Python closure scores them
+    assert made(scored(pm, hand), k, hand) == reference_sets(pm, k, hand)
+
+
+@needs_c
+def test_sets_leave_everything_unusual_to_the_python_closure():
+    fives = ((("RANK", "5"),), 1)  # the fives score 1, every other card 0
+    pm = scored(PointMap((fives,)), range(len(ATTRS)))
+    made = C.HandSets(slow, PointMap, cardsets.MAX_MADE)
+    assert made(pm, 2, [1, 2, 3]) == [[1, 2], [1, 3], [2, 3]]
+    for args in [("not a map", 2, [1]), (pm, "2", [1]), (pm, 2, (1, 2)), (pm, 2, [1, "x"]), (pm, True, [1]),
+                 (pm, 2, [1, len(ATTRS)])]:
+        assert made(*args) == ("slow", args[1])
+    few = C.HandSets(slow, PointMap, 5)  # more sets than allowed: the closure raises the located error
+    assert few(pm, 2, [0, 1, 2, 3]) == ("slow", 2) and few(pm, 2, [0, 1, 2]) == [[0, 1], [0, 2], [1, 2]]
+
+
+def outcome(f, *args):
+    try:
+        return f(*args)
+    except (ValueError, TypeError) as e:
+        return type(e) if type(e) is TypeError else ValueError
+
+
+@needs_c
+@settings(max_examples=150, deadline=None)
+@given(point_maps, point_maps, st.lists(hands, max_size=8), st.sampled_from([1, -1]), st.integers(0, 5),
+       st.integers(-10, 70))
+def test_sift_is_its_reference(pick, score, sets, sign, op, bound):
+    every = {c for s in sets for c in s}
+    scored(pick, every), scored(score, every)  # (either scores on demand; here both find them known)
+    want = outcome(cardsets.sift, sets, pick, sign, score, ATTRS, op, bound)
+    assert outcome(C.sift, sets, pick, sign, score, ATTRS, op, bound) == want
+    if isinstance(want, list):  # the sets themselves, in order
+        assert all(a is b for a, b in zip(C.sift(sets, pick, sign, score, ATTRS, op, bound), want))
+
+
+def test_sift_refuses_what_would_draw_or_fail():
+    ranks = PointMap(tuple(((("RANK", r),), i) for i, r in enumerate(RANKS)))
+    for f in [cardsets.sift] + ([C.sift] if C else []):
+        assert f([[0], [4, 8], [8]], ranks, 1, ranks, ATTRS, cardsets.SIFT_OPS[">"], 1) == [[4, 8], [8]]
+        for bad in ([[0, 1]], [[]]):  # two cards of one rank tie (a draw); an empty set has no max
+            with pytest.raises(ValueError):
+                f(bad, ranks, 1, ranks, ATTRS, 4, 0)
+        with pytest.raises(TypeError):
+            f([["x"]], ranks, 1, ranks, ATTRS, 4, 0)
+
+
+@needs_c
+@settings(max_examples=100, deadline=None)
+@given(point_maps, hands, st.sampled_from([1, -1]))
+def test_pick_is_the_extreme_or_none_where_it_would_draw(pm, hand, sign):
+    scored(pm, hand)
+    scores = [sign * pm.score(c, ATTRS) for c in hand]
+    unique = hand and scores.count(max(scores)) == 1
+    assert C.pick(hand, pm, ATTRS, sign) == (hand[scores.index(max(scores))] if unique else None)
+
+
+def run_recycle(*args: str, pure: bool) -> subprocess.CompletedProcess:
+    env = dict(os.environ)
+    env.pop(cardsets.PURE_VARIABLE, None)
+    if pure:
+        env[cardsets.PURE_VARIABLE] = "1"
+    return subprocess.run([sys.executable, "-m", "recycle.cli.main", *args], env=env, capture_output=True, cwd="/",
+                          text=True, check=True)
+
+
+def test_version_says_which_collection_work_runs():
+    assert "collections: pure Python (RECYCLE_PURE is set)" in run_recycle("--version", pure=True).stdout
+    built = importlib.util.find_spec("recycle.interp._cardsets") is not None
+    expected = "compiled (C: recycle.interp._cardsets)" if built else "pure Python (the compiled part is not built)"
+    assert f"collections: {expected}" in run_recycle("--version", pure=False).stdout
+
+
+def playouts(games: int) -> list:
+    game = load_game(game_path("BigTwo4"))
+    out = []
+    for seed in range(games):
+        state = new_game(game, seed)
+        results = play_game(state, [RandomAgent()] * 4, random.Random(seed))
+        out.append((state.choices, results))
+    return out
+
+
+def test_bigtwo_plays_alike_compiled_and_pure(monkeypatch):
+    """Same games, move for move, with the sets and sifts of the C module and with the pure
+    reference (which is then seen to judge the counted options)."""
+    compiled = playouts(6)
+    sifted = []
+
+    def reference(*args):
+        sifted.append(1)
+        return cardsets.sift(*args)
+
+    monkeypatch.setattr(cardsets, "_C", None)
+    monkeypatch.setattr(counting, "fast_sift", reference)
+    monkeypatch.setattr(fast, "fast_pick", lambda cards, pm, attrs, sign: None)
+    assert playouts(6) == compiled
+    assert sifted
+
+
+@needs_c
+def test_a_remembered_question_is_asked_once_per_map_and_number_of_cards():
+    asked = []
+
+    def question(pm, attrs):
+        asked.append((pm, len(attrs)))
+        return len(pm.awards) % 2 == 1
+
+    memo = C.Memo(question)
+    maps = [PointMap(tuple(((("RANK", RANKS[i % 13]),), j) for j in range(i))) for i in range(20)]
+    for pm in maps[:5] * 3:
+        assert memo(pm, ATTRS) is (len(pm.awards) % 2 == 1)
+    assert asked == [(pm, len(ATTRS)) for pm in maps[:5]]
+    assert memo(maps[0], ATTRS[:4]) is False and asked[-1] == (maps[0], 4)  # another game's cards: asked again
+    for pm in maps:  # more maps than it keeps: the oldest are asked again, answered alike
+        memo(pm, ATTRS)
+    assert memo(maps[1], ATTRS) is True and asked[-1] == (maps[1], len(ATTRS))
+
+
+def test_distinct_scores_answers_as_its_question():
+    ranks = PointMap(tuple(((("RANK", r),), i) for i, r in enumerate(RANKS)))
+    order = PointMap(ranks.awards + tuple(((("SUIT", s),), i * 20) for i, s in enumerate(SUITS)))
+    for pm in (ranks, order, ranks, order):
+        assert counting.distinct_scores(pm, ATTRS) is counting._distinct(pm, ATTRS) is (pm is order)
