@@ -170,8 +170,15 @@ def local_steps(entries: list[Entry], head: int) -> list[Entry]:
 
     A runner it calls meanwhile sees fewer steps than were made, and still cannot pass the
     bound: the check at the start made room for all of them."""
-    body = [replace(shifted(e, 1), local=True) if type(e) is Step else shifted(e, 1) for e in entries[head:]]
-    return entries[:head] + ["    _stepped = 0", "    try:"] + body + ["    finally:", "        st.steps += _stepped"]
+    return entries[:head] + stepped([shifted(e, 1) for e in entries[head:]], 1)
+
+
+def stepped(body: list[Entry], indent: int) -> list[Entry]:
+    """`body` (entries at `indent` + 1) with its steps counted in the local `_stepped` and added to
+    `st.steps` when it ends or raises (`local_steps`; a quiet block written in, `rounds`)."""
+    pad = "    " * indent
+    return [f"{pad}_stepped = 0", f"{pad}try:"] + [replace(e, local=True) if type(e) is Step else e for e in body] \
+        + [f"{pad}finally:", f"{pad}    st.steps += _stepped"]
 
 
 def unused_envs(entries: list[Entry]) -> list[Entry]:

@@ -104,6 +104,7 @@ def _init_of(cls: type):
     exec(f"def __init__({signature}):\n" + ("\n".join(body) or "    pass"), ns)  # noqa: S102 — our own source
     init = ns["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"
+    init.__annotations__ = {**{f.name: f.type for f in fields(cls)}, "return": None}
     return init
 
 
