@@ -10,7 +10,11 @@ the runner does; only the records (`runners.RunnersMixin._record`) are left out.
 """
 from __future__ import annotations
 
+from functools import partial
+
 from recycle.lang import tree as T
+
+from recycle.interp.source import later
 
 #: Forms holding actions: their steps are their actions' (known only for those written as source).
 HOLDERS = (T.Do, T.Choice, T.Conditional, T.AllDo, T.AnyDo, T.Let, T.Repeat, T.RepeatAll, T.Stage)
@@ -62,7 +66,7 @@ class QuietMixin:
         """The first lines of a quiet function: the runner when the bound may be passed."""
         src.quiet = True
         src.emit(1, f"if {self.past_room(bound)}:")
-        src.emit(2, f"return {src.call(self.runner(node))}(env, st)")
+        src.emit(2, f"return {src.call(later(partial(self.runner, node)))}(env, st)")
         src.head = len(src.lines)
 
     def past_room(self, bound: tuple[int, int]) -> str:

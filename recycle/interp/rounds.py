@@ -25,6 +25,7 @@ transcript, no journal) and no check runs after each choice (`Rules.check`).
 """
 from __future__ import annotations
 
+from functools import partial
 from random import Random
 
 from recycle.kernel.protocol import GameError
@@ -34,7 +35,7 @@ from recycle.interp.compat import reference_walk
 from recycle.interp.counting import Leaves, count_source, site_source
 from recycle.interp.flow import MAX_OPTIONS, SEQ, STAGE
 from recycle.interp.quiet import HOLDERS
-from recycle.interp.source import Source, Step, stepped
+from recycle.interp.source import Source, Step, later, stepped
 from recycle.interp.undo import apply_all
 
 
@@ -244,7 +245,7 @@ def quiet_block(src: Source, indent: int, item, compiler, inline: bool) -> None:
         src.emit(indent, f"{src.call(compiler.quiet(item))}(env, st)")
         return
     src.emit(indent, f"if {compiler.past_room(bound)}:")  # (`quiet_start`: the runner then)
-    src.emit(indent + 1, f"{src.call(compiler.runner(item))}(env, st)")
+    src.emit(indent + 1, f"{src.call(later(partial(compiler.runner, item)))}(env, st)")  # (made if it runs)
     src.emit(indent, "else:")
     mark, src.quiet = len(src.lines), True
     compiler.stmt(src, item, "env", {}, indent + 2, True, 0)

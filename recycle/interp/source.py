@@ -59,6 +59,18 @@ def seated(cells: list, st, keys: tuple) -> list:
     return got
 
 
+def later(make):
+    """`f(env, st)`, made by `make()` at its first call: for what rarely runs (a block's runner
+    where its steps could pass the bound, see `quiet`), compiled only if it ever does."""
+    made: list = []
+
+    def run(env, st):
+        if not made:
+            made.append(make())
+        return made[0](env, st)
+    return run
+
+
 @dataclass(frozen=True, slots=True)
 class Step:
     """Steps counted in generated source, kept as a statement of their own (not text) so that
