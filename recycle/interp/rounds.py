@@ -16,7 +16,9 @@ The loop is one generated function per stage (`round_source`): the drawn option'
 functions), the end test, the cycle's move, the walk counting the next options and the
 checks `offer_by` makes are written out in a row, so no call, dispatch or env is made between
 two choices but the expressions' own; a location with a constant key is looked up once a call
-(`Source.places`). Where writing an item in passes Python's limits, the items are called.
+(`Source.places`). Where writing an item in passes Python's limits, the items are called. The
+draw too is written in where it is the generator's own `_randbelow` (all seats random,
+`play_game`): its `getrandbits` loop, the same numbers without a call.
 
 Everything observable is the same, step for step: the frames on the stack (also when an
 error stops the game), `st.steps` and the step bound, `executor.at` for errors, the
@@ -264,8 +266,12 @@ def counted(src: Source, indent: int, choice, plan, compiler, machine, cardstock
         return walked is not None and len(walked[0]) == len(plan.sites)
     count_source(src, indent, plan, walk if inline else None, compiler.max_steps)
     named = "(_rm[1] if (_rm := _machine._named)[0] == len(_table.text) else _named(_table))"  # (`Machine.named`)
-    # (leaves come in the order of their sites: leaves all of one site cannot clash)
-    apart = [named] + (["(_ro[0][0] == _ro[-1][0] or not _clash(_ro))"] if plan.overlaps else [])
+    # (leaves come in the order of their sites: `Plan.clash` asks about a pair (i, j) only when the
+    # leaves' first site is at most j and their last at least i, checked here first)
+    pairs = plan.overlaps
+    first_last = " and ".join(f"({j} < _ro[0][0] or {i} > _ro[-1][0])" for i, j in pairs) if len(pairs) <= 4 \
+        else "_ro[0][0] == _ro[-1][0]"
+    apart = [named] + ([f"({first_last} or not _clash(_ro))"] if pairs else [])
     cond = "True" if cardstock else " and ".join(apart) if plan.apart and machine.sized else "False"
     emit(indent, f"if _ro is not None and (_rn == 1 or 0 < _rn <= {MAX_OPTIONS} and {cond}):")
     emit(indent + 1, "_ro.plan, _ro.env, _ro.ex = _plan, env, _cx")
