@@ -152,7 +152,7 @@ def count_source(src: Source, indent: int, plan: Plan, walk, max_steps: int) -> 
     emit(indent, "if _ro is not None:")
     emit(indent + 1, "_rn = len(_ro)")
     a, b = plan.steps
-    per = f"({a} + {b} * len(st.where))" if b else str(a)
+    per = src.once(f"({a} + {b} * len(st.where))") if b else str(a)  # (cards are made in the setup only)
     # trying them could reach the step bound: the error must come where it does
     emit(indent + 1, f"if st.steps + _rn * {per} > {max_steps}:")
     emit(indent + 2, "_ro = None")

@@ -246,7 +246,7 @@ def quiet_block(src: Source, indent: int, item, compiler, inline: bool) -> None:
     if not bound:
         src.emit(indent, f"{src.call(compiler.quiet(item))}(env, st)")
         return
-    src.emit(indent, f"if {compiler.past_room(bound)}:")  # (`quiet_start`: the runner then)
+    src.emit(indent, f"if {compiler.past_room(bound, src)}:")  # (`quiet_start`: the runner then)
     src.emit(indent + 1, f"{src.call(later(partial(compiler.runner, item)))}(env, st)")  # (made if it runs)
     src.emit(indent, "else:")
     mark, src.quiet = len(src.lines), True

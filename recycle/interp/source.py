@@ -275,6 +275,14 @@ class Source:
             return f"({got} if ({got} := {local}[{i} := {seat}]) is not None else _keep({local}, {i}, {made}))"
         return f"st.locs.get({key.code})"
 
+    def once(self, code: str) -> str:
+        """Source giving `code`'s value: where `places` is set (a function running long with one
+        store, `rounds`), a local computing it once, at the start of the call (for values fixed
+        while a game plays, such as its number of cards)."""
+        if self.places is None:
+            return code
+        return self.places.setdefault(("once", code), (f"_L{len(self.places)}", code))[0]
+
     def bind(self, indent: int, env: EnvRef | str, bound: dict, name: str, kind: str,
              local: str) -> tuple[EnvRef, dict]:
         """Variable `name` bound to the Python local `local` (it holds the value): -> (env, bound).
