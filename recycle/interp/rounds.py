@@ -265,7 +265,8 @@ def counted(src: Source, indent: int, choice, plan, compiler, machine, cardstock
         walked = compiler.walk_into(src, choice, at)
         return walked is not None and len(walked[0]) == len(plan.sites)
     count_source(src, indent, plan, walk if inline else None, compiler.max_steps)
-    named = "(_rm[1] if (_rm := _machine._named)[0] == len(_table.text) else _named(_table))"  # (`Machine.named`)
+    # (`Machine.named`; cards, and their names, are made in the setup only: asked once a call)
+    named = src.once("(_rm[1] if (_rm := _machine._named)[0] == len(_table.text) else _named(_table))")
     # (leaves come in the order of their sites: `Plan.clash` asks about a pair (i, j) only when the
     # leaves' first site is at most j and their last at least i, checked here first)
     pairs = plan.overlaps
