@@ -97,7 +97,9 @@ def test_an_env_is_reset_only_where_source_holds_it():
 
 
 def _built(monkeypatch, game, playouts: int) -> list[list[source.Entry]]:
-    """The entries of every function the compiled engine builds for `game`, as they run."""
+    """The entries of every function the compiled engine builds for `game`, as they run: in
+    random playouts, and in a game recorded move by move (where the runners, checking every
+    step, run: playouts make them only if a block could pass the bound, `source.later`)."""
     made, build = [], Source.build
 
     def recording(self, node):
@@ -107,6 +109,10 @@ def _built(monkeypatch, game, playouts: int) -> list[list[source.Entry]]:
     monkeypatch.setattr(Source, "build", recording)
     for seed in range(playouts):
         new_game(game, seed, engine=Engine.COMPILED).random_playout(random.Random(seed))
+    state, rng = new_game(game, playouts, engine=Engine.COMPILED, transcript=True), random.Random(playouts)
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])
     return made
 
 

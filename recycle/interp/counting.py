@@ -43,10 +43,11 @@ from recycle.interp.store import PointMap
 class Plan:
     """How to count one choice's options: the generated walk and its sites."""
 
-    __slots__ = ("walk", "sites", "overlaps", "points", "ranked", "steps", "apart", "small")
+    __slots__ = ("walk", "sites", "overlaps", "points", "ranked", "steps", "apart", "small", "counter")
 
     def __init__(self, walk, sites: list[Site], points: frozenset, ranked: frozenset) -> None:
         self.walk, self.sites, self.points, self.ranked = walk, sites, points, ranked
+        self.counter = None  # `CountingMixin.count`'s function, made at its first count
         self.small: dict = {}  # key -> the point map last found there with small scores
         # pairs of sites whose options could have as many effects: they must not both offer
         self.overlaps = tuple((i, j) for i, a in enumerate(sites) for j, b in enumerate(sites[:i])
@@ -148,6 +149,64 @@ def steady(node, fixed_key, ranked: set) -> bool:
     return True
 
 
+def count_source(src: Source, indent: int, plan: Plan, walk, max_steps: int) -> None:
+    """Source setting `_ro` to the options counted by `plan` in the env `env` (`Leaves`, `_rn` of
+    them), or to None where they must be explored (`CountingMixin.count`; a stage's rounds,
+    `rounds.counted`): no tie for max or min to draw for, the walk, the step bound, the scores
+    of the point maps. `walk(indent) -> bool` writes the walk in (appending to `_out`), where it
+    can; else (or `walk` None) `plan.walk` is called."""
+    src.ns.update(_Leaves=Leaves, _walk=plan.walk, _distinct=distinct_scores, _small=small_scores,
+                  _psmall=plan.small)
+    emit = src.emit
+    emit(indent, "_ro = _Leaves()")
+    inner = indent
+    if plan.ranked:  # max and min by these maps draw for ties: there must be none
+        emit(indent, f"for _rk in {src.const(tuple(plan.ranked))}:")
+        emit(indent + 1, "_rp = st.points.get(_rk)")
+        emit(indent + 1, "if _rp is None or not _distinct(_rp, _attrs):")
+        emit(indent + 2, "_ro = None")
+        emit(indent + 2, "break")
+        emit(indent, "if _ro is not None:")
+        inner += 1
+    emit(inner, "try:")
+    emit(inner + 1, "_out = _ro")  # the walk written in where it can be (the same leaves), else called
+    mark = len(src.lines)
+    if walk is None or not walk(inner + 1):
+        del src.lines[mark:]
+        emit(inner + 1, "_walk(env, st, _ro)")
+    emit(inner, "except Exception:")  # exploring raises it, or first what trying an earlier option raises
+    emit(inner + 1, "_ro = None")
+    emit(indent, "if _ro is not None:")
+    emit(indent + 1, "_rn = len(_ro)")
+    a, b = plan.steps
+    per = src.once(f"({a} + {b} * len(st.where))") if b else str(a)  # (cards are made in the setup only)
+    # trying them could reach the step bound: the error must come where it does
+    emit(indent + 1, f"if st.steps + _rn * {per} > {max_steps}:")
+    emit(indent + 2, "_ro = None")
+    for key in plan.points:  # (point maps are immutable: each asked about once)
+        name = src.const(key)
+        emit(indent, f"if _ro is not None and (_rp := st.points.get({name})) is not None "
+                     f"and _psmall.get({name}) is not _rp:")
+        emit(indent + 1, "if _small(_rp):")
+        emit(indent + 2, f"_psmall[{name}] = _rp")
+        emit(indent + 1, "else:")
+        emit(indent + 2, "_ro = None")
+
+
+def site_source(src: Source, indent: int, site: Site, env: str, values: list[str], stmt) -> None:
+    """Source doing `site`'s action, its variables bound to the Python locals `values` over the
+    env `env` (`CountingMixin.leaf_runner`; the drawn option of a stage's rounds, `rounds`):
+    nothing to record (a playout keeps none), no step to count (the count starts again at the
+    choice after, `Leaves.play`), and none can fail (proven): `src` is quiet and bare meanwhile."""
+    bound: dict = {}
+    for name, kind, value in zip(site.names, site.kinds, values):
+        env, bound = src.bind(indent, env, bound, name, kind, value)
+    was = src.quiet, src.bare
+    src.quiet = src.bare = True
+    stmt(src, site.body, env, bound, indent, True, 0)
+    src.quiet, src.bare = was
+
+
 class CountingMixin:
     """`leaves(choice, env, st)` for `actions.Executor` (needs `value`, `items`, `flat`, `runner`, `pure`)."""
 
@@ -165,40 +224,23 @@ class CountingMixin:
 
     def count(self, plan: Plan, env: dict, st) -> Leaves | None:
         """`leaves`, its plan known."""
-        points = st.points
-        for key in plan.ranked:  # max and min by these maps draw for ties: there must be none
-            pm = points.get(key)
-            if pm is None or not distinct_scores(pm, self.attrs):
-                return None
-        out = Leaves()
-        try:
-            plan.walk(env, st, out)
-        except Exception:  # exploring raises it, or first what trying an earlier option raises
-            return None
-        if st.steps + len(out) * (plan.steps[0] + plan.steps[1] * len(st.where)) > self.max_steps:
-            return None  # trying them could reach the step bound: the error must come where it does
-        small = plan.small
-        for key in plan.points:
-            pm = points.get(key)
-            if pm is not None and small.get(key) is not pm:  # (maps are immutable: once asked)
-                if not small_scores(pm):
-                    return None
-                small[key] = pm
-        out.plan, out.env, out.ex = plan, env, self
-        return out
+        counter = plan.counter
+        if counter is None:  # (`count_source`, as a stage's rounds write it in)
+            src = Source({**self._statement_base(), "_plan": plan, "_cx": self})
+            src.emit(0, "def f(env, st):")
+            count_source(src, 1, plan, None, self.max_steps)
+            src.emit(1, "if _ro is not None:")
+            src.emit(2, "_ro.plan, _ro.env, _ro.ex = _plan, env, _cx")
+            src.emit(1, "return _ro")
+            counter = plan.counter = src.build(plan)
+        return counter(env, st)
 
     def leaf_runner(self, site: Site):
         """`run(env, st, *values)`: the site's action as `runner` runs it, its variables bound."""
         src = Source(self._statement_base())
-        # nothing to record (a playout keeps none); no step to count: the count starts again at
-        # the choice after (`Leaves.play`), and none can fail (proven)
-        src.quiet = src.bare = True
         values = [f"_v{i}" for i in range(len(site.names))]
         src.emit(0, f"def f(env, st, {''.join(v + ', ' for v in values)}):")
-        env, bound = "env", {}
-        for name, kind, value in zip(site.names, site.kinds, values):
-            env, bound = src.bind(1, env, bound, name, kind, value)
-        self.stmt(src, site.body, env, bound, 1, True, 0)
+        site_source(src, 1, site, "env", values, self.stmt)
         try:
             site.run = src.build(site.body)
         except (SyntaxError, RecursionError, MemoryError):  # beyond Python's limits: the runner
@@ -318,4 +360,4 @@ class CountingMixin:
         return True
 
 
-__all__ = ["CountingMixin", "Leaves", "Plan", "distinct_scores", "small_scores", "steady"]
+__all__ = ["CountingMixin", "Leaves", "Plan", "count_source", "distinct_scores", "site_source", "small_scores", "steady"]

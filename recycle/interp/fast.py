@@ -192,17 +192,19 @@ class FastMixin:
         if made is not None:
             return made
         attrs = self.attrs
-        mapped = [None, 0]  # the point map the hands below were scored by, how many answers they keep
+        mapped, kept = None, 0  # the point map the hands below were scored by, how many answers they keep
         known: dict[tuple, list] = {}  # cards -> [them in score order (stable), groups of 2+, {size: sets}]
 
         def sets(pm, k, cs):
-            if type(pm) is not PointMap:
-                raise self.error(n.using, f"expected a point map, found {pm!r}")
-            if type(cs) is not list:
-                raise self.error(n.cards, f"(tuples ...) needs cards, found {cs!r}")
-            if pm is not mapped[0] or mapped[1] >= MAX_KEPT:
-                known.clear()
-                mapped[:] = pm, 0
+            nonlocal mapped, kept
+            if pm is not mapped or kept >= MAX_KEPT or type(cs) is not list:  # (`mapped` is a point map)
+                if type(pm) is not PointMap:
+                    raise self.error(n.using, f"expected a point map, found {pm!r}")
+                if type(cs) is not list:
+                    raise self.error(n.cards, f"(tuples ...) needs cards, found {cs!r}")
+                if pm is not mapped or kept >= MAX_KEPT:
+                    known.clear()
+                    mapped, kept = pm, 0
             try:
                 hand = tuple(cs)
                 found = known.get(hand)
@@ -212,7 +214,7 @@ class FastMixin:
                 found = [_in_score_order(pm, cs, attrs), None, {}]
                 if hand is not None:
                     known[hand] = found
-                    mapped[1] += 1
+                    kept += 1
             elif type(k) is int:
                 got = found[2].get(k)
                 if got is not None:
@@ -221,9 +223,11 @@ class FastMixin:
                 self.check_tuples(n, (), k)  # raises the located error
             if not k > 0:
                 return []
-            out = [[c] for c in found[0]] if k == 1 else _same_score_sets(n, found, pm, k, len(cs), self.check_tuples)
+            # (sets of one card: a new list each, made in C)
+            out = list(map(list, zip(found[0]))) if k == 1 else \
+                _same_score_sets(n, found, pm, k, len(cs), self.check_tuples)
             found[2][k] = out
-            mapped[1] += 1
+            kept += 1
             return out
         made = self._sets[id(n)] = made_sets(sets)  # (in C where built)
         return made

@@ -10,7 +10,11 @@ the runner does; only the records (`runners.RunnersMixin._record`) are left out.
 """
 from __future__ import annotations
 
+from functools import partial
+
 from recycle.lang import tree as T
+
+from recycle.interp.source import later
 
 #: Forms holding actions: their steps are their actions' (known only for those written as source).
 HOLDERS = (T.Do, T.Choice, T.Conditional, T.AllDo, T.AnyDo, T.Let, T.Repeat, T.RepeatAll, T.Stage)
@@ -62,12 +66,14 @@ class QuietMixin:
         """The first lines of a quiet function: the runner when the bound may be passed."""
         src.quiet = True
         src.emit(1, f"if {self.past_room(bound)}:")
-        src.emit(2, f"return {src.call(self.runner(node))}(env, st)")
+        src.emit(2, f"return {src.call(later(partial(self.runner, node)))}(env, st)")
         src.head = len(src.lines)
 
-    def past_room(self, bound: tuple[int, int]) -> str:
+    def past_room(self, bound: tuple[int, int], src=None) -> str:
         """Source true where a block taking at most `bound` steps (`steps_bound`) could pass the
-        bound on steps from here (`_attrs`: the game's cards, the table's list)."""
+        bound on steps from here (`_attrs`: the game's cards, the table's list; made during the
+        setup only, so the room is computed once a call where `src` says so, `Source.once`)."""
         a, b = bound
         more = "" if not b else " - len(_attrs)" if b == 1 else f" - {b} * len(_attrs)"
-        return f"st.steps > {self.max_steps - a}{more}"
+        room = f"{self.max_steps - a}{more}"
+        return f"st.steps > {src.once(room) if src is not None and more else room}"

@@ -16,7 +16,9 @@ The loop is one generated function per stage (`round_source`): the drawn option'
 functions), the end test, the cycle's move, the walk counting the next options and the
 checks `offer_by` makes are written out in a row, so no call, dispatch or env is made between
 two choices but the expressions' own; a location with a constant key is looked up once a call
-(`Source.places`). Where writing an item in passes Python's limits, the items are called.
+(`Source.places`). Where writing an item in passes Python's limits, the items are called. The
+draw too is written in where it is the generator's own `_randbelow` (all seats random,
+`play_game`): its `getrandbits` loop, the same numbers without a call.
 
 Everything observable is the same, step for step: the frames on the stack (also when an
 error stops the game), `st.steps` and the step bound, `executor.at` for errors, the
@@ -25,15 +27,16 @@ transcript, no journal) and no check runs after each choice (`Rules.check`).
 """
 from __future__ import annotations
 
-from dataclasses import replace
+from functools import partial
+from random import Random
 
 from recycle.lang import tree as T
 
 from recycle.interp.compat import reference_walk
-from recycle.interp.counting import Leaves, distinct_scores, small_scores
+from recycle.interp.counting import Leaves, count_source, site_source
 from recycle.interp.flow import MAX_OPTIONS, SEQ, STAGE
 from recycle.interp.quiet import HOLDERS
-from recycle.interp.source import Source, Step
+from recycle.interp.source import Source, Step, later, stepped
 from recycle.interp.undo import apply_all
 
 
@@ -81,6 +84,11 @@ def loop_here(s) -> tuple | None:
     return loop, top[3]
 
 
+#: `Random._randbelow` where the generator draws with `getrandbits` (CPython's default). Its loop
+#: is written into the rounds (`round_source`), drawing the same numbers without a call.
+_RANDBELOW = getattr(Random, "_randbelow_with_getrandbits", None)
+
+
 def play_rounds(s, loop: RoundLoop, env: dict, index: int, rand, draw) -> int:
     """Play option `index` of the pending choice, then the stage's rounds, each choice drawn by
     `draw(n)` (or `int(rand() * n)`), as `RecycleState.random_playout` would; return how many
@@ -92,10 +100,12 @@ def play_rounds(s, loop: RoundLoop, env: dict, index: int, rand, draw) -> int:
     rounds_of = loop.made.get(s.counting)
     if rounds_of is None:
         rounds_of = loop.made[s.counting] = round_source(loop, rules, s.counting)
+    # `draw` is the generator's own `_randbelow` (`play_game`'s random seats): its loop is written in
+    bits = draw.__self__.getrandbits if getattr(draw, "__func__", None) is _RANDBELOW else None
     # The frames stay as they are at the choice, (STAGE, ...) and (SEQ, body, at + 1, env), and
     # are written as the machine would have them only when the loop stops or an error does.
     with rules.guarded:
-        if rounds_of(s, st, env, index, rand, draw, stack[-2][3]):  # the stage is over: the machine goes on
+        if rounds_of(s, st, env, index, rand, draw, bits, stack[-2][3]):  # the stage is over: the machine goes on
             del stack[-2:]
             (st.pcycles if loop.player else st.tcycles).pop()
             st.steps += 1
@@ -119,7 +129,7 @@ def left_at(s, env: dict, i: int, rounds: int) -> None:
 
 
 def round_source(loop: RoundLoop, rules, counting: bool, inline: bool = True):
-    """`rounds_of(s, st, env, index, rand, draw, rounds) -> over`: `play_rounds`' loop as one
+    """`rounds_of(s, st, env, index, rand, draw, bits, rounds) -> over`: `play_rounds`' loop as one
     generated function, the stage's items, its end test, the next player's move and the
     counting of the choice's options written out in the order the machine does them (its
     `advance`, `stage_round`, `offer_by`, `CountingMixin.count`, `countable`, and the state's
@@ -137,7 +147,7 @@ def round_source(loop: RoundLoop, rules, counting: bool, inline: bool = True):
                   "_STAGE": STAGE, "_BaseException": BaseException})
     cycles = "st.pcycles" if loop.player else "st.tcycles"
     emit = src.emit
-    emit(0, "def f(s, st, env, index, rand, draw, rounds):")
+    emit(0, "def f(s, st, env, index, rand, draw, bits, rounds):")
     src.places = {} if inline else None  # (one store for the whole call: `Source.place`)
     head = len(src.lines)
     emit(1, "while True:")
@@ -193,7 +203,13 @@ def round_source(loop: RoundLoop, rules, counting: bool, inline: bool = True):
     emit(2, "_rn = len(s.found)")
     emit(2, "if not _rn:")
     emit(3, "raise _GameError('no legal action in a position that is not over')")
-    emit(2, "index = int(rand() * _rn) if draw is None else draw(_rn)")
+    emit(2, "if bits is not None:")  # (`Random._randbelow_with_getrandbits`, as `play_rounds` checked)
+    emit(3, "_rb = _rn.bit_length()")
+    emit(3, "index = bits(_rb)")
+    emit(3, "while index >= _rn:")
+    emit(4, "index = bits(_rb)")
+    emit(2, "else:")
+    emit(3, "index = int(rand() * _rn) if draw is None else draw(_rn)")
     for local, first in src.places.values() if src.places else ():
         src.lines.insert(head, f"    {local} = {first}")
     try:
@@ -206,22 +222,19 @@ def round_source(loop: RoundLoop, rules, counting: bool, inline: bool = True):
 
 def leaves_played(src: Source, indent: int, plan, compiler) -> None:
     """Source doing the drawn leaf of options counted by `plan` (`Leaves.play`), each site's
-    action written in as its leaf runner is (`CountingMixin.leaf_runner`): an `if` the caller
+    action written in as its leaf runner writes it (`counting.site_source`): an `if` the caller
     goes on with `elif` (options counted by another plan) and `else` (explored options)."""
     src.ns["_plan"] = plan
     src.emit(indent, "if type(_rf) is _Leaves and _rf.plan is _plan:")
     src.emit(indent + 1, "_rl = _rf[index]")
     src.emit(indent + 1, "_rk = _rl[0]")
     src.emit(indent + 1, "_renv = _rf.env")
-    src.quiet = src.bare = True  # nothing to record, no step to count, none can fail (proven)
     for k, site in enumerate(plan.sites):
         src.emit(indent + 1, f"{'if' if k == 0 else 'elif'} _rk == {k}:")
-        env, bound = "_renv", {}
-        for i, (name, kind) in enumerate(zip(site.names, site.kinds)):
-            src.emit(indent + 2, f"_rv{i} = _rl[{i + 1}]")
-            env, bound = src.bind(indent + 2, env, bound, name, kind, f"_rv{i}")
-        compiler.stmt(src, site.body, env, bound, indent + 2, True, 0)
-    src.quiet = src.bare = False
+        values = [f"_rv{i}" for i in range(len(site.names))]
+        if values:  # (a leaf is its site and a value per variable)
+            src.emit(indent + 2, f"_rk, {', '.join(values)} = _rl")
+        site_source(src, indent + 2, site, "_renv", values, compiler.stmt)
     src.emit(indent + 1, "st.steps = 0")
 
 
@@ -232,63 +245,34 @@ def quiet_block(src: Source, indent: int, item, compiler, inline: bool) -> None:
     if not bound:
         src.emit(indent, f"{src.call(compiler.quiet(item))}(env, st)")
         return
-    src.emit(indent, f"if {compiler.past_room(bound)}:")  # (`quiet_start`: the runner then)
-    src.emit(indent + 1, f"{src.call(compiler.runner(item))}(env, st)")
+    src.emit(indent, f"if {compiler.past_room(bound, src)}:")  # (`quiet_start`: the runner then)
+    src.emit(indent + 1, f"{src.call(later(partial(compiler.runner, item)))}(env, st)")  # (made if it runs)
     src.emit(indent, "else:")
-    src.emit(indent + 1, "_stepped = 0")  # (`source.local_steps`)
-    src.emit(indent + 1, "try:")
     mark, src.quiet = len(src.lines), True
     compiler.stmt(src, item, "env", {}, indent + 2, True, 0)
     src.quiet = False
-    src.lines[mark:] = [replace(e, local=True) if type(e) is Step else e for e in src.lines[mark:]]
-    src.emit(indent + 1, "finally:")
-    src.emit(indent + 2, "st.steps += _stepped")
+    src.lines[mark:] = stepped(src.lines[mark:], indent + 1)  # (as `source.local_steps`)
 
 
 def counted(src: Source, indent: int, choice, plan, compiler, machine, cardstock: bool, inline: bool) -> None:
-    """Source offering the choice's options counted by `plan` (`CountingMixin.count`, then
+    """Source offering the choice's options counted by `plan` (`counting.count_source`, then
     `Machine.countable`), else explored (`Machine.explore`): `_rw` is the chooser."""
-    ns = src.ns
-    ns.update(_walk=plan.walk, _plan=plan, _cx=compiler, _distinct=distinct_scores, _small=small_scores,
-              _psmall=plan.small, _named=machine.named, _clash=plan.clash, _machine=machine)
+    src.ns.update(_plan=plan, _cx=compiler, _named=machine.named, _clash=plan.clash, _machine=machine)
     emit = src.emit
-    emit(indent, "_ro = _Leaves()")
-    if plan.ranked:  # max and min by these maps draw for ties: there must be none
-        emit(indent, f"for _rk in {src.const(tuple(plan.ranked))}:")
-        emit(indent + 1, "_rp = st.points.get(_rk)")
-        emit(indent + 1, "if _rp is None or not _distinct(_rp, _attrs):")
-        emit(indent + 2, "_ro = None")
-        emit(indent + 2, "break")
-        emit(indent, "if _ro is not None:")
-        indent += 1
-    emit(indent, "try:")
-    emit(indent + 1, "_out = _ro")  # the walk written in where it can be (the same leaves), else called
-    mark = len(src.lines)
-    walked = compiler.walk_into(src, choice, indent + 1) if inline else None
-    if walked is None or len(walked[0]) != len(plan.sites):
-        del src.lines[mark:]
-        emit(indent + 1, "_walk(env, st, _ro)")
-    emit(indent, "except Exception:")  # exploring raises it, or first what trying an earlier option raises
-    emit(indent + 1, "_ro = None")
-    if plan.ranked:
-        indent -= 1
-    emit(indent, "if _ro is not None:")
-    emit(indent + 1, "_rn = len(_ro)")
-    a, b = plan.steps
-    per = f"({a} + {b} * len(st.where))" if b else str(a)
-    emit(indent + 1, f"if st.steps + _rn * {per} > {compiler.max_steps}:")  # the error must come where it does
-    emit(indent + 2, "_ro = None")
-    for key in plan.points:  # (point maps are immutable: each asked about once)
-        name = src.const(key)
-        emit(indent, f"if _ro is not None and (_rp := st.points.get({name})) is not None "
-                     f"and _psmall.get({name}) is not _rp:")
-        emit(indent + 1, "if _small(_rp):")
-        emit(indent + 2, f"_psmall[{name}] = _rp")
-        emit(indent + 1, "else:")
-        emit(indent + 2, "_ro = None")
-    named = "(_rm[1] if (_rm := _machine._named)[0] == len(_table.text) else _named(_table))"  # (`Machine.named`)
-    cond = "True" if cardstock else " and ".join(
-        [named] + (["not _clash(_ro)"] if plan.overlaps else [])) if plan.apart and machine.sized else "False"
+
+    def walk(at: int) -> bool:  # the walk written in where it can be (the same leaves)
+        walked = compiler.walk_into(src, choice, at)
+        return walked is not None and len(walked[0]) == len(plan.sites)
+    count_source(src, indent, plan, walk if inline else None, compiler.max_steps)
+    # (`Machine.named`; cards, and their names, are made in the setup only: asked once a call)
+    named = src.once("(_rm[1] if (_rm := _machine._named)[0] == len(_table.text) else _named(_table))")
+    # (leaves come in the order of their sites: `Plan.clash` asks about a pair (i, j) only when the
+    # leaves' first site is at most j and their last at least i, checked here first)
+    pairs = plan.overlaps
+    first_last = " and ".join(f"({j} < _ro[0][0] or {i} > _ro[-1][0])" for i, j in pairs) if len(pairs) <= 4 \
+        else "_ro[0][0] == _ro[-1][0]"
+    apart = [named] + ([f"({first_last} or not _clash(_ro))"] if pairs else [])
+    cond = "True" if cardstock else " and ".join(apart) if plan.apart and machine.sized else "False"
     emit(indent, f"if _ro is not None and (_rn == 1 or 0 < _rn <= {MAX_OPTIONS} and {cond}):")
     emit(indent + 1, "_ro.plan, _ro.env, _ro.ex = _plan, env, _cx")
     emit(indent + 1, "s._options, s.found, s.chooser = None, _ro, _rw")

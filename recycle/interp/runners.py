@@ -258,11 +258,9 @@ class RunnersMixin:
             e(f"_di = {'len(_dl)' if apart else f'len(_dl) - ({s} == {d})'}")
         di = "_di" if top_in else "0"
         self._move_learning(src, fixed, dst, apart, s, d, indent)
-        if top_out:
-            ft = "0"
-        else:
+        ft = "0" if top_out else "_ft"
+        if not top_out and not src.quiet:  # (only recorded: a quiet function records nothing)
             e("_ft = len(_p) - 1 - _i")
-            ft = "_ft"
         put = "_dl.append(_c)" if apart and top_in else f"_dl.insert({di}, _c)"
         self._record(src, indent, f"({MOVE}, _c, {s}, _i, {d}, {di}, {ft}, _kn)", f"_Move(_c, {s}, _i, {d}, {di}, {ft}, _kn)",
                      ["_p.pop()" if top_out else "del _p[_i]", put, f"st.where[_c] = {d}", "if _kn:", ">_ac(st, _kn)"])

@@ -59,6 +59,18 @@ def seated(cells: list, st, keys: tuple) -> list:
     return got
 
 
+def later(make):
+    """`f(env, st)`, made by `make()` at its first call: for what rarely runs (a block's runner
+    where its steps could pass the bound, see `quiet`), compiled only if it ever does."""
+    made: list = []
+
+    def run(env, st):
+        if not made:
+            made.append(make())
+        return made[0](env, st)
+    return run
+
+
 @dataclass(frozen=True, slots=True)
 class Step:
     """Steps counted in generated source, kept as a statement of their own (not text) so that
@@ -170,8 +182,15 @@ def local_steps(entries: list[Entry], head: int) -> list[Entry]:
 
     A runner it calls meanwhile sees fewer steps than were made, and still cannot pass the
     bound: the check at the start made room for all of them."""
-    body = [replace(shifted(e, 1), local=True) if type(e) is Step else shifted(e, 1) for e in entries[head:]]
-    return entries[:head] + ["    _stepped = 0", "    try:"] + body + ["    finally:", "        st.steps += _stepped"]
+    return entries[:head] + stepped([shifted(e, 1) for e in entries[head:]], 1)
+
+
+def stepped(body: list[Entry], indent: int) -> list[Entry]:
+    """`body` (entries at `indent` + 1) with its steps counted in the local `_stepped` and added to
+    `st.steps` when it ends or raises (`local_steps`; a quiet block written in, `rounds`)."""
+    pad = "    " * indent
+    return [f"{pad}_stepped = 0", f"{pad}try:"] + [replace(e, local=True) if type(e) is Step else e for e in body] \
+        + [f"{pad}finally:", f"{pad}    st.steps += _stepped"]
 
 
 def unused_envs(entries: list[Entry]) -> list[Entry]:
@@ -255,6 +274,14 @@ class Source:
             self.ns["_keep"] = keep
             return f"({got} if ({got} := {local}[{i} := {seat}]) is not None else _keep({local}, {i}, {made}))"
         return f"st.locs.get({key.code})"
+
+    def once(self, code: str) -> str:
+        """Source giving `code`'s value: where `places` is set (a function running long with one
+        store, `rounds`), a local computing it once, at the start of the call (for values fixed
+        while a game plays, such as its number of cards)."""
+        if self.places is None:
+            return code
+        return self.places.setdefault(("once", code), (f"_L{len(self.places)}", code))[0]
 
     def bind(self, indent: int, env: EnvRef | str, bound: dict, name: str, kind: str,
              local: str) -> tuple[EnvRef, dict]:

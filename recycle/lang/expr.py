@@ -10,13 +10,13 @@ A field typed `Node` documents in its comment which family it holds.
 """
 from __future__ import annotations
 
-from dataclasses import KW_ONLY, dataclass, field
+from dataclasses import KW_ONLY, field
 
-node = dataclass(frozen=True, slots=True)
+from recycle.lang.frozen import Frozen, node
 
 
 @node
-class Node:
+class Node(Frozen):
     """Base class: every node knows where it was written."""
 
     _: KW_ONLY

@@ -67,7 +67,6 @@ class SeatResults:
 def run_run(args: argparse.Namespace) -> int:
     from recycle.climbing.adapter import make_climbing_bots
     from recycle.interp import new_game
-    from recycle.interp.transcript import play_and_record, relative_to, write
     from recycle.lang import load_game
 
     check_stdout_once(args, "json", "csv")
@@ -86,6 +85,9 @@ def run_run(args: argparse.Namespace) -> int:
     seed = seed_of(args)
     folder = Path(args.transcript) if args.transcript else None
     if folder:
+        # (imported only here: a run without transcripts needs neither them nor their schema)
+        from recycle.interp.transcript import play_and_record, relative_to, write
+
         folder.mkdir(parents=True, exist_ok=True)
         # Not the absolute path, which changes when a checkout or a virtual environment moves.
         stored_name = shipped_name(path) or relative_to(path, folder)
