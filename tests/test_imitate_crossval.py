@@ -24,6 +24,7 @@ def test_fixed_iterations_replaces_every_budget_and_the_cap():
     spec = "ismcts:time=1.5,rollout=Classic,cap=2,pool=300"
     assert fixed_iterations(spec, 1500) == "ismcts:iterations=1500,rollout=Classic,pool=300"
     assert fixed_iterations("ismcts:iterations=9,cap=2", 40) == "ismcts:iterations=40"
+    assert fixed_iterations("ismcts", 40) == "ismcts:iterations=40"  # a bare search player's name
 
 
 def test_record_iterations_fixes_the_budget_and_refuses_a_rule_bot(tmp_path, capsys):
@@ -109,9 +110,9 @@ def test_rules_induced_above_a_start_are_grown_for_what_they_add_to_it():
     assert found
     covered = 0
     for induced in found:
-        alone = Personality("one", (induced.rule,))
+        alone = Personality("one", induced.rules)
         fires = sum(1 << i for i, r in enumerate(features.records)
                     if decide(alone, r.view, random.Random(0))[1] is not None) & ~covered
         plays = judge.mask(alone)
-        assert (fires & plays & ~right).bit_count() > (fires & right & ~plays).bit_count(), induced.rule
+        assert (fires & plays & ~right).bit_count() > (fires & right & ~plays).bit_count(), induced.rules
         covered |= fires

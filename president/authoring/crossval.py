@@ -12,7 +12,7 @@ from __future__ import annotations
 import enum
 import itertools
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from personalities.catalog import shipped, shipped_names
@@ -109,7 +109,7 @@ def confined(found: Sequence[Induced], group: RuleGroup) -> list[Induced]:
     if group is RuleGroup.PLAYING:
         return list(found)
     lead = Condition(Variable.LEAD, Comparison.EQ, int(group is RuleGroup.LEADING))
-    return [replace(i, rule=Rule(i.rule.potential, (lead, *i.rule.conditions))) for i in found]
+    return [i.confined(lead) for i in found]
 
 
 def baseline(records: Sequence[RecordedDecision], start: Candidate, seed: int) -> int:
@@ -133,8 +133,22 @@ def planned(start: Candidate, records: Sequence[RecordedDecision], plan: Learnin
     """The file a plan learns from the records: its induced rules above the start's, or alone."""
     found = [i for part in plan.parts for i in induced_for(records, part, start, plan.alone, seed)]
     below = () if plan.alone else start.personality.rules
-    return start.with_rules([i.rule for i in found] + list(below), [origin(i) for i in found]
+    return start.with_rules(rules_of(found) + list(below), [o for i in found for o in origins_of(i, origin)]
                             + ([] if plan.alone else list(start.origins)))
+
+
+def rules_of(found: Sequence[Induced]) -> list[Rule]:
+    """The rules of induced rules and ladders, in order."""
+    return [r for i in found for r in i.rules]
+
+
+#: The origin of a ladder's rungs below its first: the block's comment, above the first, says it all.
+RUNG = "(the ladder above, continued)"
+
+
+def origins_of(found: Induced, origin: Callable[[Induced], str]) -> list[str]:
+    """One origin per rule: a ladder's first rung carries the block's, the others `RUNG`."""
+    return [origin(found)] + [RUNG] * (len(found.rules) - 1)
 
 
 def add(a: MatchRate | None, b: MatchRate) -> MatchRate:
@@ -218,7 +232,7 @@ def cross_validate(records: Sequence[RecordedDecision], start: Candidate, seed: 
                 for kept in KEPT[1:]:
                     used = min(kept, len(found))
                     if used not in matched:
-                        rules = [i.rule for i in found[:used]] + ([] if alone else list(start.personality.rules))
+                        rules = rules_of(found[:used]) + ([] if alone else list(start.personality.rules))
                         matched[used] = judge.matched(start.with_rules(rules, [""] * len(rules)).personality)
                     key = (alone, RulesPart(group, support, depth, kept))
                     scores[key] = scores.get(key, 0) + matched[used]

@@ -44,7 +44,8 @@ from personalities.syntax import Personality
 from recycle.tournament.schedule import derive_seed
 from recycle.tournament.stats import wilson
 
-from president.authoring.crossval import FOLDS, LearningPlan, add, best_shipped, cross_validate, planned
+from president.authoring.crossval import (FOLDS, RUNG, LearningPlan, add, best_shipped, cross_validate, fold_rounds,
+                                          planned)
 from president.authoring.evolution import simplifications
 
 #: Local search stops after this many steps in a row without a better child.
@@ -74,9 +75,10 @@ def split(records: Sequence[RecordedDecision], holdout: float, seed: int) -> Spl
 _WORKER: Scorer | None = None
 
 
-def _init_worker(paths: tuple[str, ...], holdout: float, seed: int, label: Label) -> None:
+def _init_worker(paths: tuple[str, ...], holdout: float, seed: int, label: Label, fold: int | None) -> None:
     global _WORKER
-    _WORKER = Scorer(split(load_all(paths, label), holdout, seed).train)
+    train = split(load_all(paths, label), holdout, seed).train
+    _WORKER = Scorer(train if fold is None else fold_rounds(train, FOLDS, seed)[fold][0], seed)  # as the judge's own
 
 
 def _score_text(text: str) -> int:
@@ -84,13 +86,14 @@ def _score_text(text: str) -> int:
 
 
 class Judge:
-    """Training matches of many candidates; with `jobs` > 1, worker processes each read the records once."""
+    """Training matches of many candidates; with `jobs` > 1, worker processes each read the records once.
+    `fold`: the scorer holds that fold's learning rounds (`fold_rounds`), not all the training ones."""
 
     def __init__(self, scorer: Scorer, paths: Sequence[str], holdout: float, seed: int, jobs: int,
-                 label: Label = Label.PLAYED) -> None:
+                 label: Label = Label.PLAYED, fold: int | None = None) -> None:
         self.scorer, self.jobs = scorer, jobs
         self._pool = None if jobs <= 1 else ProcessPoolExecutor(jobs, initializer=_init_worker,
-                                                                 initargs=(tuple(paths), holdout, seed, label))
+                                                                 initargs=(tuple(paths), holdout, seed, label, fold))
         self._known: dict[str, int] = {}
 
     def close(self) -> None:
@@ -228,12 +231,16 @@ def imitate(paths: Sequence[str], start: Personality | None, start_name: str, se
                    f"{plan.words()}" + (f": {cv.score(plan)} matched" if plan.kept else ""))
     note(lineage[-1])
     planned_cv = searched_cv = None
-    for learn, aside in cv.folds:  # does the local search help, on decisions it did not see?
+    for fold, (learn, aside) in enumerate(cv.folds):  # does the local search help, on decisions it did not see?
         judge, begun = Scorer(aside, seed), planned(first, learn, plan, seed)
-        inner = Search(Judge(Scorer(learn, seed), paths, holdout, seed, 1), first, seed,
-                       time.monotonic() + share, [], induced=induced_rules(begun, first, plan))
-        planned_cv = add(planned_cv, judge.tally(begun.personality))
-        searched_cv = add(searched_cv, judge.tally(inner.run(begun)[1].personality))
+        scorer = Judge(Scorer(learn, seed), paths, holdout, seed, jobs, label, fold)
+        try:
+            inner = Search(scorer, first, seed, time.monotonic() + share, [],
+                           induced=induced_rules(begun, first, plan))
+            planned_cv = add(planned_cv, judge.tally(begun.personality))
+            searched_cv = add(searched_cv, judge.tally(inner.run(begun)[1].personality))
+        finally:
+            scorer.close()
     begun = planned(first, records.train, plan, seed, _origin)
     if searched_cv.matched <= planned_cv.matched:
         lineage.append(f"no local search: mutations and simplification matched {searched_cv.matched} left-out "
@@ -261,8 +268,8 @@ def induced_rules(learned: Candidate, start: Candidate, plan: LearningPlan) -> l
 
 
 def _origin(rule: Induced) -> str:
-    return (f"induced from the records (where it came in, it fired on {rule.fired} decisions, {rule.correct} "
-            "right)")
+    return (f"{rule.words()}, induced from the records (where it came in, it fired on {rule.fired} decisions, "
+            f"{rule.correct} right)")
 
 
 class ImitateError(ValueError):
@@ -317,8 +324,15 @@ def imitated_text(candidate: Candidate, about: dict, lineage: Sequence[str], tra
              "only when it matched more training decisions than chance would, or as many with a shorter file):"]
     lines += [f";   {step}" for step in lineage]
     played = parse_personality(candidate.text)  # its line numbers are those `fired` counted
+    blocks: list[tuple[str, list]] = []  # (origin, rules): a ladder's rungs are one block, under one comment
     for rule, counted, origin in zip(candidate.personality.rules, played.rules, candidate.origins):
-        n, right = fired.get(counted.line, (0, 0))
+        if origin == RUNG and blocks:
+            blocks[-1][1].append((rule, counted))
+        else:
+            blocks.append((origin, [(rule, counted)]))
+    for origin, rules in blocks:
+        n = sum(fired.get(counted.line, (0, 0))[0] for _, counted in rules)
+        right = sum(fired.get(counted.line, (0, 0))[1] for _, counted in rules)
         lines += ["", f"; {origin}. In training it decided {n} decisions and played the recorded play in "
-                      f"{right}.", str(rule)]
+                      f"{right}.", *(str(rule) for rule, _ in rules)]
     return "\n".join(lines) + "\n"
