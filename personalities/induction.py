@@ -87,13 +87,13 @@ def _read(variable: Variable, view, play) -> int:
 
 
 def _ladders() -> tuple[Ladder, ...]:
-    """The ladder templates tried: the second-lowest value, and the lowest (or second-lowest) value whose
-    set, or chance of being beaten, is of a kind (a plain lowest-value ladder is `L*`: not repeated)."""
-    each = [(Condition(Variable.NUM_THIS_VALUE, Comparison.EQ, n),) for n in (1, 2, 3)]
-    each += [(Condition(Variable.NUM_THIS_VALUE, Comparison.GT, 1),)]
-    each += [(Condition(Variable.FOLLOW_ODDS, Comparison.LT, x),) for x in (25, 50, 75)]
-    each += [(Condition(Variable.FOLLOW_ODDS, Comparison.GT, x),) for x in (25, 50, 75)]
-    return (Ladder(True),) + tuple(Ladder(above, e) for above in (True, False) for e in each)
+    """The ladder templates tried (a few: each is grown for every rule the list adds): the second-lowest value,
+    and the lowest (or second-lowest) value whose set, or chance of being beaten, is of a kind. A plain
+    lowest-value ladder is `L*`, and the lowest single or pair above nothing is `L` or `Lp`: not repeated."""
+    count = [Condition(Variable.NUM_THIS_VALUE, c, n) for c, n in ((Comparison.EQ, 1), (Comparison.EQ, 2))]
+    odds = [Condition(Variable.FOLLOW_ODDS, c, 50) for c in (Comparison.LT, Comparison.GT)]
+    return (Ladder(True), *(Ladder(True, (c,)) for c in count + odds),
+            Ladder(False, (Condition(Variable.NUM_THIS_VALUE, Comparison.GT, 1),)), *(Ladder(False, (c,)) for c in odds))
 
 
 #: Every ladder a rule can be.

@@ -116,3 +116,18 @@ def test_rules_induced_above_a_start_are_grown_for_what_they_add_to_it():
         plays = judge.mask(alone)
         assert (fires & plays & ~right).bit_count() > (fires & right & ~plays).bit_count(), induced.rules
         covered |= fires
+
+
+@pytest.mark.slow
+def test_the_budget_is_counted_not_timed_so_the_same_seed_gives_the_same_file_for_any_jobs(tmp_path):
+    """`--budget-hours` is counted in decisions replayed (`REPLAYS_PER_SECOND`): a search cut by its budget
+    (not stopping on its own) writes the same file however busy the machine, in one process or two."""
+    from president.authoring import imitation
+
+    path = tmp_path / "c.jsonl"
+    write_records(path, "Classic", record_matches("Classic", ["Classic"], preset("classic"), 12, 6))
+    budget = 60 / imitation.REPLAYS_PER_SECOND * 300  # about 60 training decisions a step: a few steps each
+    got = [imitate([str(path)], shipped("Beginner"), "Beginner", seed=2, holdout=0.2, budget_seconds=budget, jobs=j)
+           for j in (1, 2)]
+    assert got[0].found.text == got[1].found.text
+    assert got[0].lineage == got[1].lineage

@@ -14,7 +14,8 @@ out, `--holdout` of the rounds held out). On the training decisions:
    donors: the start's rules, the induced ones and every shipped
    personality's), a child kept when a sign test on the decisions it decides
    differently says it matches more training decisions than chance would (or
-   as many, shorter), until its share of `--budget-hours` is spent or `PATIENCE` steps
+   as many, shorter), until its share of `--budget-hours` is spent (counted in decisions replayed,
+   `REPLAYS_PER_SECOND`, never timed) or `PATIENCE` steps
    in a row find nothing.
 3. simplification: rules and conditions are removed while all the removals together
    cost fewer than `earn` training decisions (a rule stays only when it earns its place;
@@ -27,7 +28,6 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -55,6 +55,10 @@ POPULATION = 8
 #: A mutation is kept when its gain in matched training decisions is this many standard deviations of
 #: chance (about a 2.5% one-sided level per child).
 Z = 2.0
+#: The pace a `--budget-hours` is counted at: decisions replayed (a candidate scored on one training decision)
+#: per second of budget. Counted, not timed, so what the search does, and whether it is kept, never depends on
+#: the clock (one process replays about 200,000 a second on this project's machine; scoring is not all).
+REPLAYS_PER_SECOND = 100_000
 
 
 @dataclass(frozen=True)
@@ -95,6 +99,7 @@ class Judge:
         self._pool = None if jobs <= 1 else ProcessPoolExecutor(jobs, initializer=_init_worker,
                                                                  initargs=(tuple(paths), holdout, seed, label, fold))
         self._known: dict[str, int] = {}
+        self.replays = 0  # decisions replayed so far (files met again are not replayed): the budget's count
 
     def close(self) -> None:
         if self._pool is not None:
@@ -112,6 +117,7 @@ class Judge:
             got = [self.scorer.mask(parse_personality(t)) for t in todo]
         else:
             got = list(self._pool.map(_score_text, todo))
+        self.replays += len(todo) * len(self.scorer.records)
         self._known.update(zip(todo, got))
         return [self._known[t] for t in texts]
 
@@ -128,7 +134,7 @@ class Search:
     judge: Judge
     start: Candidate
     seed: int
-    deadline: float
+    replays: int  # the budget: the judge's count of decisions replayed at which the local search stops
     lineage: list[str]
     note: Callable[[str], None] = lambda text: None
     induced: list = field(default_factory=list)
@@ -154,7 +160,7 @@ class Search:
     def climb(self, best: tuple[int, Candidate]) -> tuple[int, Candidate]:
         mutator = Mutator(self.donors())
         idle = step = 0
-        while idle < PATIENCE and time.monotonic() < self.deadline:
+        while idle < PATIENCE and self.judge.replays < self.replays:
             rng = random.Random(derive_seed(self.seed, "imitate", "step", step))
             children = [mutator.mutate(best[1], rng, f"step {step}") for _ in range(POPULATION)]
             masks = self.judge.masks([c for c, _ in children])
@@ -183,7 +189,7 @@ class Search:
 
     def simplify(self, best: tuple[int, Candidate]) -> tuple[int, Candidate]:
         before = best[0]
-        while time.monotonic() < self.deadline + 600:  # simplification may outlast the budget, bounded
+        while True:  # bounded: every step removes a rule or a condition
             options = simplifications(best[1])
             if not options:
                 break
@@ -221,8 +227,9 @@ def imitate(paths: Sequence[str], start: Personality | None, start_name: str, se
         start_name, start, score = best_shipped(records.train, seed)
         lineage.append(f"started from {start_name}, the shipped personality matching most training decisions "
                        f"({score} of {len(records.train)})")
-    began = time.monotonic()
-    share = budget_seconds / (FOLDS + 1)  # the search once per fold (to validate it), and once on all
+    allowance = round(budget_seconds * REPLAYS_PER_SECOND)
+    share = allowance // (FOLDS + 1)  # the search once per fold (to validate it), and once on all
+    used = 0
     first = Candidate.of(start, start_name)
     cv = cross_validate(records.train, first, seed)
     plan = cv.best()
@@ -235,10 +242,10 @@ def imitate(paths: Sequence[str], start: Personality | None, start_name: str, se
         judge, begun = Scorer(aside, seed), planned(first, learn, plan, seed)
         scorer = Judge(Scorer(learn, seed), paths, holdout, seed, jobs, label, fold)
         try:
-            inner = Search(scorer, first, seed, time.monotonic() + share, [],
-                           induced=induced_rules(begun, first, plan))
+            inner = Search(scorer, first, seed, share, [], induced=induced_rules(begun, first, plan))
             planned_cv = add(planned_cv, judge.tally(begun.personality))
             searched_cv = add(searched_cv, judge.tally(inner.run(begun)[1].personality))
+            used += min(scorer.replays, share)
         finally:
             scorer.close()
     begun = planned(first, records.train, plan, seed, _origin)
@@ -252,7 +259,7 @@ def imitate(paths: Sequence[str], start: Personality | None, start_name: str, se
     note(lineage[-1])
     judge = Judge(Scorer(records.train, seed), paths, holdout, seed, jobs, label)
     try:
-        search = Search(judge, first, seed, max(began + budget_seconds, time.monotonic() + share), lineage, note,
+        search = Search(judge, first, seed, max(allowance - used, share), lineage, note,
                         induced_rules(begun, first, plan))
         _, result = search.run(begun)
     finally:
@@ -284,12 +291,19 @@ def rate_text(matched: int, total: int) -> str:
     return f"{100 * matched / total:.1f}% ({100 * lo:.1f}-{100 * hi:.1f})"
 
 
+def playing(tally: MatchRate) -> tuple[int, int]:
+    """(matched, decisions) on the playing decisions, leading and following: what rules decide (a `.rul`
+    file has no exchange rules, so every file gives the same gift)."""
+    mine = [(m, n) for s, m, n in tally.by_situation if s is not Situation.EXCHANGE]
+    return sum(m for m, _ in mine), sum(n for _, n in mine)
+
+
 def tally_json(tally: MatchRate) -> dict:
     def one(m: int, n: int) -> dict:
         lo, hi = wilson(m, n) if n else (math.nan, math.nan)
         return {"matched": m, "decisions": n, "rate": m / n if n else None,
                 "interval": [lo, hi] if n else None}
-    return {"all": one(tally.matched, tally.total),
+    return {"all": one(tally.matched, tally.total), "playing": one(*playing(tally)),
             **{s.value: one(m, n) for s, m, n in tally.by_situation}}
 
 
