@@ -78,7 +78,7 @@ class Ladder:
     def words(self) -> str:
         """What the block plays, in words (the comment above it)."""
         what = "the second-lowest value (the lowest above my lowest)" if self.above_lowest else "the lowest value"
-        return what + "".join(f", {c}" for c in self.each)
+        return what + (" with " + " and ".join(map(str, self.each)) if self.each else "")
 
 
 def _read(variable: Variable, view, play) -> int:
@@ -118,7 +118,11 @@ class Induced:
 
     def words(self) -> str:
         """What it is, for the file's comment: a ladder says what its block plays."""
-        return "a rule" if self.ladder is None else f"a ladder of {len(self.rules)} rules: {self.ladder.words()}"
+        if self.ladder is None:
+            return "a rule"
+        block = self.rules[0].conditions[:len(self.rules[0].conditions) - len(self.ladder.each) - self.ladder.above_lowest]
+        when = f", when {' and '.join(map(str, block))}" if block else ""
+        return f"a ladder of {len(self.rules)} rules: play {self.ladder.words()}{when}"
 
     def confined(self, condition: Condition) -> "Induced":
         """The same, `condition` first on every rule."""

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from personalities.evaluator import decide
-from personalities.induction import LADDERS, Features, Ladder, induce
+from personalities.induction import LADDERS, Features, Induced, Ladder, induce
 from personalities.reader import parse_personality
 from personalities.records import Situation
 from personalities.syntax import Comparison, Condition, Personality
@@ -81,10 +81,13 @@ def test_induction_learns_the_second_lowest_lead_as_one_commented_block(tmp_path
     right = sum(decide(learned, r.view, random.Random(0))[0] == r.play for r in leading)
     assert right >= 0.95 * len(leading)
     origins = origins_of(top, lambda i: i.words())
-    assert origins[0].startswith("a ladder of 11 rules: the second-lowest value") and set(origins[1:]) == {RUNG}
+    assert origins[0].startswith("a ladder of 11 rules: play the second-lowest value") and set(origins[1:]) == {RUNG}
 
 
 def test_a_ladder_with_a_condition_on_every_rung_plays_the_lowest_value_meeting_it():
     pairs = Ladder(above_lowest=False, each=(Condition(Variable.NUM_THIS_VALUE, Comparison.GT, 1),))
     assert pairs.play(_leading({3: 1, 6: 1, 8: 3, 9: 2})) == (8, 3)  # not Lp: a set of three is no pair
-    assert "NumThisValue > 1" in pairs.words() and all("NumThisValue > 1" in str(r) for r in pairs.rungs())
+    assert all(str(r).endswith("NumThisValue > 1") for r in pairs.rungs())
+    lead = Condition(Variable.LEAD, Comparison.EQ, 1)
+    block = Induced(pairs.rungs((lead,)), 9, 7, pairs)  # the comment above the block says what it plays, and when
+    assert block.words() == "a ladder of 12 rules: play the lowest value with NumThisValue > 1, when Lead = 1"
