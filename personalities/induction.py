@@ -264,15 +264,17 @@ def grow(features: Features, potential: Potential, remaining: int, purity: float
 
 
 def induce(records: Sequence[RecordedDecision] | Features, max_rules: int = 40, max_conditions: int = 3,
-           min_support: int = 3, baseline: int | None = None) -> list[Induced]:
+           min_support: int = 3, baseline: int | None = None, remaining: int | None = None) -> list[Induced]:
     """A decision list for the recorded plays (leading and following decisions), top rule first.
 
     `min_support`: a rule must play the recorded play on at least this many decisions (higher for
     noisy records, such as a search player's: fewer rules that fit chance). `baseline`: the list goes
     above rules that already play these decisions right (bit i: `Features.records[i]`); each rule is
-    then grown for what it adds to them (`grow`), not for its own share."""
+    then grown for what it adds to them (`grow`), not for its own share. `remaining`: the decisions the list
+    may decide (bit i as for `baseline`; default all): rules placed below others are learned where those
+    others do not decide."""
     features = records if isinstance(records, Features) else Features(records)
-    remaining = features.all
+    remaining = features.all if remaining is None else remaining & features.all
     rules: list[Induced] = []
     for purity in PURITIES:
         while len(rules) < max_rules and remaining:

@@ -68,7 +68,7 @@ def test_learning_from_chance_never_leaves_the_start_worse_on_left_out_decisions
     plan = cv.best()
     assert plan == START_ALONE or cv.score(plan) > cv.start_score
     for part in plan.parts:  # each group's rules kept only when they beat the start there
-        assert part.kept and cv.scores[(plan.alone, part)] > cv.start_scores[part.group] or plan.alone
+        assert part.kept and cv.scores[(plan.placement, part)] > cv.start_scores[part.group] or plan.alone
 
 
 def test_without_a_start_imitation_begins_at_the_best_shipped_file(tmp_path):

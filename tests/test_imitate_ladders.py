@@ -91,3 +91,25 @@ def test_a_ladder_with_a_condition_on_every_rung_plays_the_lowest_value_meeting_
     lead = Condition(Variable.LEAD, Comparison.EQ, 1)
     block = Induced(pairs.rungs((lead,)), 9, 7, pairs)  # the comment above the block says what it plays, and when
     assert block.words() == "a ladder of 12 rules: play the lowest value with NumThisValue > 1, when Lead = 1"
+
+
+def test_rules_placed_before_the_closing_pass_decide_only_where_the_start_would_pass(classic_records):
+    """`Placement.BEFORE_PASS`: the induced rules go between the start's rules and its closing `P`, learned
+    from the decisions that reach it; everywhere else the file plays as the start does."""
+    from personalities.catalog import shipped
+    from personalities.matching import bits
+    from personalities.mutation import Candidate
+    from president.authoring.crossval import Placement, closing, induce_placed, placed, reached
+
+    start = Candidate.of(shipped("Cautious"), "Cautious")
+    k = closing(start)
+    assert str(start.personality.rules[k]) == "P" and k == len(start.personality.rules) - 1
+    features = Features(classic_records)
+    found = induce_placed(features, Placement.BEFORE_PASS, start, 0, max_rules=6, min_support=3)
+    assert found  # Classic plays where Cautious passes: there is something to learn there
+    file = placed(start, found, Placement.BEFORE_PASS).personality
+    assert file.rules[:k] == start.personality.rules[:k] and file.rules[-1] == start.personality.rules[-1]
+    reach = reached(features.records, start, 0)
+    same = bits([decide(file, r.view, random.Random(0))[0] == decide(start.personality, r.view, random.Random(0))[0]
+                 for r in features.records])
+    assert same | reach == features.all and reach != features.all

@@ -6,7 +6,7 @@ out, `--holdout` of the rounds held out). On the training decisions:
 0. the start: `--start`, or the shipped personality matching most training decisions, so the
    file learned never begins below the best shipped one.
 1. beginning: the top rules of the decision list induced from the records
-   (`personalities.induction`), above the start's rules or alone, or the start alone.
+   (`personalities.induction`), above the start's rules, before its closing pass, or alone; or the start alone.
    How many rules, of which least support, is chosen by cross-validation
    (`crossval`: folds of the training rounds, each learned without and scored on):
    induced rules are kept only when they match more left-out decisions than the start alone.
@@ -44,8 +44,8 @@ from personalities.syntax import Personality
 from recycle.tournament.schedule import derive_seed
 from recycle.tournament.stats import wilson
 
-from president.authoring.crossval import (FOLDS, RUNG, LearningPlan, add, best_shipped, cross_validate, fold_rounds,
-                                          planned)
+from president.authoring.crossval import (FOLDS, RUNG, LearningPlan, Placement, add, best_shipped, closing,
+                                          cross_validate, fold_rounds, planned)
 from president.authoring.evolution import simplifications
 
 #: Local search stops after this many steps in a row without a better child.
@@ -271,7 +271,10 @@ def induced_rules(learned: Candidate, start: Candidate, plan: LearningPlan) -> l
     """The rules of `learned` (`planned`'s file) that were induced: those above the start's (`plan.kept` is
     only at most how many; fewer may have been found)."""
     rules = learned.personality.rules
-    return list(rules if plan.alone else rules[:len(rules) - len(start.personality.rules)])
+    if plan.alone:
+        return list(rules)
+    k = 0 if plan.placement is Placement.ABOVE else closing(start)
+    return list(rules[k:k + len(rules) - len(start.personality.rules)])
 
 
 def _origin(rule: Induced) -> str:
