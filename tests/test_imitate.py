@@ -216,6 +216,7 @@ def test_simplifying_never_loses_earn_training_decisions_in_all():
 
     class EachRemovalCostsOne:
         scorer = SimpleNamespace(records=[])  # earn: its smallest, 2
+        replays = 0  # never counts: the budget never stops the simplification, only its losses do
 
         def __init__(self) -> None:
             self.now = 40
@@ -225,7 +226,7 @@ def test_simplifying_never_loses_earn_training_decisions_in_all():
             return [self.now] * len(candidates)
 
     start = Candidate.of(shipped("Classic"), "Classic")
-    search = Search(EachRemovalCostsOne(), start, seed=0, replays=0, lineage=[])
+    search = Search(EachRemovalCostsOne(), start, seed=0, replays=1, lineage=[])
     matched, kept = search.simplify((40, start))
     assert 40 - matched < search.earn
     assert kept.personality.rules  # one removal at most: Classic keeps rules

@@ -189,7 +189,8 @@ class Search:
 
     def simplify(self, best: tuple[int, Candidate]) -> tuple[int, Candidate]:
         before = best[0]
-        while True:  # bounded: every step removes a rule or a condition
+        while self.judge.replays < 2 * self.replays:  # as much again as the climb's budget (and every step
+            # removes a rule or a condition): a file of many rules (ladders) has many removals to score
             options = simplifications(best[1])
             if not options:
                 break
