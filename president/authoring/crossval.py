@@ -2,7 +2,8 @@
 it did not learn from (docs/imitate.md, "How `president imitate` searches").
 
 The training rounds are cut into `FOLDS` folds of whole rounds. A plan (how a
-file is learned: the induced rules kept above the start's, or alone) is
+file is learned: the induced rules kept, placed above the start's, before its
+closing pass, or alone: `Placement`) is
 learned on all folds but one and scored on the one left out, in turn; its
 cross-validated match is the sum over the folds. The held-out rounds of
 `president imitate` are never read here.
