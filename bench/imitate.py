@@ -97,6 +97,7 @@ def induction(paths: list[str], label: Label, holdout: float, seed: int, start: 
 
     from personalities.induction import Features, induce
     from personalities.mutation import Candidate
+    from president.authoring.crossval import rules_of
 
     records = split(load_all(paths, label), holdout, seed)
     features, train, held = Features(records.train), Scorer(records.train), Scorer(records.held_out)
@@ -109,7 +110,7 @@ def induction(paths: list[str], label: Label, holdout: float, seed: int, start: 
     for depth in depths:
         for support in supports:
             began = time.process_time()
-            rules = [r.rule for r in induce(features, max_rules=80, max_conditions=depth, min_support=support)]
+            rules = rules_of(induce(features, max_rules=80, max_conditions=depth, min_support=support))
             alone = first.with_rules(rules, [""] * len(rules)).personality
             above = first.with_rules([*rules, *first.personality.rules],
                                      [""] * (len(rules) + len(first.personality.rules))).personality

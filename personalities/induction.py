@@ -15,15 +15,23 @@ that share (FOIL's information gain, as a decision tree chooses its splits).
 The share starts at 1 and is lowered step by step, so precise exceptions
 (`Lp CardVal < Q`) come above the broad rules that would take their
 decisions (`L*`). Everything is a bitset over decisions; no rule is played.
+
+Besides single rules it learns ladders (`Ladder`): a block of value rules in
+ascending order, one a value, all with the same conditions. The first rung
+that applies plays the lowest value meeting the rungs' own conditions, which
+no single potential names: with `MyLowestCard < v` on rung `v`, the
+second-lowest value; with `NumThisValue > 1`, the lowest set of two cards or
+more. The conditions learned for a ladder (on the fixed game variables) go on
+every rung, and the file says what the block does in a comment above it.
 """
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Sequence
 
 from personalities.records import RecordedDecision, Situation
-from personalities.resolution import READERS, FIXED, OF_PLAY, code_of, resolve_code
+from personalities.resolution import READERS, FIXED, OF_PLAY, VALUE, code_of, resolve_code
 from personalities.syntax import COUNT_MODIFIERS, Comparison, Condition, Potential, PotentialKind, Rule
 from personalities.variables import Variable
 from personalities.view import TWO
@@ -34,6 +42,64 @@ POTENTIALS = tuple([Potential(PotentialKind.VALUE, v) for v in range(3, TWO + 1)
                       for m in COUNT_MODIFIERS] + [Potential(PotentialKind.PASS)])
 #: Variables a condition may read (Random would make the rule a coin).
 VARIABLES = tuple(v for v in Variable if v is not Variable.RANDOM)
+
+
+@dataclass(frozen=True)
+class Ladder:
+    """Value rules in ascending order, one a value (3 to ace: no twos, as `L`), each with the same conditions:
+    the first rung that applies plays the lowest value meeting `each` (conditions on the considered play).
+    `above_lowest`: rung `v` also has `MyLowestCard < v`, so my lowest value is skipped (the second-lowest
+    value, when `each` asks nothing more). A `.rul` file says it rung by rung, with today's language."""
+
+    above_lowest: bool
+    each: tuple[Condition, ...] = ()
+
+    @property
+    def values(self) -> range:
+        return range(4 if self.above_lowest else 3, TWO)  # `MyLowestCard < 3` never holds: no rung 3
+
+    def rung_conditions(self, value: int) -> tuple[Condition, ...]:
+        above = (Condition(Variable.MY_LOWEST_CARD, Comparison.LT, value),) if self.above_lowest else ()
+        return above + self.each
+
+    def rungs(self, conditions: Sequence[Condition] = ()) -> tuple[Rule, ...]:
+        """The block of rules, `conditions` (the block's own, on fixed variables) first on every rung."""
+        return tuple(Rule(Potential(PotentialKind.VALUE, v), (*conditions, *self.rung_conditions(v)))
+                     for v in self.values)
+
+    def play(self, view) -> tuple | None:
+        """The play the first rung that applies makes on `view`, or None (the block's own conditions aside)."""
+        for v in self.values:
+            play, ok, _ = resolve_code((VALUE, v, 0), view)
+            if ok and all(c.comparison.test(_read(c.variable, view, play), c.value) for c in self.rung_conditions(v)):
+                return play
+        return None
+
+    def words(self) -> str:
+        """What the block plays, in words (the comment above it)."""
+        what = "the second-lowest value (the lowest above my lowest)" if self.above_lowest else "the lowest value"
+        return what + (" with " + " and ".join(map(str, self.each)) if self.each else "")
+
+
+def _read(variable: Variable, view, play) -> int:
+    kind, read = READERS[variable]
+    return read(view) if kind == FIXED else read(view, play)
+
+
+def _ladders() -> tuple[Ladder, ...]:
+    """The ladder templates tried (a few: each is grown for every rule the list adds): the second-lowest value,
+    and the lowest (or second-lowest) value whose set, or chance of being beaten, is of a kind. A plain
+    lowest-value ladder is `L*`, and the lowest single or pair above nothing is `L` or `Lp`: not repeated."""
+    count = [Condition(Variable.NUM_THIS_VALUE, c, n) for c, n in ((Comparison.EQ, 1), (Comparison.EQ, 2))]
+    odds = [Condition(Variable.FOLLOW_ODDS, c, 50) for c in (Comparison.LT, Comparison.GT)]
+    return (Ladder(True), *(Ladder(True, (c,)) for c in count + odds),
+            Ladder(False, (Condition(Variable.NUM_THIS_VALUE, Comparison.GT, 1),)), *(Ladder(False, (c,)) for c in odds))
+
+
+#: Every ladder a rule can be.
+LADDERS = _ladders()
+#: What an induced rule plays: a potential, or a ladder.
+CHOICES: tuple[Potential | Ladder, ...] = POTENTIALS + LADDERS
 #: Purity steps tried, highest first: a rule must play the recorded play on this share of its firings.
 PURITIES = (1.0, 0.97, 0.93, 0.88, 0.8, 0.7, 0.6)
 #: Variables with more distinct values than this get thresholds at quantiles only (bounded work).
@@ -42,11 +108,25 @@ MAX_THRESHOLDS = 24
 
 @dataclass(frozen=True)
 class Induced:
-    """An induced rule and what it did on the training decisions it was learned from."""
+    """An induced rule (or a ladder's block of rules, top rung first) and what it did on the training
+    decisions it was learned from."""
 
-    rule: Rule
+    rules: tuple[Rule, ...]
     fired: int  # uncovered training decisions it fired on, when it was added
     correct: int  # of which it played the recorded play
+    ladder: Ladder | None = None
+
+    def words(self) -> str:
+        """What it is, for the file's comment: a ladder says what its block plays."""
+        if self.ladder is None:
+            return "a rule"
+        block = self.rules[0].conditions[:len(self.rules[0].conditions) - len(self.ladder.each) - self.ladder.above_lowest]
+        when = f", when {' and '.join(map(str, block))}" if block else ""
+        return f"a ladder of {len(self.rules)} rules: play {self.ladder.words()}{when}"
+
+    def confined(self, condition: Condition) -> "Induced":
+        """The same, `condition` first on every rule."""
+        return replace(self, rules=tuple(Rule(r.potential, (condition, *r.conditions)) for r in self.rules))
 
 
 def _count(mask: int) -> int:
@@ -63,12 +143,16 @@ class Features:
         self.applies: dict[Potential, int] = {}
         self.correct: dict[Potential, int] = {}
         self.plays: dict[Potential, list] = {}
-        for potential in POTENTIALS:
-            code = code_of(potential)
+        for potential in CHOICES:
+            code = code_of(potential) if isinstance(potential, Potential) else None
             applies = correct = 0
             plays = []
             for i, r in enumerate(self.records):
-                play, ok, _ = resolve_code(code, r.view)
+                if code is None:
+                    play = potential.play(r.view)
+                    ok = play is not None
+                else:
+                    play, ok, _ = resolve_code(code, r.view)
                 plays.append(play if ok else None)
                 if ok:
                     applies |= 1 << i
@@ -80,8 +164,9 @@ class Features:
     def conditions(self, potential: Potential) -> list[tuple[Condition, int]]:
         """Every condition worth testing on this potential, with the bitset where it holds."""
         fixed = [v for v in VARIABLES if READERS[v][0] == FIXED]
-        played = [v for v in VARIABLES if READERS[v][0] == OF_PLAY] if potential.kind is not PotentialKind.PASS \
-            else []
+        # a ladder's conditions are the whole block's: the fixed variables only (its rungs ask the rest)
+        played = [v for v in VARIABLES if READERS[v][0] == OF_PLAY] \
+            if isinstance(potential, Potential) and potential.kind is not PotentialKind.PASS else []
         out = []
         for variable in fixed:
             out += self._conditions_of(variable, None)
@@ -179,20 +264,22 @@ def grow(features: Features, potential: Potential, remaining: int, purity: float
 
 
 def induce(records: Sequence[RecordedDecision] | Features, max_rules: int = 40, max_conditions: int = 3,
-           min_support: int = 3, baseline: int | None = None) -> list[Induced]:
+           min_support: int = 3, baseline: int | None = None, remaining: int | None = None) -> list[Induced]:
     """A decision list for the recorded plays (leading and following decisions), top rule first.
 
     `min_support`: a rule must play the recorded play on at least this many decisions (higher for
     noisy records, such as a search player's: fewer rules that fit chance). `baseline`: the list goes
     above rules that already play these decisions right (bit i: `Features.records[i]`); each rule is
-    then grown for what it adds to them (`grow`), not for its own share."""
+    then grown for what it adds to them (`grow`), not for its own share. `remaining`: the decisions the list
+    may decide (bit i as for `baseline`; default all): rules placed below others are learned where those
+    others do not decide."""
     features = records if isinstance(records, Features) else Features(records)
-    remaining = features.all
+    remaining = features.all if remaining is None else remaining & features.all
     rules: list[Induced] = []
     for purity in PURITIES:
         while len(rules) < max_rules and remaining:
             best = None
-            for potential in POTENTIALS:
+            for potential in CHOICES:
                 grown = grow(features, potential, remaining, purity, max_conditions, min_support, baseline)
                 if grown is None:
                     continue
@@ -205,6 +292,9 @@ def induce(records: Sequence[RecordedDecision] | Features, max_rules: int = 40, 
             if best is None:
                 break
             _, potential, conditions, mask, right = best
-            rules.append(Induced(Rule(potential, conditions), _count(mask), right))
+            if isinstance(potential, Ladder):
+                rules.append(Induced(potential.rungs(conditions), _count(mask), right, potential))
+            else:
+                rules.append(Induced((Rule(potential, conditions),), _count(mask), right))
             remaining &= ~mask
     return rules

@@ -108,6 +108,9 @@ def test_record_and_evaluate_on_the_command_line(tmp_path, capsys):
     data = json.loads(report.read_text())
     assert data["all"]["rate"] == 1.0 and data["all"]["decisions"] > 10
     assert data["following"]["interval"][0] > 0.5
+    # the playing decisions (what rules decide; a .rul file has no exchange rules) are reported apart
+    assert data["playing"]["decisions"] == data["leading"]["decisions"] + data["following"]["decisions"]
+    assert "playing" in capsys.readouterr().out
     bad = records_file(tmp_path, HEADER + "{}\n")
     assert main(["imitate", str(bad), "--evaluate", "Expert"]) != 0
     assert "r.jsonl:2" in capsys.readouterr().err
@@ -206,7 +209,6 @@ def test_any_value_in_any_field_is_read_or_refused_with_a_location(tmp_path_fact
 
 def test_simplifying_never_loses_earn_training_decisions_in_all():
     """Removals that each cost one decision (fewer than `earn`) must not add up past `earn`."""
-    import time
     from types import SimpleNamespace
 
     from personalities.mutation import Candidate
@@ -214,6 +216,7 @@ def test_simplifying_never_loses_earn_training_decisions_in_all():
 
     class EachRemovalCostsOne:
         scorer = SimpleNamespace(records=[])  # earn: its smallest, 2
+        replays = 0  # never counts: the budget never stops the simplification, only its losses do
 
         def __init__(self) -> None:
             self.now = 40
@@ -223,7 +226,7 @@ def test_simplifying_never_loses_earn_training_decisions_in_all():
             return [self.now] * len(candidates)
 
     start = Candidate.of(shipped("Classic"), "Classic")
-    search = Search(EachRemovalCostsOne(), start, seed=0, deadline=time.monotonic() + 5, lineage=[])
+    search = Search(EachRemovalCostsOne(), start, seed=0, replays=1, lineage=[])
     matched, kept = search.simplify((40, start))
     assert 40 - matched < search.earn
     assert kept.personality.rules  # one removal at most: Classic keeps rules

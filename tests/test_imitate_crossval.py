@@ -24,6 +24,7 @@ def test_fixed_iterations_replaces_every_budget_and_the_cap():
     spec = "ismcts:time=1.5,rollout=Classic,cap=2,pool=300"
     assert fixed_iterations(spec, 1500) == "ismcts:iterations=1500,rollout=Classic,pool=300"
     assert fixed_iterations("ismcts:iterations=9,cap=2", 40) == "ismcts:iterations=40"
+    assert fixed_iterations("ismcts", 40) == "ismcts:iterations=40"  # a bare search player's name
 
 
 def test_record_iterations_fixes_the_budget_and_refuses_a_rule_bot(tmp_path, capsys):
@@ -67,7 +68,7 @@ def test_learning_from_chance_never_leaves_the_start_worse_on_left_out_decisions
     plan = cv.best()
     assert plan == START_ALONE or cv.score(plan) > cv.start_score
     for part in plan.parts:  # each group's rules kept only when they beat the start there
-        assert part.kept and cv.scores[(plan.alone, part)] > cv.start_scores[part.group] or plan.alone
+        assert part.kept and cv.scores[(plan.placement, part)] > cv.start_scores[part.group] or plan.alone
 
 
 def test_without_a_start_imitation_begins_at_the_best_shipped_file(tmp_path):
@@ -109,9 +110,24 @@ def test_rules_induced_above_a_start_are_grown_for_what_they_add_to_it():
     assert found
     covered = 0
     for induced in found:
-        alone = Personality("one", (induced.rule,))
+        alone = Personality("one", induced.rules)
         fires = sum(1 << i for i, r in enumerate(features.records)
                     if decide(alone, r.view, random.Random(0))[1] is not None) & ~covered
         plays = judge.mask(alone)
-        assert (fires & plays & ~right).bit_count() > (fires & right & ~plays).bit_count(), induced.rule
+        assert (fires & plays & ~right).bit_count() > (fires & right & ~plays).bit_count(), induced.rules
         covered |= fires
+
+
+@pytest.mark.slow
+def test_the_budget_is_counted_not_timed_so_the_same_seed_gives_the_same_file_for_any_jobs(tmp_path):
+    """`--budget-hours` is counted in decisions replayed (`REPLAYS_PER_SECOND`): a search cut by its budget
+    (not stopping on its own) writes the same file however busy the machine, in one process or two."""
+    from president.authoring import imitation
+
+    path = tmp_path / "c.jsonl"
+    write_records(path, "Classic", record_matches("Classic", ["Classic"], preset("classic"), 12, 6))
+    budget = 60 / imitation.REPLAYS_PER_SECOND * 300  # about 60 training decisions a step: a few steps each
+    got = [imitate([str(path)], shipped("Beginner"), "Beginner", seed=2, holdout=0.2, budget_seconds=budget, jobs=j)
+           for j in (1, 2)]
+    assert got[0].found.text == got[1].found.text
+    assert got[0].lineage == got[1].lineage

@@ -2,7 +2,8 @@
 it did not learn from (docs/imitate.md, "How `president imitate` searches").
 
 The training rounds are cut into `FOLDS` folds of whole rounds. A plan (how a
-file is learned: the induced rules kept above the start's, or alone) is
+file is learned: the induced rules kept, placed above the start's, before its
+closing pass, or alone: `Placement`) is
 learned on all folds but one and scored on the one left out, in turn; its
 cross-validated match is the sum over the folds. The held-out rounds of
 `president imitate` are never read here.
@@ -12,15 +13,16 @@ from __future__ import annotations
 import enum
 import itertools
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from personalities.catalog import shipped, shipped_names
+from personalities.evaluator import decide
 from personalities.induction import Features, Induced, induce
-from personalities.matching import MatchRate, Scorer
+from personalities.matching import MatchRate, Scorer, bits
 from personalities.mutation import Candidate
 from personalities.records import RecordedDecision, Situation
-from personalities.syntax import Comparison, Condition, Personality, Rule
+from personalities.syntax import Comparison, Condition, Personality, PotentialKind, Rule
 from personalities.variables import Variable
 from recycle.tournament.schedule import derive_seed
 
@@ -67,14 +69,31 @@ class RulesPart:
                 f"{self.depth} conditions" if self.kept else f"{self.group.value}: no rules")
 
 
+class Placement(enum.Enum):
+    """Where a plan's induced rules go among the start's."""
+
+    ABOVE = "above the start's"
+    """Above all the start's rules: they decide first."""
+    ALONE = "alone"
+    """Without the start's rules (where no induced rule fires, the file passes or plays its lowest, as an
+    empty rule list does)."""
+    BEFORE_PASS = "above the start's last pass"
+    """Between the start's rules and its closing `P` (`closing`): they decide only where none of the start's
+    plays applied, so a rule can say "when nothing else beats the upcards" (the induction learns them from
+    those decisions only)."""
+
+
 @dataclass(frozen=True)
 class LearningPlan:
     """How a file is learned from training decisions: induced rules (for leading and following decisions
-    apart, or together) above the start's rules."""
+    apart, or together) placed among the start's rules."""
 
     parts: tuple[RulesPart, ...] = ()
-    alone: bool = False  # without the start's rules below (where no induced rule fires, the file passes or plays
-    # its lowest, as an empty rule list does)
+    placement: Placement = Placement.ABOVE
+
+    @property
+    def alone(self) -> bool:
+        return self.placement is Placement.ALONE
 
     @property
     def kept(self) -> int:
@@ -83,8 +102,7 @@ class LearningPlan:
     def words(self) -> str:
         if not self.kept:
             return "the start alone"
-        where = "alone" if self.alone else "above the start's"
-        return f"induced rules {where} (" + "; ".join(p.words() for p in self.parts if p.kept) + ")"
+        return f"induced rules {self.placement.value} (" + "; ".join(p.words() for p in self.parts if p.kept) + ")"
 
 
 START_ALONE = LearningPlan()
@@ -109,7 +127,7 @@ def confined(found: Sequence[Induced], group: RuleGroup) -> list[Induced]:
     if group is RuleGroup.PLAYING:
         return list(found)
     lead = Condition(Variable.LEAD, Comparison.EQ, int(group is RuleGroup.LEADING))
-    return [replace(i, rule=Rule(i.rule.potential, (lead, *i.rule.conditions))) for i in found]
+    return [i.confined(lead) for i in found]
 
 
 def baseline(records: Sequence[RecordedDecision], start: Candidate, seed: int) -> int:
@@ -118,23 +136,78 @@ def baseline(records: Sequence[RecordedDecision], start: Candidate, seed: int) -
     return Scorer(records, seed).mask(start.personality)
 
 
-def induced_for(records: Sequence[RecordedDecision], part: RulesPart, start: Candidate, alone: bool,
+def closing(start: Candidate) -> int:
+    """Where `Placement.BEFORE_PASS` puts induced rules: before the start's first `P` without conditions (it
+    decides everything below it), or at the end."""
+    rules = start.personality.rules
+    return next((k for k, r in enumerate(rules) if r.potential.kind is PotentialKind.PASS and not r.conditions),
+                len(rules))
+
+
+def reached(records: Sequence[RecordedDecision], start: Candidate, seed: int) -> int:
+    """The decisions (bit i: the i-th leading or following one) where none of the start's rules above
+    `closing` decides: where rules placed `BEFORE_PASS` may fire."""
+    k = closing(start)
+    lines = {r.line for r in start.personality.rules[:k]}
+    rng = random.Random(seed)
+    mine = [r for r in records if r.situation is not Situation.EXCHANGE]
+    fired = [decide(start.personality, r.view, rng)[1] for r in mine]
+    return bits([rule is None or rule.line not in lines for rule in fired])
+
+
+def induce_placed(features: Features, placement: Placement, start: Candidate, seed: int, base: int | None = None,
+                  reach: int | None = None, **options) -> list[Induced]:
+    """The decision list induced for a placement: alone, above the start's rules (grown for what they add to
+    them), or before its closing pass (learned from the decisions that reach it only)."""
+    if placement is Placement.ALONE:
+        return induce(features, **options)
+    base = baseline(features.records, start, seed) if base is None else base
+    if placement is Placement.ABOVE:
+        return induce(features, baseline=base, **options)
+    reach = reached(features.records, start, seed) if reach is None else reach
+    return induce(features, baseline=base, remaining=reach, **options)
+
+
+def placed(start: Candidate, found: Sequence[Induced], placement: Placement,
+           origin: Callable[[Induced], str] = lambda i: "") -> Candidate:
+    """The start's file with the induced rules placed."""
+    rules, origins = rules_of(found), [o for i in found for o in origins_of(i, origin)]
+    own, own_origins = list(start.personality.rules), list(start.origins)
+    if placement is Placement.ALONE:
+        return start.with_rules(rules, origins)
+    k = 0 if placement is Placement.ABOVE else closing(start)
+    return start.with_rules(own[:k] + rules + own[k:], own_origins[:k] + origins + own_origins[k:])
+
+
+def induced_for(records: Sequence[RecordedDecision], part: RulesPart, start: Candidate, placement: Placement,
                 seed: int) -> list[Induced]:
     """The induced rules a part keeps, learned from the records."""
     mine = _of(records, part.group)
     if not part.kept or not mine:
         return []
-    return confined(induce(Features(mine), max_rules=part.kept, max_conditions=part.depth, min_support=part.support,
-                           baseline=None if alone else baseline(mine, start, seed)), part.group)
+    return confined(induce_placed(Features(mine), placement, start, seed, max_rules=part.kept,
+                                  max_conditions=part.depth, min_support=part.support), part.group)
 
 
 def planned(start: Candidate, records: Sequence[RecordedDecision], plan: LearningPlan, seed: int,
             origin: Callable[[Induced], str] = lambda i: "") -> Candidate:
-    """The file a plan learns from the records: its induced rules above the start's, or alone."""
-    found = [i for part in plan.parts for i in induced_for(records, part, start, plan.alone, seed)]
-    below = () if plan.alone else start.personality.rules
-    return start.with_rules([i.rule for i in found] + list(below), [origin(i) for i in found]
-                            + ([] if plan.alone else list(start.origins)))
+    """The file a plan learns from the records: its induced rules placed among the start's."""
+    found = [i for part in plan.parts for i in induced_for(records, part, start, plan.placement, seed)]
+    return placed(start, found, plan.placement, origin)
+
+
+def rules_of(found: Sequence[Induced]) -> list[Rule]:
+    """The rules of induced rules and ladders, in order."""
+    return [r for i in found for r in i.rules]
+
+
+#: The origin of a ladder's rungs below its first: the block's comment, above the first, says it all.
+RUNG = "(the ladder above, continued)"
+
+
+def origins_of(found: Induced, origin: Callable[[Induced], str]) -> list[str]:
+    """One origin per rule: a ladder's first rung carries the block's, the others `RUNG`."""
+    return [origin(found)] + [RUNG] * (len(found.rules) - 1)
 
 
 def add(a: MatchRate | None, b: MatchRate) -> MatchRate:
@@ -154,13 +227,14 @@ class CrossValidation:
     part's rules never fire when following and the other way round, so the two groups' matches add up."""
 
     folds: list[tuple[tuple, tuple]]
-    scores: dict[tuple[bool, RulesPart], int]  # (alone, part): its matches
+    scores: dict[tuple[Placement, RulesPart], int]  # (placement, part): its matches
     start_scores: dict[RuleGroup, int]
 
-    def _best(self, group: RuleGroup, alone: bool) -> tuple[RulesPart, int]:
+    def _best(self, group: RuleGroup, placement: Placement) -> tuple[RulesPart, int]:
         """The group's part matching most left-out decisions (ties: fewer rules, the larger support, fewer
         conditions), or no rules when none beats the start alone."""
-        mine = {part: n for (solo, part), n in self.scores.items() if part.group is group and solo is alone}
+        mine = {part: n for (where, part), n in self.scores.items() if part.group is group and where is placement}
+        alone = placement is Placement.ALONE
         part, score = max(mine.items(), key=lambda kv: (kv[1], -kv[0].kept, kv[0].support, -kv[0].depth),
                           default=(None, 0))
         start = self.start_scores.get(group, 0)
@@ -171,12 +245,12 @@ class CrossValidation:
         matches most left-out decisions (ties: apart, above). Induced rules are kept only where they beat
         the start alone."""
         plans = []
-        for alone in (False, True):
-            apart = [self._best(RuleGroup.LEADING, alone), self._best(RuleGroup.FOLLOWING, alone)]
-            plans.append((sum(n for _, n in apart), LearningPlan(tuple(p for p, _ in apart if p.kept), alone)))
-            together = self._best(RuleGroup.PLAYING, alone)
-            plans.append((together[1], LearningPlan((together[0],) if together[0].kept else (), alone)))
-        # (max keeps the first of equals: apart before together, above the start's before alone)
+        for placement in Placement:
+            apart = [self._best(RuleGroup.LEADING, placement), self._best(RuleGroup.FOLLOWING, placement)]
+            plans.append((sum(n for _, n in apart), LearningPlan(tuple(p for p, _ in apart if p.kept), placement)))
+            together = self._best(RuleGroup.PLAYING, placement)
+            plans.append((together[1], LearningPlan((together[0],) if together[0].kept else (), placement)))
+        # (max keeps the first of equals: apart before together, in `Placement`'s order)
         score, plan = max(plans, key=lambda sp: sp[0])
         return plan if plan.kept and score > self.start_score else START_ALONE
 
@@ -187,7 +261,7 @@ class CrossValidation:
         covered = {s for p in plan.parts for s in p.group.situations}
         rest = sum(self.start_scores.get(RuleGroup(s.value), 0) for s in (Situation.LEADING, Situation.FOLLOWING)
                    if s not in covered)
-        return sum(self.scores[(plan.alone, p)] for p in plan.parts) + rest
+        return sum(self.scores[(plan.placement, p)] for p in plan.parts) + rest
 
     @property
     def start_score(self) -> int:
@@ -210,17 +284,17 @@ def cross_validate(records: Sequence[RecordedDecision], start: Candidate, seed: 
             start_scores[group] = start_scores.get(group, 0) + judge.matched(start.personality)
             if not mine or not judge.records:
                 continue
-            features, base = Features(mine), baseline(mine, start, seed)  # the start's, once per fold and group
-            for depth, support, alone in itertools.product(depths, supports, (False, True)):
-                found = confined(induce(features, max_rules=MAX_RULES, max_conditions=depth, min_support=support,
-                                        baseline=None if alone else base), group)
+            features = Features(mine)  # the start's right decisions and reach, once per fold and group:
+            base, reach = baseline(mine, start, seed), reached(mine, start, seed)
+            for depth, support, placement in itertools.product(depths, supports, Placement):
+                found = confined(induce_placed(features, placement, start, seed, base, reach, max_rules=MAX_RULES,
+                                               max_conditions=depth, min_support=support), group)
                 matched: dict[int, int] = {}  # rules kept -> matches (keeping more than were found: the same file)
                 for kept in KEPT[1:]:
                     used = min(kept, len(found))
                     if used not in matched:
-                        rules = [i.rule for i in found[:used]] + ([] if alone else list(start.personality.rules))
-                        matched[used] = judge.matched(start.with_rules(rules, [""] * len(rules)).personality)
-                    key = (alone, RulesPart(group, support, depth, kept))
+                        matched[used] = judge.matched(placed(start, found[:used], placement).personality)
+                    key = (placement, RulesPart(group, support, depth, kept))
                     scores[key] = scores.get(key, 0) + matched[used]
     return CrossValidation(cut, scores, start_scores)
 

@@ -6,7 +6,7 @@ out, `--holdout` of the rounds held out). On the training decisions:
 0. the start: `--start`, or the shipped personality matching most training decisions, so the
    file learned never begins below the best shipped one.
 1. beginning: the top rules of the decision list induced from the records
-   (`personalities.induction`), above the start's rules or alone, or the start alone.
+   (`personalities.induction`), above the start's rules, before its closing pass, or alone; or the start alone.
    How many rules, of which least support, is chosen by cross-validation
    (`crossval`: folds of the training rounds, each learned without and scored on):
    induced rules are kept only when they match more left-out decisions than the start alone.
@@ -14,7 +14,8 @@ out, `--holdout` of the rounds held out). On the training decisions:
    donors: the start's rules, the induced ones and every shipped
    personality's), a child kept when a sign test on the decisions it decides
    differently says it matches more training decisions than chance would (or
-   as many, shorter), until its share of `--budget-hours` is spent or `PATIENCE` steps
+   as many, shorter), until its share of `--budget-hours` is spent (counted in decisions replayed,
+   `REPLAYS_PER_SECOND`, never timed) or `PATIENCE` steps
    in a row find nothing.
 3. simplification: rules and conditions are removed while all the removals together
    cost fewer than `earn` training decisions (a rule stays only when it earns its place;
@@ -27,7 +28,6 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -44,7 +44,8 @@ from personalities.syntax import Personality
 from recycle.tournament.schedule import derive_seed
 from recycle.tournament.stats import wilson
 
-from president.authoring.crossval import FOLDS, LearningPlan, add, best_shipped, cross_validate, planned
+from president.authoring.crossval import (FOLDS, RUNG, LearningPlan, Placement, add, best_shipped, closing,
+                                          cross_validate, fold_rounds, planned)
 from president.authoring.evolution import simplifications
 
 #: Local search stops after this many steps in a row without a better child.
@@ -54,6 +55,10 @@ POPULATION = 8
 #: A mutation is kept when its gain in matched training decisions is this many standard deviations of
 #: chance (about a 2.5% one-sided level per child).
 Z = 2.0
+#: The pace a `--budget-hours` is counted at: decisions replayed (a candidate scored on one training decision)
+#: per second of budget. Counted, not timed, so what the search does, and whether it is kept, never depends on
+#: the clock (one process replays about 200,000 a second on this project's machine; scoring is not all).
+REPLAYS_PER_SECOND = 100_000
 
 
 @dataclass(frozen=True)
@@ -74,9 +79,10 @@ def split(records: Sequence[RecordedDecision], holdout: float, seed: int) -> Spl
 _WORKER: Scorer | None = None
 
 
-def _init_worker(paths: tuple[str, ...], holdout: float, seed: int, label: Label) -> None:
+def _init_worker(paths: tuple[str, ...], holdout: float, seed: int, label: Label, fold: int | None) -> None:
     global _WORKER
-    _WORKER = Scorer(split(load_all(paths, label), holdout, seed).train)
+    train = split(load_all(paths, label), holdout, seed).train
+    _WORKER = Scorer(train if fold is None else fold_rounds(train, FOLDS, seed)[fold][0], seed)  # as the judge's own
 
 
 def _score_text(text: str) -> int:
@@ -84,14 +90,16 @@ def _score_text(text: str) -> int:
 
 
 class Judge:
-    """Training matches of many candidates; with `jobs` > 1, worker processes each read the records once."""
+    """Training matches of many candidates; with `jobs` > 1, worker processes each read the records once.
+    `fold`: the scorer holds that fold's learning rounds (`fold_rounds`), not all the training ones."""
 
     def __init__(self, scorer: Scorer, paths: Sequence[str], holdout: float, seed: int, jobs: int,
-                 label: Label = Label.PLAYED) -> None:
+                 label: Label = Label.PLAYED, fold: int | None = None) -> None:
         self.scorer, self.jobs = scorer, jobs
         self._pool = None if jobs <= 1 else ProcessPoolExecutor(jobs, initializer=_init_worker,
-                                                                 initargs=(tuple(paths), holdout, seed, label))
+                                                                 initargs=(tuple(paths), holdout, seed, label, fold))
         self._known: dict[str, int] = {}
+        self.replays = 0  # decisions replayed so far (files met again are not replayed): the budget's count
 
     def close(self) -> None:
         if self._pool is not None:
@@ -109,6 +117,7 @@ class Judge:
             got = [self.scorer.mask(parse_personality(t)) for t in todo]
         else:
             got = list(self._pool.map(_score_text, todo))
+        self.replays += len(todo) * len(self.scorer.records)
         self._known.update(zip(todo, got))
         return [self._known[t] for t in texts]
 
@@ -125,7 +134,7 @@ class Search:
     judge: Judge
     start: Candidate
     seed: int
-    deadline: float
+    replays: int  # the budget: the judge's count of decisions replayed at which the local search stops
     lineage: list[str]
     note: Callable[[str], None] = lambda text: None
     induced: list = field(default_factory=list)
@@ -151,7 +160,7 @@ class Search:
     def climb(self, best: tuple[int, Candidate]) -> tuple[int, Candidate]:
         mutator = Mutator(self.donors())
         idle = step = 0
-        while idle < PATIENCE and time.monotonic() < self.deadline:
+        while idle < PATIENCE and self.judge.replays < self.replays:
             rng = random.Random(derive_seed(self.seed, "imitate", "step", step))
             children = [mutator.mutate(best[1], rng, f"step {step}") for _ in range(POPULATION)]
             masks = self.judge.masks([c for c, _ in children])
@@ -180,7 +189,8 @@ class Search:
 
     def simplify(self, best: tuple[int, Candidate]) -> tuple[int, Candidate]:
         before = best[0]
-        while time.monotonic() < self.deadline + 600:  # simplification may outlast the budget, bounded
+        while self.judge.replays < 2 * self.replays:  # as much again as the climb's budget (and every step
+            # removes a rule or a condition): a file of many rules (ladders) has many removals to score
             options = simplifications(best[1])
             if not options:
                 break
@@ -218,8 +228,9 @@ def imitate(paths: Sequence[str], start: Personality | None, start_name: str, se
         start_name, start, score = best_shipped(records.train, seed)
         lineage.append(f"started from {start_name}, the shipped personality matching most training decisions "
                        f"({score} of {len(records.train)})")
-    began = time.monotonic()
-    share = budget_seconds / (FOLDS + 1)  # the search once per fold (to validate it), and once on all
+    allowance = round(budget_seconds * REPLAYS_PER_SECOND)
+    share = allowance // (FOLDS + 1)  # the search once per fold (to validate it), and once on all
+    used = 0
     first = Candidate.of(start, start_name)
     cv = cross_validate(records.train, first, seed)
     plan = cv.best()
@@ -228,12 +239,16 @@ def imitate(paths: Sequence[str], start: Personality | None, start_name: str, se
                    f"{plan.words()}" + (f": {cv.score(plan)} matched" if plan.kept else ""))
     note(lineage[-1])
     planned_cv = searched_cv = None
-    for learn, aside in cv.folds:  # does the local search help, on decisions it did not see?
+    for fold, (learn, aside) in enumerate(cv.folds):  # does the local search help, on decisions it did not see?
         judge, begun = Scorer(aside, seed), planned(first, learn, plan, seed)
-        inner = Search(Judge(Scorer(learn, seed), paths, holdout, seed, 1), first, seed,
-                       time.monotonic() + share, [], induced=induced_rules(begun, first, plan))
-        planned_cv = add(planned_cv, judge.tally(begun.personality))
-        searched_cv = add(searched_cv, judge.tally(inner.run(begun)[1].personality))
+        scorer = Judge(Scorer(learn, seed), paths, holdout, seed, jobs, label, fold)
+        try:
+            inner = Search(scorer, first, seed, share, [], induced=induced_rules(begun, first, plan))
+            planned_cv = add(planned_cv, judge.tally(begun.personality))
+            searched_cv = add(searched_cv, judge.tally(inner.run(begun)[1].personality))
+            used += min(scorer.replays, share)
+        finally:
+            scorer.close()
     begun = planned(first, records.train, plan, seed, _origin)
     if searched_cv.matched <= planned_cv.matched:
         lineage.append(f"no local search: mutations and simplification matched {searched_cv.matched} left-out "
@@ -245,7 +260,7 @@ def imitate(paths: Sequence[str], start: Personality | None, start_name: str, se
     note(lineage[-1])
     judge = Judge(Scorer(records.train, seed), paths, holdout, seed, jobs, label)
     try:
-        search = Search(judge, first, seed, max(began + budget_seconds, time.monotonic() + share), lineage, note,
+        search = Search(judge, first, seed, max(allowance - used, share), lineage, note,
                         induced_rules(begun, first, plan))
         _, result = search.run(begun)
     finally:
@@ -257,12 +272,15 @@ def induced_rules(learned: Candidate, start: Candidate, plan: LearningPlan) -> l
     """The rules of `learned` (`planned`'s file) that were induced: those above the start's (`plan.kept` is
     only at most how many; fewer may have been found)."""
     rules = learned.personality.rules
-    return list(rules if plan.alone else rules[:len(rules) - len(start.personality.rules)])
+    if plan.alone:
+        return list(rules)
+    k = 0 if plan.placement is Placement.ABOVE else closing(start)
+    return list(rules[k:k + len(rules) - len(start.personality.rules)])
 
 
 def _origin(rule: Induced) -> str:
-    return (f"induced from the records (where it came in, it fired on {rule.fired} decisions, {rule.correct} "
-            "right)")
+    return (f"{rule.words()}, induced from the records (where it came in, it fired on {rule.fired} decisions, "
+            f"{rule.correct} right)")
 
 
 class ImitateError(ValueError):
@@ -277,12 +295,19 @@ def rate_text(matched: int, total: int) -> str:
     return f"{100 * matched / total:.1f}% ({100 * lo:.1f}-{100 * hi:.1f})"
 
 
+def playing(tally: MatchRate) -> tuple[int, int]:
+    """(matched, decisions) on the playing decisions, leading and following: what rules decide (a `.rul`
+    file has no exchange rules, so every file gives the same gift)."""
+    mine = [(m, n) for s, m, n in tally.by_situation if s is not Situation.EXCHANGE]
+    return sum(m for m, _ in mine), sum(n for _, n in mine)
+
+
 def tally_json(tally: MatchRate) -> dict:
     def one(m: int, n: int) -> dict:
         lo, hi = wilson(m, n) if n else (math.nan, math.nan)
         return {"matched": m, "decisions": n, "rate": m / n if n else None,
                 "interval": [lo, hi] if n else None}
-    return {"all": one(tally.matched, tally.total),
+    return {"all": one(tally.matched, tally.total), "playing": one(*playing(tally)),
             **{s.value: one(m, n) for s, m, n in tally.by_situation}}
 
 
@@ -317,8 +342,15 @@ def imitated_text(candidate: Candidate, about: dict, lineage: Sequence[str], tra
              "only when it matched more training decisions than chance would, or as many with a shorter file):"]
     lines += [f";   {step}" for step in lineage]
     played = parse_personality(candidate.text)  # its line numbers are those `fired` counted
+    blocks: list[tuple[str, list]] = []  # (origin, rules): a ladder's rungs are one block, under one comment
     for rule, counted, origin in zip(candidate.personality.rules, played.rules, candidate.origins):
-        n, right = fired.get(counted.line, (0, 0))
+        if origin == RUNG and blocks:
+            blocks[-1][1].append((rule, counted))
+        else:
+            blocks.append((origin, [(rule, counted)]))
+    for origin, rules in blocks:
+        n = sum(fired.get(counted.line, (0, 0))[0] for _, counted in rules)
+        right = sum(fired.get(counted.line, (0, 0))[1] for _, counted in rules)
         lines += ["", f"; {origin}. In training it decided {n} decisions and played the recorded play in "
-                      f"{right}.", str(rule)]
+                      f"{right}.", *(str(rule) for rule, _ in rules)]
     return "\n".join(lines) + "\n"

@@ -15,6 +15,7 @@ from typing import Any, Callable, Iterator, Sequence
 from personalities.records import RecordedDecision, Visit, header, record_lines, situation_of
 from recycle.kernel.protocol import play_game
 from recycle.kernel.specs import AgentSpecError, parse_spec
+from recycle.players import SEARCH_PLAYER_NAMES
 
 from president.agents.opponents import make_bots
 from president.game.cards import Give
@@ -34,7 +35,7 @@ def fixed_iterations(spec: str, iterations: int) -> str:
     on any machine however busy (a capped search stops early under load). Only a search player's spec
     (`name:key=value,...`) has a budget; the spec's check (`check_agents_for`) then refuses a bot without one."""
     name, params = parse_spec(spec)
-    if not params:
+    if not params and name.lower() not in SEARCH_PLAYER_NAMES:  # a bare `ismcts` is a search player too
         raise AgentSpecError(f"--iterations: {spec!r} is not a search player's spec (write e.g. "
                              "ismcts:rollout=Classic)")
     kept = [f"{k}={v}" for k, v in params.items() if k not in _BUDGET_KEYS]

@@ -23,7 +23,7 @@ from recycle.kernel.errors import UsageError
 from recycle.cli.output import write_json
 from recycle.kernel.suggest import hint
 
-from president.authoring.imitation import firings, imitate, imitated_text, rate_text, tally_json
+from president.authoring.imitation import firings, imitate, imitated_text, playing, rate_text, tally_json
 from president.cli.common import console, err_console, print_table, rules_dirs, seed_of
 
 HOURS, HOLDOUT, JOBS = FloatRange(0.0, 1000.0, open_low=True), FloatRange(0.0, 0.9, open_high=False), IntRange(1, 64)
@@ -42,7 +42,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", metavar="ME.rul", type=new_output_file, help="the personality written")
     p.add_argument("--evaluate", metavar="RUL", help="only score this personality against the records")
     p.add_argument("--budget-hours", type=HOURS, default=DEFAULT_HOURS, metavar="H",
-                   help=f"time for the search (default {DEFAULT_HOURS}: three minutes)")
+                   help=f"the search's budget (default {DEFAULT_HOURS}: three minutes), counted in decisions "
+                        "replayed at a fixed pace, so the same seed gives the same file on any machine")
     p.add_argument("--seed", type=SEED, default=None, help="random seed (printed when omitted)")
     p.add_argument("--holdout", type=HOLDOUT, default=0.2, metavar="SHARE",
                    help="share of the rounds held out, to measure on decisions not trained on (default 0.2)")
@@ -79,6 +80,7 @@ def rates_table(columns: list[tuple[str, MatchRate]], label: Label = Label.PLAYE
             m, n = next(((m, n) for x, m, n in tally.by_situation if x is s), (0, 0))
             cells.append(f"{rate_text(m, n)} of {n}" if n else "-")
         table.add_row(s.value, *cells)
+    table.add_row("playing", *[f"{rate_text(*playing(t))} of {playing(t)[1]}" for _, t in columns])
     table.add_row("all", *[f"{rate_text(t.matched, t.total)} of {t.total}" for _, t in columns])
     return table
 
