@@ -276,26 +276,23 @@ def observation_belief(observation: Any, method: str = UNIFORM) -> Belief | None
 def placed_right(belief: Belief, truth: Holdings) -> tuple[float, int]:
     """(cards the belief puts in the hand that holds them, the opponents' cards): by kind of card,
     `min(expected, true count)` summed over opponents and kinds."""
+    return _right(belief, truth, lambda h: h.expected)
+
+
+def guessed_right(belief: Belief, truth: Holdings) -> tuple[float, int]:
+    """The same count for the likeliest hands: `min(guessed, true count)`."""
+    return _right(belief, truth, lambda h: h.likeliest)
+
+
+def _right(belief: Belief, truth: Holdings, counts) -> tuple[float, int]:
+    """(sum over opponents and kinds of `min(counts(hand)[kind], true count)`, the opponents' cards)."""
     labels, rows = truth
     right, total = 0.0, 0
     for h in belief.hands:
-        expected = dict(h.expected)
+        held = dict(counts(h))
         row = rows[h.player]
         total += sum(row)
-        right += sum(min(expected.get(label, 0.0), n) for label, n in zip(labels, row) if label)
-    return right, total
-
-
-def guessed_right(belief: Belief, truth: Holdings) -> tuple[int, int]:
-    """(cards the likeliest hands put in the hand that holds them, the opponents' cards): by kind of
-    card, `min(guessed, true count)` summed over opponents and kinds."""
-    labels, rows = truth
-    right, total = 0, 0
-    for h in belief.hands:
-        guess = dict(h.likeliest)
-        row = rows[h.player]
-        total += sum(row)
-        right += sum(min(guess.get(label, 0), n) for label, n in zip(labels, row) if label)
+        right += sum(min(held.get(label, 0), n) for label, n in zip(labels, row) if label)
     return right, total
 
 
