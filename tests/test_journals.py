@@ -203,7 +203,8 @@ def _interrupt_when(cmd: list[str], journal_glob: tuple[Path, str], lines: int) 
 @pytest.mark.slow
 def test_ctrl_c_in_a_single_game_analysis_prints_partial_figures_and_the_resume_command(tmp_path,
                                                                                        run_state_folder):
-    args = ["analyze", "President5", "--games", "4", "--rollouts", "1", "--bootstrap", "10", "--seed", "3"]
+    # (enough games that a loaded machine cannot finish them between the journal's 4th line and Ctrl-C)
+    args = ["analyze", "President5", "--games", "12", "--rollouts", "1", "--bootstrap", "10", "--seed", "3"]
     stopped = _interrupt_when([sys.executable, "-m", "recycle.cli.main", *args, "--json", str(tmp_path / "r.json")],
                               (run_state_folder, "analysis-*.jsonl"), 4)
     journal = run_state_folder / "analysis-President5-3.jsonl"
@@ -222,7 +223,7 @@ def test_ctrl_c_in_a_single_game_analysis_prints_partial_figures_and_the_resume_
 @pytest.mark.slow
 def test_ctrl_c_in_evolve_prints_the_generations_done_and_the_resume_command(tmp_path):
     out = tmp_path / "x.rul"
-    cmd = [sys.executable, "-m", "president.cli.main", "evolve", "Classic", "--generations", "30", "--population", "1",
+    cmd = [sys.executable, "-m", "president.cli.main", "evolve", "Classic", "--generations", "300", "--population", "1",
            "--deals", "2", "--rounds", "1", "--seed", "4", "--against", "Cautious,Gambler", "--out", str(out)]
     stopped = _interrupt_when(cmd, (tmp_path, "x-evolve-*.jsonl"), 2)  # the header and a generation
     journal = tmp_path / "x-evolve-4.jsonl"

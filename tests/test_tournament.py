@@ -225,7 +225,7 @@ def test_sprt_stops_when_decided(tmp_path):
 def test_ctrl_c_stops_cleanly_with_a_partial_table(tmp_path):
     journal = tmp_path / "c.jsonl"
     proc = subprocess.Popen([sys.executable, "-m", "president.cli.main", "tournament", "Classic", "random", "--matches",
-                             "200", "--rounds", "2", "--seed", "4", "-j2", "--out", str(journal)],
+                             "2000", "--rounds", "2", "--seed", "4", "-j2", "--out", str(journal)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     deadline = time.monotonic() + 60
     while (not journal.exists() or len(journal_lines(journal)) < 10) and time.monotonic() < deadline:

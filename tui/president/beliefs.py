@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from functools import partial
 
+from rich.console import Group
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
@@ -22,7 +23,8 @@ from textual.widgets import Static
 from president.agents.beliefs import seat_belief
 
 from tui.president.session import HUMAN, Session
-from tui.shared.traceview import render_belief
+
+from tui.shared.traceview import render_belief, render_guess
 
 ABOUT = "From what you have seen: your cards, the plays, your exchange."
 
@@ -76,7 +78,8 @@ class BeliefScreen(ModalScreen[None]):
         if message.error is not None or message.belief is None:
             grid.update(f"no belief here: {message.error or 'nothing is hidden'}")
             return
-        grid.update(render_belief(message.belief, self.session.names))
+        names = self.session.names
+        grid.update(Group(render_belief(message.belief, names), render_guess(message.belief, names)))
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -31,12 +31,15 @@ from tui.shared.botjob import BotDecision
 
 
 def render_belief(belief: Any, names: Sequence[str] | None = None) -> RenderableType:
-    """A bot's belief, compact: a column per opponent, a row per kind of card, expected counts; then each
-    opponent's likeliest hand."""
+    """A bot's belief, compact: a column per opponent, a row per kind of card, expected counts."""
     lines = [Text(f"belief, expected cards: {belief.method}", style="italic")]
     lines += [Text(line, style="bold" if i == 0 else "") for i, line in enumerate(belief.grid(names))]
-    lines += [Text(line, style="italic" if i == 0 else "") for i, line in enumerate(belief.guess_lines(names))]
     return Group(*lines)
+
+
+def render_guess(belief: Any, names: Sequence[str] | None = None) -> RenderableType:
+    """Each opponent's likeliest hand, a line each (shown after the trace: the grid and the trace come first)."""
+    return Group(*(Text(line, style="italic" if i == 0 else "") for i, line in enumerate(belief.guess_lines(names))))
 
 
 def render_trace(trace: Any, as_json: bool = False, belief: Any = None,
@@ -60,6 +63,8 @@ def render_trace(trace: Any, as_json: bool = False, belief: Any = None,
             parts.append(Pretty(data))
     else:
         parts.append(trace)
+    if belief is not None and not as_json:
+        parts.append(render_guess(belief, names))
     return Group(*parts)
 
 
