@@ -54,3 +54,35 @@ def test_the_score_is_written_in(monkeypatch):
     game = parse_game(GAME.replace("MAP", APART), "fused.rcy")
     new_game(game, 0, engine=Engine.COMPILED).random_playout(random.Random(0))
     assert any("._cache.get(" in text and "_attrs, 1)" in text for text in built)
+
+
+#: A climbing stage whose map changes every round, between one that ties and one that does not:
+#: the options are counted (no draw) only under the map that scores every card apart, so the
+#: rounds (`rounds.round_source`) must ask again whenever another map is stored.
+TIES4 = TIES[:-1] + " ((RANK : FOUR) 4))"
+APART4 = APART[:-1] + " ((RANK : FOUR) 40) ((SUIT : GREEN) 2))"
+CLIMB = """(game (setup (create players 2) (create deck (game iloc STOCK) (deck (RANK (ONE, TWO, THREE, FOUR))
+                                                                  (SUIT (RED, BLUE, GREEN)))))
+  (do ((set (game points K) TIES) (shuffle (game iloc STOCK)) (repeat 6 (all player 'P (move (top (game iloc STOCK)) (top ('P iloc HAND)))))))
+  (stage player (end (any player 'P (== (size ('P iloc HAND)) 0)))
+    (do (((== (game sto R) 0) (set (game points M) TIES)) ((== (game sto R) 1) (set (game points M) APART))
+         (set (game sto R) (- 1 (game sto R)))
+         ((> (game sto PASSES) 0) (do ((repeat all (move (top (game vloc TABLE)) (top (game vloc DISCARD))))
+                                       (set (game sto PASSES) 0) (set (game sto TOP) 0))))))
+    (choice (((== (size (game vloc TABLE)) 0)
+              (any (range 1..2) 'N (any (tuples 'N ((current player) iloc HAND) using (game points K)) 'T
+                   (do ((all 'T 'C (move 'C (top (game vloc TABLE))))
+                        (set (game sto TOP) (score (max (game vloc TABLE) using (game points M)) using (game points M))))))))
+             ((> (size (game vloc TABLE)) 0)
+              (any (tuples (size (game vloc TABLE)) ((current player) iloc HAND) using (game points K)) 'T
+                   ((> (score (max 'T using (game points M)) using (game points M)) (game sto TOP))
+                    (do ((repeat all (move (top (game vloc TABLE)) (top (game vloc DISCARD))))
+                         (all 'T 'C (move 'C (top (game vloc TABLE))))
+                         (set (game sto TOP) (score (max (game vloc TABLE) using (game points M)) using (game points M))))))))
+             ((> (size (game vloc TABLE)) 0) (inc (game sto PASSES) 1)))))
+  (scoring max ((current player) sto TOP)))""".replace("TIES", TIES4).replace("APART", APART4)
+
+
+def test_rounds_ask_again_about_each_map_stored():
+    game = parse_game(CLIMB, "climb.rcy")
+    assert [playout(game, seed, Engine.REFERENCE) for seed in range(12)] == [playout(game, seed) for seed in range(12)]
