@@ -44,7 +44,7 @@ class ExprSource:
 
     def _source_base(self) -> dict:
         return {"_players": self.table.players, "_attrs": self.attrs, "_GameError": GameError, "_place": place,
-                "_seated": seated, "_all": all, "_any": any,
+                "_seated": seated,
                 "_EMPTY_PM": PointMap(()), "_iterate": self.iterate}
 
     def pure(self, node) -> bool:
@@ -271,7 +271,8 @@ class ExprSource:
         if found is None:
             return None
         empty, lists = found
-        return Piece(f"(not _all({lists}))" if empty == "not " else f"_any({lists})", "bool", True)
+        every, some = src.const(all), src.const(any)  # (names of the source's own: no builtin named)
+        return Piece(f"(not {every}({lists}))" if empty == "not " else f"{some}({lists})", "bool", True)
 
     def _src_AllTrue(self, src, n, env, bound, depth):
         """`(all player 'P (OP (size ('P LOC NAME)) 0))` as `_src_AnyTrue` writes its (any ...)."""
@@ -279,7 +280,8 @@ class ExprSource:
         if found is None:
             return None
         empty, lists = found
-        return Piece(f"(not _any({lists}))" if empty == "not " else f"_all({lists})", "bool", True)
+        every, some = src.const(all), src.const(any)
+        return Piece(f"(not {some}({lists}))" if empty == "not " else f"{every}({lists})", "bool", True)
 
     # --- leaves and owners ------------------------------------------------------
 
