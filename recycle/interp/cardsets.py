@@ -94,6 +94,8 @@ fast_sift = sift if _C is None else _C.sift
 #: `pick(cards, pm, attrs, sign)`: the highest (1) or lowest (-1) of plain cards that do not tie, in C;
 #: None there (a tie draws, an empty list is an error: `Evaluator.extreme_of`'s) and where not built.
 fast_pick = (lambda cards, pm, attrs, sign: None) if _C is None else _C.pick
+#: Is `fast_pick` the C one (else it always says None: worth no call written into source)?
+PICK_BUILT = _C is not None
 
 
 def engine() -> str:

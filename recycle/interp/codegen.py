@@ -29,6 +29,7 @@ from recycle.lang import tree as T
 
 from recycle.interp import forms
 from recycle.interp.forms import ClosureSource
+from recycle.interp.cardsets import PICK_BUILT, fast_pick
 from recycle.interp.source import Piece, Source, place, seated, shifted
 from recycle.interp.store import GAME, PointMap
 
@@ -219,17 +220,68 @@ class ExprSource:
         """`(size (filter player 'P (OP (size ('P LOC NAME)) 0)))`, how many players' place is
         (not) empty, as one count in C over the players' lists (kept per store, `seated`);
         False (nothing written) for any other filter."""
-        test = emptiness(n.condition) if type(n.condition) is T.Compare else None
-        if test is None or type(test[1].owner) is not T.Var or test[1].owner.name != n.var.name:
+        found = self._seated_test(src, n)
+        if found is None:
             return False
-        empty, place = test
-        key = self.key(src, place, (place.visibility,), "env", {n.var.name: ("seat", "_x")}, 1)
-        if key is None or key.seats is None:
-            return False
-        _, lists = src.kept(1, "0", f"_seated({{cells}}, st, {key.seats[0]})")
+        empty, lists = found
         src.emit(2, f"_h = {lists}")
         src.emit(2, "return sum(map(bool, _h))" if empty == "not not " else "return len(_h) - sum(map(bool, _h))")
         return True
+
+    def _seated_test(self, src: Source, n) -> tuple[str, str] | None:
+        """(the test's prefix, source giving every seat's list of the place, kept per store:
+        `seated`) when `n`'s condition asks whether player `n.var`'s place is (not) empty, over
+        all players; else None."""
+        if type(n.collection) is not T.Players or type(n.condition) is not T.Compare:
+            return None
+        test = emptiness(n.condition)
+        if test is None or type(test[1].owner) is not T.Var or test[1].owner.name != n.var.name:
+            return None
+        empty, place = test
+        key = self.key(src, place, (place.visibility,), "env", {n.var.name: ("seat", "_x")}, 1)
+        if key is None or key.seats is None:
+            return None
+        return empty, src.kept(1, "0", f"_seated({{cells}}, st, {key.seats[0]})")[1]
+
+    def score_of_extreme(self, src: Source, n, env, bound, depth) -> Piece | None:
+        """`(score (max CARDS using P) using P)`, P one fixed point storage, as the fused closure
+        does it (`fast._score_of_extreme`) without a call: the card picked in C, its kept score;
+        where that does not answer (no map stored, a tie to draw for, a score not kept yet) the
+        closure is called, which does all again (reading changes nothing). None: not that form."""
+        pick = n.card
+        if not PICK_BUILT or type(pick) not in (T.MaxCard, T.MinCard) or type(pick.using) is not T.PointStorage \
+                or type(n.using) is not T.PointStorage:
+            return None
+        key = self.fixed_key(pick.using, ())
+        if key is None or key != self.fixed_key(n.using, ()):
+            return None
+        cards = self.expr(src, pick.cards, env, bound, depth)
+        if not cards.safe or cards.kind != "cards":
+            return None
+        m, k, got = src.temp(), src.temp(), src.temp()
+        sign, pm_class, picked = 1 if type(pick) is T.MaxCard else -1, src.const(PointMap), src.const(fast_pick)
+        return Piece(f"({got} if type({m} := st.points.get({src.const(key)})) is {pm_class} and ({k} := {picked}("
+                     f"{cards.code}, {m}, _attrs, {sign})) is not None and ({got} := {m}._cache.get({k})) is not None "
+                     f"else {self.call(src, n, env).code})", "int", exact=True)
+
+    def _src_AnyTrue(self, src, n, env, bound, depth):
+        """`(any player 'P (OP (size ('P LOC NAME)) 0))` (a climbing game's end: someone is out)
+        as one test in C over the players' lists (`_seated_test`); else None (the loop's function)."""
+        found = self._seated_test(src, n)
+        if found is None:
+            return None
+        empty, lists = found
+        every, some = src.const(all), src.const(any)  # (names of the source's own: no builtin named)
+        return Piece(f"(not {every}({lists}))" if empty == "not " else f"{some}({lists})", "bool", True)
+
+    def _src_AllTrue(self, src, n, env, bound, depth):
+        """`(all player 'P (OP (size ('P LOC NAME)) 0))` as `_src_AnyTrue` writes its (any ...)."""
+        found = self._seated_test(src, n)
+        if found is None:
+            return None
+        empty, lists = found
+        every, some = src.const(all), src.const(any)
+        return Piece(f"(not {some}({lists}))" if empty == "not " else f"{every}({lists})", "bool", True)
 
     # --- leaves and owners ------------------------------------------------------
 

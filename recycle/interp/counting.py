@@ -160,7 +160,17 @@ def count_source(src: Source, indent: int, plan: Plan, walk, max_steps: int) -> 
     emit = src.emit
     emit(indent, "_ro = _Leaves()")
     inner = indent
-    if plan.ranked:  # max and min by these maps draw for ties: there must be none
+    if plan.ranked and src.places is not None:  # (a stage's rounds: the last map proven kept in a local)
+        for key in plan.ranked:
+            proven = proven_local(src, "distinct", key)
+            emit(indent, f"if _ro is not None and (_rp := st.points.get({src.const(key)})) is not {proven}:")
+            emit(indent + 1, "if _rp is not None and _distinct(_rp, _attrs):")
+            emit(indent + 2, f"{proven} = _rp")
+            emit(indent + 1, "else:")
+            emit(indent + 2, "_ro = None")
+        emit(indent, "if _ro is not None:")
+        inner += 1
+    elif plan.ranked:  # max and min by these maps draw for ties: there must be none
         emit(indent, f"for _rk in {src.const(tuple(plan.ranked))}:")
         emit(indent + 1, "_rp = st.points.get(_rk)")
         emit(indent + 1, "if _rp is None or not _distinct(_rp, _attrs):")
@@ -185,12 +195,29 @@ def count_source(src: Source, indent: int, plan: Plan, walk, max_steps: int) -> 
     emit(indent + 2, "_ro = None")
     for key in plan.points:  # (point maps are immutable: each asked about once)
         name = src.const(key)
+        if src.places is not None:  # (a stage's rounds: the last map found small kept in a local)
+            small = proven_local(src, "small", key)
+            emit(indent, f"if _ro is not None and (_rp := st.points.get({name})) is not {small}:")
+            emit(indent + 1, f"if _rp is None or _psmall.get({name}) is _rp:")
+            emit(indent + 2, f"{small} = _rp")
+            emit(indent + 1, "elif _small(_rp):")
+            emit(indent + 2, f"_psmall[{name}] = {small} = _rp")
+            emit(indent + 1, "else:")
+            emit(indent + 2, "_ro = None")
+            continue
         emit(indent, f"if _ro is not None and (_rp := st.points.get({name})) is not None "
                      f"and _psmall.get({name}) is not _rp:")
         emit(indent + 1, "if _small(_rp):")
         emit(indent + 2, f"_psmall[{name}] = _rp")
         emit(indent + 1, "else:")
         emit(indent + 2, "_ro = None")
+
+
+def proven_local(src: Source, question: str, key) -> str:
+    """A local of a function running long with one store (`Source.places`: a stage's rounds)
+    keeping the point map at `key` last found to pass `question` ("distinct", "small"; maps are
+    immutable, so the answer holds while the same map is stored); False before any."""
+    return src.places.setdefault((question, key), (f"_L{len(src.places)}", "False"))[0]
 
 
 def site_source(src: Source, indent: int, site: Site, env: str, values: list[str], stmt) -> None:

@@ -291,6 +291,9 @@ def card_att(c, src, n, env, bound, depth):
 
 def score(c, src, n, env, bound, depth):
     """(score CARD using POINTS)."""
+    fused = c.score_of_extreme(src, n, env, bound, depth) if type(src) is not ClosureSource else None
+    if fused is not None:
+        return fused
     pm, card = c.expr(src, n.using, env, bound, depth), c.expr(src, n.card, env, bound, depth)
     if pm.kind != "points":
         return None

@@ -88,7 +88,7 @@ class RunnersMixin:
         (it raises the located error); else a call of that function. `steady`: the node is known
         to draw nothing where the source runs (`counting.steady`), so it counts as pure."""
         piece = self.expr(src, node, env, bound)
-        if piece.safe:
+        if piece.safe or piece.exact:
             return piece.code, piece.kind
         if piece.called or not (steady or self.pure(node)):
             return f"{src.call(self.fn(node))}({env}, st)", piece.kind

@@ -24,12 +24,13 @@ class Piece:
     of a location may say how it is found: `fixed`, the name of a constant key, or `seats`,
     (the name of the keys by seat, the seat's source)."""
 
-    __slots__ = ("code", "kind", "safe", "called", "fixed", "seats")
+    __slots__ = ("code", "kind", "safe", "called", "fixed", "seats", "exact")
 
     def __init__(self, code: str, kind: str = "any", safe: bool = False, called: bool = False,
-                 fixed: str | None = None, seats: tuple[str, str] | None = None) -> None:
+                 fixed: str | None = None, seats: tuple[str, str] | None = None, exact: bool = False) -> None:
         self.code, self.kind, self.safe, self.called = code, kind, safe, called
         self.fixed, self.seats = fixed, seats
+        self.exact = exact  # does exactly what a call of the node's function does (its errors and draws too)
 
 
 def place(cells: list, i: int, st, key):
