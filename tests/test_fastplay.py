@@ -12,7 +12,6 @@ from __future__ import annotations
 import dataclasses
 import importlib.util
 import json
-import os
 import pickle
 import random
 import subprocess
@@ -33,6 +32,8 @@ from president.game.knowledge import Dealer
 from president.game.legality import python_legal_plays
 from president.game.settings import EqualValue, JokerMode, Settings, preset
 from president.game.state import Phase, PresidentState
+
+from pure_runs import run_module
 
 compiled_only = pytest.mark.skipif(not fastplay.compiled(), reason=f"engine: {fastplay.engine()}")
 
@@ -148,13 +149,7 @@ def test_search_decides_the_same_compiled_or_not():
 
 
 def run_president(*args: str, pure: bool) -> subprocess.CompletedProcess:
-    env = dict(os.environ)
-    env.pop(fastplay.PURE_VARIABLE, None)
-    if pure:
-        env[fastplay.PURE_VARIABLE] = "1"
-    # from / so that the package found is the installed one, as in this process (not a source tree in the cwd)
-    return subprocess.run([sys.executable, "-m", "president.cli.main", *args], env=env, capture_output=True, cwd="/",
-                          text=True, check=True)
+    return run_module("president.cli.main", fastplay.PURE_VARIABLE, pure, *args)
 
 
 def test_version_says_which_engine_runs():

@@ -4,10 +4,8 @@ Python reference: the sets of k cards of one score, the sets that beat a bound, 
 from __future__ import annotations
 
 import importlib.util
-import os
 import random
 import subprocess
-import sys
 from itertools import combinations
 
 import pytest
@@ -19,6 +17,8 @@ from recycle.interp import cardsets, counting, fast, new_game
 from recycle.interp.store import PointMap
 from recycle.kernel.protocol import RandomAgent, play_game
 from recycle.lang import load_game
+
+from pure_runs import run_module
 
 C = cardsets._C
 needs_c = pytest.mark.skipif(C is None, reason="the compiled collection work is not in use (not built, or RECYCLE_PURE=1)")
@@ -116,12 +116,7 @@ def test_pick_is_the_extreme_or_none_where_it_would_draw(pm, hand, sign):
 
 
 def run_recycle(*args: str, pure: bool) -> subprocess.CompletedProcess:
-    env = dict(os.environ)
-    env.pop(cardsets.PURE_VARIABLE, None)
-    if pure:
-        env[cardsets.PURE_VARIABLE] = "1"
-    return subprocess.run([sys.executable, "-m", "recycle.cli.main", *args], env=env, capture_output=True, cwd="/",
-                          text=True, check=True)
+    return run_module("recycle.cli.main", cardsets.PURE_VARIABLE, pure, *args)
 
 
 def test_version_says_which_collection_work_runs():
