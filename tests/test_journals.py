@@ -19,6 +19,8 @@ from recycle.cli.main import main as recycle_main
 from recycle.kernel.diagnostics import DiagnosticError
 from recycle.kernel.journal_file import Journal, JournalBusy, verify
 
+from pure_runs import as_at_a_terminal
+
 TINY = ["Classic", "Gambler", "random", "--matches", "3", "--rounds", "2", "--seed", "5"]
 
 
@@ -187,7 +189,8 @@ def test_a_personality_edited_after_the_start_changes_nothing_and_is_named_on_re
 # ---- Ctrl-C: kept, shown, and the exact command to go on ------------------------------------------
 def _interrupt_when(cmd: list[str], journal_glob: tuple[Path, str], lines: int) -> subprocess.CompletedProcess:
     env = {**os.environ, "COLUMNS": "120"}
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
+                            env=env, preexec_fn=as_at_a_terminal)
     folder, pattern = journal_glob
     deadline = time.monotonic() + 120
     while proc.poll() is None and time.monotonic() < deadline:

@@ -22,6 +22,8 @@ from recycle.tournament import (SPRT, ClusterSum, GameRecord, Schedule, Tally, T
 from recycle.kernel.diagnostics import DiagnosticError
 from recycle.tournament.journal import records, repair
 
+from pure_runs import as_at_a_terminal
+
 TINY = ["Classic", "random", "Cautious", "--matches", "3", "--rounds", "2", "--seed", "5"]
 
 
@@ -226,9 +228,11 @@ def test_ctrl_c_stops_cleanly_with_a_partial_table(tmp_path):
     journal = tmp_path / "c.jsonl"
     proc = subprocess.Popen([sys.executable, "-m", "president.cli.main", "tournament", "Classic", "random", "--matches",
                              "2000", "--rounds", "2", "--seed", "4", "-j2", "--out", str(journal)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
+                            start_new_session=True, preexec_fn=as_at_a_terminal)
     deadline = time.monotonic() + 60
-    while (not journal.exists() or len(journal_lines(journal)) < 10) and time.monotonic() < deadline:
+    while (not journal.exists() or len(journal_lines(journal)) < 10) and time.monotonic() < deadline \
+            and proc.poll() is None:
         time.sleep(0.01)
     os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C sends to the terminal's process group
     out, err = proc.communicate(timeout=60)
