@@ -149,12 +149,13 @@ def steady(node, fixed_key, ranked: set) -> bool:
     return True
 
 
-def count_source(src: Source, indent: int, plan: Plan, walk, max_steps: int) -> None:
+def count_source(src: Source, indent: int, plan: Plan, walk, max_steps: int, steps: str = "st.steps") -> None:
     """Source setting `_ro` to the options counted by `plan` in the env `env` (`Leaves`, `_rn` of
     them), or to None where they must be explored (`CountingMixin.count`; a stage's rounds,
     `rounds.counted`): no tie for max or min to draw for, the walk, the step bound, the scores
     of the point maps. `walk(indent) -> bool` writes the walk in (appending to `_out`), where it
-    can; else (or `walk` None) `plan.walk` is called."""
+    can; else (or `walk` None) `plan.walk` is called. `steps`: where the step count is (a local
+    in a stage's rounds)."""
     src.ns.update(_Leaves=Leaves, _walk=plan.walk, _distinct=distinct_scores, _small=small_scores,
                   _psmall=plan.small)
     emit = src.emit
@@ -191,7 +192,7 @@ def count_source(src: Source, indent: int, plan: Plan, walk, max_steps: int) -> 
     a, b = plan.steps
     per = src.once(f"({a} + {b} * len(st.where))") if b else str(a)  # (cards are made in the setup only)
     # trying them could reach the step bound: the error must come where it does
-    emit(indent + 1, f"if st.steps + _rn * {per} > {max_steps}:")
+    emit(indent + 1, f"if {steps} + _rn * {per} > {max_steps}:")
     emit(indent + 2, "_ro = None")
     for key in plan.points:  # (point maps are immutable: each asked about once)
         name = src.const(key)

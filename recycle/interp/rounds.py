@@ -27,6 +27,7 @@ transcript, no journal) and no check runs after each choice (`Rules.check`).
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import partial
 from random import Random
 
@@ -36,7 +37,7 @@ from recycle.interp.compat import reference_walk
 from recycle.interp.counting import Leaves, count_source, site_source
 from recycle.interp.flow import MAX_OPTIONS, SEQ, STAGE
 from recycle.interp.quiet import HOLDERS
-from recycle.interp.source import Source, Step, later, stepped
+from recycle.interp.source import Source, Step, later, shifted, stepped
 from recycle.interp.undo import apply_all
 
 
@@ -166,6 +167,10 @@ def round_source(loop: RoundLoop, rules, counting: bool, inline: bool = True):
     emit(2, "s._options = s.found = ()")
     emit(2, "s.pending = None")
     emit(2, f"_ri = {at + 1}")
+    # the steps counted in a local until the next choice (`Step.counter`), written back before
+    # anything that reads or counts them (`synced`) and when an error stops the loop; None while
+    # `st.steps` holds the count
+    emit(2, "_sp = st.steps")
     emit(2, "try:")
     # POST, the stage (end test, next player), PRE; `_ri`: the frame an item failing leaves
     for i, item in [(at + k + 2, item) for k, item in enumerate(loop.post)] + [(-1, stage)] \
@@ -175,6 +180,7 @@ def round_source(loop: RoundLoop, rules, counting: bool, inline: bool = True):
             emit(3, "_ex.at = _stage")
             end = compiler.value(src, stage.end, "env", {}, 3)[0] if inline else "_end(env, st)"
             emit(3, f"if {end}:")
+            emit(4, "st.steps = _sp")
             emit(4, "return True")
             emit(3, f"_ix, _qd = {cycles}[-1]")
             emit(3, f"{cycles}[-1] = (_qd if _qd >= 0 else (_ix + 1) % {loop.members}, -1)")
@@ -185,16 +191,18 @@ def round_source(loop: RoundLoop, rules, counting: bool, inline: bool = True):
             name = src.const(item)
             emit(3, f"_ex.at = {name}")
             quiet_block(src, 3, item, compiler, inline)
-        src.lines.append(Step(3, 1, (name,), None, ex.max_steps))  # (`at` was set before the item)
+        src.lines.append(Step(3, 1, (name,), None, ex.max_steps, counter="_sp"))  # (`at` was set before the item)
     emit(3, f"_ri = {at + 1}")
     emit(3, "_ex.at = _choice")
     emit(3, "s.pending = (_choice, env)")
     emit(3, "_rw = st.pcycles[-1][0]")  # (the chooser: `offer_by`)
     if plan is None or (rules.cardstock and reference_walk(choice)):
-        emit(3, "_explore(s, _choice, env, _rw)")
+        synced(src, 3, "_explore(s, _choice, env, _rw)", False)
     else:
         counted(src, 3, choice, plan, compiler, machine, rules.cardstock, inline)
     emit(2, "except _BaseException:")  # (an interruption too leaves the machine's frames)
+    emit(3, "if _sp is not None:")
+    emit(4, "st.steps = _sp")
     emit(3, "_left_at(s, env, _ri, rounds)")
     emit(3, "raise")
     emit(2, f"if s.choices >= {rules.max_choices}:")
@@ -238,20 +246,43 @@ def leaves_played(src: Source, indent: int, plan, compiler) -> None:
     src.emit(indent + 1, "st.steps = 0")
 
 
+def handed_over(indent: int) -> list[str]:
+    """Lines giving the step count back to `st.steps` (`_sp` None: an error raised meanwhile
+    leaves the count there as it is)."""
+    pad = "    " * indent
+    return [f"{pad}st.steps = _sp", f"{pad}_sp = None"]
+
+
+def synced(src: Source, indent: int, line: str, back: bool = True) -> None:
+    """`line`, which reads or counts steps, with the count in `st.steps` while it runs, and back
+    in `_sp` after (`back`)."""
+    src.lines += handed_over(indent)
+    src.emit(indent, line)
+    if back:
+        src.emit(indent, "_sp = st.steps")
+
+
 def quiet_block(src: Source, indent: int, item, compiler, inline: bool) -> None:
     """Source running `item` as its quiet function does (`QuietMixin.quiet`): written in where
-    that function is written as source, its steps counted in `_stepped`; else a call of it."""
+    that function is written as source, its steps counted in `_sp` (in `_stepped` where it calls
+    a function, which may count some); else a call of it."""
     bound = compiler.steps_bound(item) if inline and type(item) in HOLDERS else None
     if not bound:
-        src.emit(indent, f"{src.call(compiler.quiet(item))}(env, st)")
+        synced(src, indent, f"{src.call(compiler.quiet(item))}(env, st)")
         return
-    src.emit(indent, f"if {compiler.past_room(bound, src)}:")  # (`quiet_start`: the runner then)
-    src.emit(indent + 1, f"{src.call(later(partial(compiler.runner, item)))}(env, st)")  # (made if it runs)
+    src.emit(indent, f"if {compiler.past_room(bound, src, '_sp')}:")  # (`quiet_start`: the runner then)
+    synced(src, indent + 1, f"{src.call(later(partial(compiler.runner, item)))}(env, st)")  # (made if it runs)
     src.emit(indent, "else:")
-    mark, src.quiet = len(src.lines), True
-    compiler.stmt(src, item, "env", {}, indent + 2, True, 0)
+    mark, calls, src.quiet = len(src.lines), src.calls, True
+    compiler.stmt(src, item, "env", {}, indent + 1, True, 0)
     src.quiet = False
-    src.lines[mark:] = stepped(src.lines[mark:], indent + 1)  # (as `source.local_steps`)
+    body = src.lines[mark:]
+    if src.calls == calls:  # nothing called to count steps behind `_sp`
+        src.lines[mark:] = [replace(e, local=True, counter="_sp") if type(e) is Step else e for e in body]
+        return
+    # (as `source.local_steps`, the count in `st.steps` meanwhile)
+    src.lines[mark:] = handed_over(indent + 1) + stepped([shifted(e, 1) for e in body], indent + 1)
+    src.emit(indent + 1, "_sp = st.steps")
 
 
 def counted(src: Source, indent: int, choice, plan, compiler, machine, cardstock: bool, inline: bool) -> None:
@@ -263,7 +294,7 @@ def counted(src: Source, indent: int, choice, plan, compiler, machine, cardstock
     def walk(at: int) -> bool:  # the walk written in where it can be (the same leaves)
         walked = compiler.walk_into(src, choice, at)
         return walked is not None and len(walked[0]) == len(plan.sites)
-    count_source(src, indent, plan, walk if inline else None, compiler.max_steps)
+    count_source(src, indent, plan, walk if inline else None, compiler.max_steps, "_sp")
     # (`Machine.named`; cards, and their names, are made in the setup only: asked once a call)
     named = src.once("(_rm[1] if (_rm := _machine._named)[0] == len(_table.text) else _named(_table))")
     # (leaves come in the order of their sites: `Plan.clash` asks about a pair (i, j) only when the
@@ -276,6 +307,6 @@ def counted(src: Source, indent: int, choice, plan, compiler, machine, cardstock
     emit(indent, f"if _ro is not None and (_rn == 1 or 0 < _rn <= {MAX_OPTIONS} and {cond}):")
     emit(indent + 1, "_ro.plan, _ro.env, _ro.ex = _plan, env, _cx")
     emit(indent + 1, "s._options, s.found, s.chooser = None, _ro, _rw")
-    emit(indent + 1, "st.steps = 0")
+    emit(indent + 1, "st.steps = _sp = 0")
     emit(indent, "else:")
-    emit(indent + 1, "_explore(s, _choice, env, _rw)")
+    synced(src, indent + 1, "_explore(s, _choice, env, _rw)", False)

@@ -85,7 +85,9 @@ class Step:
     `nodes` names the node of each step (one per step where the bound is checked); in a
     quiet function with its steps kept in a local (`local_steps`), `_stepped += count`.
     `more`: source of a number of steps counted besides (quiet functions only: the turns a
-    `repeat` leaves out, see `runners`)."""
+    `repeat` leaves out, see `runners`). `counter`: the local that holds `st.steps` meanwhile (a
+    stage's rounds, `rounds.round_source`), counted in instead of `st.steps` (or `_stepped`); set
+    to None while `st.steps` holds the count again (`_over`, which reads and sets it, then raises)."""
 
     indent: int
     count: int
@@ -94,17 +96,23 @@ class Step:
     bound: int | None = None
     local: bool = False
     more: str | None = None
+    counter: str | None = None
 
     def lines(self) -> list[str]:
         pad = "    " * self.indent
         count = str(self.count) if self.more is None else self.more if not self.count else f"{self.count} + {self.more}"
         if self.local:
-            return [f"{pad}_stepped += {count}"] + ([f"{pad}_ex.at = {self.at}"] if self.at else [])
-        out = [f"{pad}st.steps += {count}"]
+            return [f"{pad}{self.counter or '_stepped'} += {count}"] + ([f"{pad}_ex.at = {self.at}"] if self.at else [])
+        steps = self.counter or "st.steps"
+        out = [f"{pad}{steps} += {count}"]
         if self.bound is not None:
-            raise_ = (f"raise _too_long({self.nodes[0]})" if self.count == 1
-                      else f"_over(st, {self.count}, ({', '.join(self.nodes)}))")
-            out += [f"{pad}if st.steps > {self.bound}:", f"{pad}    {raise_}"]
+            out.append(f"{pad}if {steps} > {self.bound}:")
+            if self.count == 1:
+                out.append(f"{pad}    raise _too_long({self.nodes[0]})")
+            else:
+                if self.counter:
+                    out += [f"{pad}    st.steps = {steps}", f"{pad}    {steps} = None"]
+                out.append(f"{pad}    _over(st, {self.count}, ({', '.join(self.nodes)}))")
         return out + ([f"{pad}_ex.at = {self.at}"] if self.at else [])
 
 
@@ -165,7 +173,9 @@ def merge_steps(entries: list[Entry]) -> list[Entry]:
     out: list[Entry] = []
     for entry in entries:
         last = out[-1] if out else None
-        if type(entry) is Step and type(last) is Step and (last.indent, last.bound) == (entry.indent, entry.bound) \
+        if type(entry) is Step and type(last) is Step \
+                and (last.indent, last.bound, last.local, last.counter) == (entry.indent, entry.bound, entry.local,
+                                                                             entry.counter) \
                 and last.more is None and entry.more is None:
             out[-1] = replace(last, count=last.count + entry.count, nodes=last.nodes + entry.nodes,
                               at=entry.at or last.at)
