@@ -321,8 +321,9 @@ class RunnersMixin:
             k = "_k"
         v, kind = self.value(src, amount, env, bound, indent)
         # a literal amount needs no bound check: adding it at every step of every choice a game
-        # may make (10**8 steps) stays far from 2**127; any other value is checked
-        checked = not v.isdigit()
+        # may make (10**8 steps) stays far from 2**127; nor a stored integer written as it is
+        # (every write to the storage is checked, or adds such a literal); any other value is checked
+        checked = not v.isdigit() and not (new is None and type(amount) is T.IntStorage)
         if not (v.isidentifier() or v.isdigit()):
             e(f"_v = {v}")
             v = "_v"
