@@ -160,11 +160,13 @@ def count_source(src: Source, indent: int, plan: Plan, walk, max_steps: int, ste
                   _psmall=plan.small)
     emit = src.emit
     emit(indent, "_ro = _Leaves()")
-    inner = indent
+    inner, head = indent, len(src.lines)
+    if src.places is not None:  # (a stage's rounds: nothing here stores a point map, each is read once)
+        src.pointed = {}
     if plan.ranked and src.places is not None:  # (a stage's rounds: the last map proven kept in a local)
         for key in plan.ranked:
             proven = proven_local(src, "distinct", key)
-            emit(indent, f"if _ro is not None and (_rp := st.points.get({src.const(key)})) is not {proven}:")
+            emit(indent, f"if _ro is not None and (_rp := {src.points(key)}) is not {proven}:")
             emit(indent + 1, "if _rp is not None and _distinct(_rp, _attrs):")
             emit(indent + 2, f"{proven} = _rp")
             emit(indent + 1, "else:")
@@ -198,7 +200,7 @@ def count_source(src: Source, indent: int, plan: Plan, walk, max_steps: int, ste
         name = src.const(key)
         if src.places is not None:  # (a stage's rounds: the last map found small kept in a local)
             small = proven_local(src, "small", key)
-            emit(indent, f"if _ro is not None and (_rp := st.points.get({name})) is not {small}:")
+            emit(indent, f"if _ro is not None and (_rp := {src.points(key)}) is not {small}:")
             emit(indent + 1, f"if _rp is None or _psmall.get({name}) is _rp:")
             emit(indent + 2, f"{small} = _rp")
             emit(indent + 1, "elif _small(_rp):")
@@ -212,6 +214,8 @@ def count_source(src: Source, indent: int, plan: Plan, walk, max_steps: int, ste
         emit(indent + 2, f"_psmall[{name}] = _rp")
         emit(indent + 1, "else:")
         emit(indent + 2, "_ro = None")
+    if src.pointed is not None:
+        src.read_points(head, indent)
 
 
 def proven_local(src: Source, question: str, key) -> str:

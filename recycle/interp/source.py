@@ -225,6 +225,9 @@ class Source:
         self.hoisted: dict[int, Piece] = {}  # id(node) -> its value, computed before a loop (see `explorers`)
         # a constant key (or the keys by seat) -> (the local keeping its list(s), its first value): `place`
         self.places: dict[tuple, tuple[str, str]] | None = None
+        # while set (code storing no point map runs: `counting.count_source`), a constant key ->
+        # the local its point map is read into once, where the code starts (`points`, `read_points`)
+        self.pointed: dict[tuple, str] | None = None
 
     def const(self, value) -> str:
         name = f"_c{len(self.ns)}"
@@ -285,6 +288,21 @@ class Source:
             self.ns["_keep"] = keep
             return f"({got} if ({got} := {local}[{i} := {seat}]) is not None else _keep({local}, {i}, {made}))"
         return f"st.locs.get({key.code})"
+
+    def points(self, key: tuple, code: str | None = None) -> str:
+        """Source giving the point map stored at the constant `key` (`code`: the name of the
+        constant, where there is one), or None: while `pointed` is set, a local read once (see
+        `read_points`)."""
+        if self.pointed is None:
+            return f"st.points.get({code or self.const(key)})"
+        return self.pointed.setdefault(key, f"_P{len(self.pointed)}")
+
+    def read_points(self, at: int, indent: int) -> None:
+        """The point maps `points` asked for since `pointed` was set, read into their locals at
+        entry `at`; `pointed` unset."""
+        self.lines[at:at] = ["    " * indent + f"{local} = st.points.get({self.const(key)})"
+                             for key, local in (self.pointed or {}).items()]
+        self.pointed = None
 
     def once(self, code: str) -> str:
         """Source giving `code`'s value: where `places` is set (a function running long with one
