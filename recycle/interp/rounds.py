@@ -151,6 +151,8 @@ def round_source(loop: RoundLoop, rules, counting: bool, inline: bool = True):
     emit(0, "def f(s, st, env, index, rand, draw, bits, rounds):")
     src.places = {} if inline else None  # (one store for the whole call: `Source.place`)
     head = len(src.lines)
+    if plan is not None and inline:
+        emit(1, "_ro = None")  # (the options last counted here: `leaves_played`)
     emit(1, "while True:")
     # the drawn option (`RecycleState._do`; no warm-up left in a playout, see `random_playout`)
     emit(2, "_rf = s.found")
@@ -166,7 +168,6 @@ def round_source(loop: RoundLoop, rules, counting: bool, inline: bool = True):
     emit(2, "s.choices += 1")
     emit(2, "s._options = s.found = ()")
     emit(2, "s.pending = None")
-    emit(2, f"_ri = {at + 1}")
     # the steps counted in a local until the next choice (`Step.counter`), written back before
     # anything that reads or counts them (`synced`) and when an error stops the loop; None while
     # `st.steps` holds the count
@@ -233,16 +234,16 @@ def leaves_played(src: Source, indent: int, plan, compiler) -> None:
     action written in as its leaf runner writes it (`counting.site_source`): an `if` the caller
     goes on with `elif` (options counted by another plan) and `else` (explored options)."""
     src.ns["_plan"] = plan
-    src.emit(indent, "if type(_rf) is _Leaves and _rf.plan is _plan:")
+    # (the options the loop counted last, `_ro`, are `plan`'s: asked first)
+    src.emit(indent, "if _rf is _ro or type(_rf) is _Leaves and _rf.plan is _plan:")
     src.emit(indent + 1, "_rl = _rf[index]")
     src.emit(indent + 1, "_rk = _rl[0]")
-    src.emit(indent + 1, "_renv = _rf.env")
     for k, site in enumerate(plan.sites):
         src.emit(indent + 1, f"{'if' if k == 0 else 'elif'} _rk == {k}:")
         values = [f"_rv{i}" for i in range(len(site.names))]
         if values:  # (a leaf is its site and a value per variable)
             src.emit(indent + 2, f"_rk, {', '.join(values)} = _rl")
-        site_source(src, indent + 2, site, "_renv", values, compiler.stmt)
+        site_source(src, indent + 2, site, "_rf.env", values, compiler.stmt)  # (its env: for what is called)
     src.emit(indent + 1, "st.steps = 0")
 
 
