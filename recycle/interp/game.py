@@ -177,9 +177,22 @@ class RecycleState(GameState):
             if not rules.warm:
                 rules.machine.compile_from_now()
 
-    def random_playout(self, rng: random.Random, draw=None) -> int:
+    def played_out(self, action, index: int, rng: random.Random) -> bool:
+        """`apply(action)` (where it is not one of the options: option `index`, if there is
+        one; else False) then `random_playout(rng)`, the option played as the playout plays its
+        draws (in a stage's rounds, by their loop: `rounds`), so the same moves and draws."""
+        if self.over:
+            return False
+        option = self._find(action)
+        if option is None and index >= len(self.options):
+            return False
+        self.random_playout(rng, first=index if option is None else option.index)
+        return True
+
+    def random_playout(self, rng: random.Random, draw=None, first: int | None = None) -> int:
         """`GameState.random_playout`'s very moves and draws (options are counted by `found`,
-        one per option), without making the options' actions or texts."""
+        one per option), without making the options' actions or texts. `first`: the pending
+        choice's option played first, instead of a drawn one."""
         steps, rand = 0, rng.random
         rules = self.rules
         if rules.warm:  # playouts come by the thousand (search, analysis): compiling pays now (see `engine`)
@@ -192,7 +205,10 @@ class RecycleState(GameState):
                 n = len(self.found)
                 if not n:
                     raise GameError("no legal action in a position that is not over")
-                index = int(rand() * n) if draw is None else draw(n)
+                if first is None:
+                    index = int(rand() * n) if draw is None else draw(n)
+                else:
+                    index, first = first, None
                 here = loop_here(self) if st.log is None and st.journal is None and not rules.check \
                     and rules.ex.compiling else None
                 if here is None:
