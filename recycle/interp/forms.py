@@ -227,7 +227,7 @@ def var(c, src, n, env, bound, depth):
 
 def player_ref(c, src, n, env, bound, depth):
     """(current player); the others are the meaning's."""
-    return Piece("_players[st.pcycles[-1][0]]", "seat", True) if n.which == "current" else None
+    return Piece(f"_players[{src.seat}]", "seat", True) if n.which == "current" else None
 
 
 def _storage(c, src, n, env, bound, depth, attr: str, default: str, kind: str):

@@ -200,7 +200,9 @@ def round_source(loop: RoundLoop, rules, counting: bool, inline: bool = True):
     if plan is None or (rules.cardstock and reference_walk(choice)):
         synced(src, 3, "_explore(s, _choice, env, _rw)", False)
     else:
+        src.seat = "_rw"  # (the chooser's number while the options are counted: nothing moves the turn)
         counted(src, 3, choice, plan, compiler, machine, rules.cardstock, inline)
+        src.seat = "st.pcycles[-1][0]"
     emit(2, "except _BaseException:")  # (an interruption too leaves the machine's frames)
     emit(3, "if _sp is not None:")
     emit(4, "st.steps = _sp")

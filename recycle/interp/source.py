@@ -228,6 +228,7 @@ class Source:
         # while set (code storing no point map runs: `counting.count_source`), a constant key ->
         # the local its point map is read into once, where the code starts (`points`, `read_points`)
         self.pointed: dict[tuple, str] | None = None
+        self.seat = "st.pcycles[-1][0]"  # source of the current player's number (a local where it is kept)
 
     def const(self, value) -> str:
         name = f"_c{len(self.ns)}"
