@@ -178,9 +178,12 @@ def round_source(loop: RoundLoop, rules, counting: bool, inline: bool = True):
             + [(k + 1, item) for k, item in enumerate(loop.pre)]:
         emit(3, f"_ri = {i}")
         if item is stage:
-            emit(3, "_ex.at = _stage")
+            mark, calls = len(src.lines), src.calls
             end = compiler.value(src, stage.end, "env", {}, 3)[0] if inline else "_end(env, st)"
+            if src.calls != calls or not inline:  # (`Executor.at`: where what a call raises is placed)
+                src.lines.insert(mark, "    " * 3 + "_ex.at = _stage")
             emit(3, f"if {end}:")
+            emit(4, "_ex.at = _stage")  # (as the machine leaves it)
             emit(4, "st.steps = _sp")
             emit(4, "return True")
             emit(3, f"_ix, _qd = {cycles}[-1]")
@@ -190,8 +193,7 @@ def round_source(loop: RoundLoop, rules, counting: bool, inline: bool = True):
             name = "_stage"
         else:
             name = src.const(item)
-            emit(3, f"_ex.at = {name}")
-            quiet_block(src, 3, item, compiler, inline)
+            quiet_block(src, 3, item, name, compiler, inline)
         src.lines.append(Step(3, 1, (name,), None, ex.max_steps, counter="_sp"))  # (`at` was set before the item)
     emit(3, f"_ri = {at + 1}")
     emit(3, "_ex.at = _choice")
@@ -265,26 +267,30 @@ def synced(src: Source, indent: int, line: str, back: bool = True) -> None:
         src.emit(indent, "_sp = st.steps")
 
 
-def quiet_block(src: Source, indent: int, item, compiler, inline: bool) -> None:
-    """Source running `item` as its quiet function does (`QuietMixin.quiet`): written in where
-    that function is written as source, its steps counted in `_sp` (in `_stepped` where it calls
-    a function, which may count some); else a call of it."""
+def quiet_block(src: Source, indent: int, item, name: str, compiler, inline: bool) -> None:
+    """Source running `item` (the constant `name`) as its quiet function does (`QuietMixin.quiet`):
+    written in where that function is written as source, its steps counted in `_sp` (in
+    `_stepped` where it calls a function, which may count some); else a call of it. `Executor.at`
+    is set to it where a call is made (a game error carries its own place; see `runners.stmt`)."""
     bound = compiler.steps_bound(item) if inline and type(item) in HOLDERS else None
+    at = "    " * indent + f"_ex.at = {name}"
     if not bound:
+        src.lines.append(at)
         synced(src, indent, f"{src.call(compiler.quiet(item))}(env, st)")
         return
     src.emit(indent, f"if {compiler.past_room(bound, src, '_sp')}:")  # (`quiet_start`: the runner then)
+    src.lines.append("    " + at)
     synced(src, indent + 1, f"{src.call(later(partial(compiler.runner, item)))}(env, st)")  # (made if it runs)
     src.emit(indent, "else:")
     mark, calls, src.quiet = len(src.lines), src.calls, True
     compiler.stmt(src, item, "env", {}, indent + 1, True, 0)
     src.quiet = False
     body = src.lines[mark:]
-    if src.calls == calls:  # nothing called to count steps behind `_sp`
+    if src.calls == calls:  # nothing called to count steps behind `_sp`, nor to place an error
         src.lines[mark:] = [replace(e, local=True, counter="_sp") if type(e) is Step else e for e in body]
         return
     # (as `source.local_steps`, the count in `st.steps` meanwhile)
-    src.lines[mark:] = handed_over(indent + 1) + stepped([shifted(e, 1) for e in body], indent + 1)
+    src.lines[mark:] = ["    " + at] + handed_over(indent + 1) + stepped([shifted(e, 1) for e in body], indent + 1)
     src.emit(indent + 1, "_sp = st.steps")
 
 
