@@ -151,8 +151,13 @@ def round_source(loop: RoundLoop, rules, counting: bool, inline: bool = True):
     emit(0, "def f(s, st, env, index, rand, draw, bits, rounds):")
     src.places = {} if inline else None  # (one store for the whole call: `Source.place`)
     head = len(src.lines)
+    # the state's choice count in a local, written back when the loop stops or an error does
+    # (the whole loop in a `try`, added below); its options and pending choice are reset where
+    # they are seen before they are set again: an end, an error, `_explore`
+    emit(1, "_rc = s.choices")
     if plan is not None and inline:
         emit(1, "_ro = None")  # (the options last counted here: `leaves_played`)
+    top = len(src.lines)
     emit(1, "while True:")
     # the drawn option (`RecycleState._do`; no warm-up left in a playout, see `random_playout`)
     emit(2, "_rf = s.found")
@@ -165,9 +170,7 @@ def round_source(loop: RoundLoop, rules, counting: bool, inline: bool = True):
     emit(3, "st.steps = 0")
     emit(2, "else:")
     emit(3, "_apply_all(st, _rf[index])")
-    emit(2, "s.choices += 1")
-    emit(2, "s._options = s.found = ()")
-    emit(2, "s.pending = None")
+    emit(2, "_rc += 1")
     # the steps counted in a local until the next choice (`Step.counter`), written back before
     # anything that reads or counts them (`synced`) and when an error stops the loop; None while
     # `st.steps` holds the count
@@ -185,6 +188,9 @@ def round_source(loop: RoundLoop, rules, counting: bool, inline: bool = True):
             emit(3, f"if {end}:")
             emit(4, "_ex.at = _stage")  # (as the machine leaves it)
             emit(4, "st.steps = _sp")
+            emit(4, "s._options = s.found = ()")
+            emit(4, "s.pending = None")
+            emit(4, "s.choices = _rc")
             emit(4, "return True")
             emit(3, f"_ix, _qd = {cycles}[-1]")
             emit(3, f"{cycles}[-1] = (_qd if _qd >= 0 else (_ix + 1) % {loop.members}, -1)")
@@ -195,12 +201,12 @@ def round_source(loop: RoundLoop, rules, counting: bool, inline: bool = True):
             name = src.const(item)
             quiet_block(src, 3, item, name, compiler, inline)
         src.lines.append(Step(3, 1, (name,), None, ex.max_steps, counter="_sp"))  # (`at` was set before the item)
+    emit(3, "s.pending = (_choice, env)")  # (before `_ri`: the handler's test)
     emit(3, f"_ri = {at + 1}")
     emit(3, "_ex.at = _choice")
-    emit(3, "s.pending = (_choice, env)")
     emit(3, "_rw = st.pcycles[-1][0]")  # (the chooser: `offer_by`)
     if plan is None or (rules.cardstock and reference_walk(choice)):
-        synced(src, 3, "_explore(s, _choice, env, _rw)", False)
+        explored(src, 3)
     else:
         src.seat = "_rw"  # (the chooser's number while the options are counted: nothing moves the turn)
         counted(src, 3, choice, plan, compiler, machine, rules.cardstock, inline)
@@ -208,9 +214,14 @@ def round_source(loop: RoundLoop, rules, counting: bool, inline: bool = True):
     emit(2, "except _BaseException:")  # (an interruption too leaves the machine's frames)
     emit(3, "if _sp is not None:")
     emit(4, "st.steps = _sp")
+    emit(3, "if s.found is _rf:")  # (not explored yet: the drawn option's options are behind)
+    emit(4, "s._options = s.found = ()")
+    emit(3, f"if _ri != {at + 1}:")
+    emit(4, "s.pending = None")
     emit(3, "_left_at(s, env, _ri, rounds)")
     emit(3, "raise")
-    emit(2, f"if s.choices >= {rules.max_choices}:")
+    emit(2, f"if _rc >= {rules.max_choices}:")
+    emit(3, "s.choices = _rc")
     emit(3, "s.stack[-2] = (_STAGE, _stage, env, rounds)")
     emit(3, "return False")
     emit(2, "_rn = len(s.found)")
@@ -223,6 +234,8 @@ def round_source(loop: RoundLoop, rules, counting: bool, inline: bool = True):
     emit(4, "index = bits(_rb)")
     emit(2, "else:")
     emit(3, "index = int(rand() * _rn) if draw is None else draw(_rn)")
+    src.lines[top:] = ["    try:"] + [shifted(e, 1) for e in src.lines[top:]] \
+        + ["    except _BaseException:", "        s.choices = _rc", "        raise"]
     for local, first in src.places.values() if src.places else ():
         src.lines.insert(head, f"    {local} = {first}")
     try:
@@ -249,6 +262,13 @@ def leaves_played(src: Source, indent: int, plan, compiler) -> None:
             src.emit(indent + 2, f"_rk, {', '.join(values)} = _rl")
         site_source(src, indent + 2, site, "_rf.env", values, compiler.stmt)  # (its env: for what is called)
     src.emit(indent + 1, "st.steps = 0")
+
+
+def explored(src: Source, indent: int) -> None:
+    """Source exploring the choice's options (`Machine.explore`), `_rw` the chooser: the state's
+    options reset first (an error leaves them so), the step count in `st.steps`."""
+    src.emit(indent, "s._options = s.found = ()")
+    synced(src, indent, "_explore(s, _choice, env, _rw)", False)
 
 
 def handed_over(indent: int) -> list[str]:
@@ -318,4 +338,4 @@ def counted(src: Source, indent: int, choice, plan, compiler, machine, cardstock
     emit(indent + 1, "s._options, s.found, s.chooser = None, _ro, _rw")
     emit(indent + 1, "st.steps = _sp = 0")
     emit(indent, "else:")
-    synced(src, indent + 1, "_explore(s, _choice, env, _rw)", False)
+    explored(src, indent + 1)
