@@ -159,10 +159,19 @@ def count_source(src: Source, indent: int, plan: Plan, walk, max_steps: int, ste
     src.ns.update(_Leaves=Leaves, _walk=plan.walk, _distinct=distinct_scores, _small=small_scores,
                   _psmall=plan.small)
     emit = src.emit
-    emit(indent, "_ro = _Leaves()")
+    if src.places is not None:
+        # a stage's rounds: one list of options for the call, emptied at each choice (the options
+        # played are read before: nothing else holds it), its plan, env and compiler set once
+        kept = src.places.setdefault(("leaves",), (f"_L{len(src.places)}", "None"))[0]
+        emit(indent, f"if {kept} is None:")
+        emit(indent + 1, f"{kept} = _Leaves()")
+        emit(indent + 1, f"{kept}.plan, {kept}.env, {kept}.ex = _plan, env, _cx")
+        emit(indent, f"_ro = {kept}")
+        emit(indent, "_ro.clear()")
+        src.pointed = {}  # (nothing here stores a point map: each is read once)
+    else:
+        emit(indent, "_ro = _Leaves()")
     inner, head = indent, len(src.lines)
-    if src.places is not None:  # (a stage's rounds: nothing here stores a point map, each is read once)
-        src.pointed = {}
     if plan.ranked and src.places is not None:  # (a stage's rounds: the last map proven kept in a local)
         for key in plan.ranked:
             proven = proven_local(src, "distinct", key)

@@ -334,7 +334,8 @@ def counted(src: Source, indent: int, choice, plan, compiler, machine, cardstock
     apart = [named] + ([f"({first_last} or not _clash(_ro))"] if pairs else [])
     cond = "True" if cardstock else " and ".join(apart) if plan.apart and machine.sized else "False"
     emit(indent, f"if _ro is not None and (_rn == 1 or 0 < _rn <= {MAX_OPTIONS} and {cond}):")
-    emit(indent + 1, "_ro.plan, _ro.env, _ro.ex = _plan, env, _cx")
+    if not inline:  # (else the loop's one list, its plan, env and compiler set: `count_source`)
+        emit(indent + 1, "_ro.plan, _ro.env, _ro.ex = _plan, env, _cx")
     emit(indent + 1, "s._options, s.found, s.chooser = None, _ro, _rw")
     emit(indent + 1, "st.steps = _sp = 0")
     emit(indent, "else:")
