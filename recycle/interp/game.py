@@ -264,16 +264,17 @@ class RecycleState(GameState):
     def _score(self) -> Results:
         """Each player's score with it as (current player); ranks shared on ties."""
         scoring, st, ex = self.table.game.scoring, self.st, self.rules.ex
-        scores = []
+        node, env, cycles, scores = scoring.score, self.rules.base_env, st.pcycles, []
+        score_of = ex.fn(node)  # (what `ex.ev` calls)
         for p in range(self.num_players):
-            st.pcycles.append((p, -1))
+            cycles.append((p, -1))
             try:
-                score = ex.ev(scoring.score, self.rules.base_env, st)
-                if not isinstance(score, int):
-                    raise located(scoring.score, self.table.filename, f"a score must be an integer, not {score!r}")
-                scores.append(ex.bounded(scoring.score, score))
+                score = score_of(env, st)
             finally:
-                st.pcycles.pop()
+                cycles.pop()
+            if not isinstance(score, int):
+                raise located(node, self.table.filename, f"a score must be an integer, not {score!r}")
+            scores.append(ex.bounded(node, score))
         sign = -1 if scoring.goal == "max" else 1
         ranks = tuple(1 + sum(1 for o in scores if sign * o < sign * s) for s in scores)
         return Results(ranks, tuple(float(s) for s in scores))

@@ -135,11 +135,16 @@ class Redealer:
             shuffle(rng, cards)
         locs, where = st.locs, st.where
         for key, deck, places, mine in self.groups:
-            if mine:
-                places = places[:]
-                shuffle(rng, places)  # known to be here, not known where
             cards = locs[key]
+            if not mine:  # (the common case: every place takes a free card, from the end)
+                pop = free[deck].pop
+                for i in places:
+                    cards[i] = card = pop()
+                    where[card] = key
+                continue
+            places = places[:]
+            shuffle(rng, places)  # known to be here, not known where
             for n, i in enumerate(places):
-                cards[i] = mine[n] if n < len(mine) else free[deck].pop()
-                where[cards[i]] = key
+                cards[i] = card = mine[n] if n < len(mine) else free[deck].pop()
+                where[card] = key
         st.known = self.known.copy()

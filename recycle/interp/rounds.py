@@ -224,8 +224,7 @@ def round_source(loop: RoundLoop, rules, counting: bool, inline: bool = True):
     emit(3, "s.choices = _rc")
     emit(3, "s.stack[-2] = (_STAGE, _stage, env, rounds)")
     emit(3, "return False")
-    emit(2, "_rn = len(s.found)")
-    emit(2, "if not _rn:")
+    emit(2, "if not _rn:")  # (`_rn`: how many options `s.found` holds, `explored` or counted)
     emit(3, "raise _GameError('no legal action in a position that is not over')")
     emit(2, "if bits is not None:")  # (`Random._randbelow_with_getrandbits`, as `play_rounds` checked)
     emit(3, "_rb = _rn.bit_length()")
@@ -269,6 +268,7 @@ def explored(src: Source, indent: int) -> None:
     options reset first (an error leaves them so), the step count in `st.steps`."""
     src.emit(indent, "s._options = s.found = ()")
     synced(src, indent, "_explore(s, _choice, env, _rw)", False)
+    src.emit(indent, "_rn = len(s.found)")
 
 
 def handed_over(indent: int) -> list[str]:
