@@ -216,8 +216,8 @@ def test_a_round_is_one_function_with_its_blocks_walk_and_options_written_in(mon
     made = []
     real = rounds.round_source
 
-    def recording(loop, rules, counting, inline=True):
-        f = real(loop, rules, counting, inline)
+    def recording(loop, rules, counting, inline=True, **how):
+        f = real(loop, rules, counting, inline, **how)
         made.append(f)
         return f
     monkeypatch.setattr(rounds, "round_source", recording)
@@ -234,7 +234,8 @@ def test_rounds_with_their_items_called_play_as_the_reference(variant, monkeypat
     """The round function with its items called instead of written in (as when writing them in
     passes Python's limits) plays as the reference engine too."""
     real = rounds.round_source
-    monkeypatch.setattr(rounds, "round_source", lambda loop, rules, counting: real(loop, rules, counting, False))
+    monkeypatch.setattr(rounds, "round_source", lambda loop, rules, counting, **how: real(loop, rules, counting, False,
+                                                                                        **how))
     game = parse_game(STAGED.replace("VARIANT", str(variant)), "staged.rcy")
     for limits in ({}, {"max_steps": 41}, {"max_choices": 5}):
         assert [playout(game, seed, **limits) for seed in range(4)] == \

@@ -98,11 +98,12 @@ def play_rounds(s, loop: RoundLoop, env: dict, index: int, rand, draw) -> int:
     rules = s.rules
     ex, st, stack = rules.ex, s.st, s.stack
     first = s.choices
-    rounds_of = loop.made.get(s.counting)
-    if rounds_of is None:
-        rounds_of = loop.made[s.counting] = round_source(loop, rules, s.counting)
     # `draw` is the generator's own `_randbelow` (`play_game`'s random seats): its loop is written in
     bits = draw.__self__.getrandbits if getattr(draw, "__func__", None) is _RANDBELOW else None
+    drawing = "bits" if bits is not None else "rand" if draw is None else "draw"  # (one way a function)
+    rounds_of = loop.made.get((s.counting, drawing))
+    if rounds_of is None:
+        rounds_of = loop.made[s.counting, drawing] = round_source(loop, rules, s.counting, drawing=drawing)
     # The frames stay as they are at the choice, (STAGE, ...) and (SEQ, body, at + 1, env), and
     # are written as the machine would have them only when the loop stops or an error does.
     with rules.guarded:
@@ -129,15 +130,17 @@ def left_at(s, env: dict, i: int, rounds: int) -> None:
         stack[-1] = (SEQ, stage.body, i, env)
 
 
-def round_source(loop: RoundLoop, rules, counting: bool, inline: bool = True):
+def round_source(loop: RoundLoop, rules, counting: bool, inline: bool = True, drawing: str | None = None):
     """`rounds_of(s, st, env, index, rand, draw, bits, rounds) -> over`: `play_rounds`' loop as one
     generated function, the stage's items, its end test, the next player's move and the
     counting of the choice's options written out in the order the machine does them (its
     `advance`, `stage_round`, `offer_by`, `CountingMixin.count`, `countable`, and the state's
     `_do`). Returns True when the stage is over (its frames still on the stack); else the
     choice limit stopped it, the frames written. `inline`: the items and the end test written
-    in (as their quiet functions and closures are), else called. (The loop's own locals start
-    with `_r`: statements written in use short names of their own.)"""
+    in (as their quiet functions and closures are), else called. `drawing`: how the choices are
+    drawn, "bits" (`bits(k)`, as `_randbelow`), "draw" (`draw(n)`) or "rand" (`int(rand() * n)`),
+    the one way written (None: as the arguments say). (The loop's own locals start with `_r`:
+    statements written in use short names of their own.)"""
     ex, machine = rules.ex, rules.machine
     compiler = ex.compiler.shortcuts  # the playout shortcuts' part: it also holds what it needs of the statements'
     stage, body, at = loop.stage, loop.body, loop.at
@@ -147,6 +150,9 @@ def round_source(loop: RoundLoop, rules, counting: bool, inline: bool = True):
                   "_Leaves": Leaves, "_apply_all": apply_all, "_left_at": left_at, "_explore": machine.explore,
                   "_STAGE": STAGE, "_BaseException": BaseException})
     cycles = "st.pcycles" if loop.player else "st.tcycles"
+    # the player the stage moves to stays current through PRE (no cycle moved, no stage in it):
+    # kept in `_rw`, the chooser, from the move on
+    steady = loop.player and not any(type(x) in (T.Cycle, T.Stage) for item in loop.pre for x in T.walk(item))
     emit = src.emit
     emit(0, "def f(s, st, env, index, rand, draw, bits, rounds):")
     src.places = {} if inline else None  # (one store for the whole call: `Source.place`)
@@ -193,7 +199,12 @@ def round_source(loop: RoundLoop, rules, counting: bool, inline: bool = True):
             emit(4, "s.choices = _rc")
             emit(4, "return True")
             emit(3, f"_ix, _qd = {cycles}[-1]")
-            emit(3, f"{cycles}[-1] = (_qd if _qd >= 0 else (_ix + 1) % {loop.members}, -1)")
+            if steady:
+                emit(3, f"_rw = _qd if _qd >= 0 else (_ix + 1) % {loop.members}")
+                emit(3, f"{cycles}[-1] = (_rw, -1)")
+                src.seat = "_rw"
+            else:
+                emit(3, f"{cycles}[-1] = (_qd if _qd >= 0 else (_ix + 1) % {loop.members}, -1)")
             emit(3, "rounds += 1")
             emit(3, "_ri = 0")  # (the new round's frame)
             name = "_stage"
@@ -204,7 +215,8 @@ def round_source(loop: RoundLoop, rules, counting: bool, inline: bool = True):
     emit(3, "s.pending = (_choice, env)")  # (before `_ri`: the handler's test)
     emit(3, f"_ri = {at + 1}")
     emit(3, "_ex.at = _choice")
-    emit(3, "_rw = st.pcycles[-1][0]")  # (the chooser: `offer_by`)
+    if not steady:
+        emit(3, "_rw = st.pcycles[-1][0]")  # (the chooser: `offer_by`)
     if plan is None or (rules.cardstock and reference_walk(choice)):
         explored(src, 3)
     else:
@@ -226,13 +238,7 @@ def round_source(loop: RoundLoop, rules, counting: bool, inline: bool = True):
     emit(3, "return False")
     emit(2, "if not _rn:")  # (`_rn`: how many options `s.found` holds, `explored` or counted)
     emit(3, "raise _GameError('no legal action in a position that is not over')")
-    emit(2, "if bits is not None:")  # (`Random._randbelow_with_getrandbits`, as `play_rounds` checked)
-    emit(3, "_rb = _rn.bit_length()")
-    emit(3, "index = bits(_rb)")
-    emit(3, "while index >= _rn:")
-    emit(4, "index = bits(_rb)")
-    emit(2, "else:")
-    emit(3, "index = int(rand() * _rn) if draw is None else draw(_rn)")
+    drawn(src, drawing)
     src.lines[top:] = ["    try:"] + [shifted(e, 1) for e in src.lines[top:]] \
         + ["    except _BaseException:", "        s.choices = _rc", "        raise"]
     for local, first in src.places.values() if src.places else ():
@@ -242,7 +248,20 @@ def round_source(loop: RoundLoop, rules, counting: bool, inline: bool = True):
     except (SyntaxError, RecursionError, MemoryError):  # beyond Python's limits: the items called
         if not inline:
             raise
-        return round_source(loop, rules, counting, False)
+        return round_source(loop, rules, counting, False, drawing)
+
+
+def drawn(src: Source, drawing: str | None) -> None:
+    """Source drawing the next choice's option (`_rn` of them) into `index`: see `round_source`."""
+    bits = ["_rb = _rn.bit_length()", "index = bits(_rb)", "while index >= _rn:", "    index = bits(_rb)"]
+    if drawing is None:
+        src.emit(2, "if bits is not None:")  # (`Random._randbelow_with_getrandbits`, as `play_rounds` checked)
+        src.lines += ["    " * 3 + line for line in bits]
+        src.emit(2, "else:")
+        src.emit(3, "index = int(rand() * _rn) if draw is None else draw(_rn)")
+    else:
+        src.lines += ["    " * 2 + line for line in {"bits": bits, "draw": ["index = draw(_rn)"],
+                                                      "rand": ["index = int(rand() * _rn)"]}[drawing]]
 
 
 def leaves_played(src: Source, indent: int, plan, compiler) -> None:
