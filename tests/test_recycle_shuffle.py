@@ -1,7 +1,8 @@
 """`knowledge.shuffle`: a determinization's shuffle written out draws exactly what `Random.shuffle` draws."""
 import random
 
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from recycle.interp.knowledge import shuffle
 

@@ -154,23 +154,15 @@ def count_source(src: Source, indent: int, plan: Plan, walk, max_steps: int, ste
     them), or to None where they must be explored (`CountingMixin.count`; a stage's rounds,
     `rounds.counted`): no tie for max or min to draw for, the walk, the step bound, the scores
     of the point maps. `walk(indent) -> bool` writes the walk in (appending to `_out`), where it
-    can; else (or `walk` None) `plan.walk` is called. `steps`: where the step count is (a local
-    in a stage's rounds)."""
+    can; else (or `walk` None) `plan.walk` is called. A stage's rounds (`src.places` set) have
+    set `_ro` to their own empty list; `steps`: where the step count is (their local)."""
     src.ns.update(_Leaves=Leaves, _walk=plan.walk, _distinct=distinct_scores, _small=small_scores,
                   _psmall=plan.small)
     emit = src.emit
-    if src.places is not None:
-        # a stage's rounds: one list of options for the call, emptied at each choice (the options
-        # played are read before: nothing else holds it), its plan, env and compiler set once
-        kept = src.places.setdefault(("leaves",), (f"_L{len(src.places)}", "None"))[0]
-        emit(indent, f"if {kept} is None:")
-        emit(indent + 1, f"{kept} = _Leaves()")
-        emit(indent + 1, f"{kept}.plan, {kept}.env, {kept}.ex = _plan, env, _cx")
-        emit(indent, f"_ro = {kept}")
-        emit(indent, "_ro.clear()")
-        src.pointed = {}  # (nothing here stores a point map: each is read once)
-    else:
+    if src.places is None:
         emit(indent, "_ro = _Leaves()")
+    else:  # (nothing here stores a point map: each is read once)
+        src.pointed = {}
     inner, head = indent, len(src.lines)
     if plan.ranked and src.places is not None:  # (a stage's rounds: the last map proven kept in a local)
         for key in plan.ranked:

@@ -342,6 +342,14 @@ def counted(src: Source, indent: int, choice, plan, compiler, machine, cardstock
     def walk(at: int) -> bool:  # the walk written in where it can be (the same leaves)
         walked = compiler.walk_into(src, choice, at)
         return walked is not None and len(walked[0]) == len(plan.sites)
+    if inline:  # one list of options for the call, emptied at each choice (the option played is
+        # read before, nothing else holds it), its plan, env and compiler set once
+        kept = src.places.setdefault(("leaves",), (f"_L{len(src.places)}", "None"))[0]
+        emit(indent, f"if {kept} is None:")
+        emit(indent + 1, f"{kept} = _Leaves()")
+        emit(indent + 1, f"{kept}.plan, {kept}.env, {kept}.ex = _plan, env, _cx")
+        emit(indent, f"_ro = {kept}")
+        emit(indent, "_ro.clear()")
     count_source(src, indent, plan, walk if inline else None, compiler.max_steps, "_sp")
     # (`Machine.named`; cards, and their names, are made in the setup only: asked once a call)
     named = src.once("(_rm[1] if (_rm := _machine._named)[0] == len(_table.text) else _named(_table))")
