@@ -131,6 +131,12 @@ def left_at(s, env: dict, i: int, rounds: int) -> None:
 
 
 def round_source(loop: RoundLoop, rules, counting: bool, inline: bool = True, drawing: str | None = None):
+    """`rounds_of`, see `_round_source`."""
+    return _round_source(loop, rules, counting, inline, drawing)
+
+
+def _round_source(loop: RoundLoop, rules, counting: bool, inline: bool = True, drawing: str | None = None,
+                  general=None):
     """`rounds_of(s, st, env, index, rand, draw, bits, rounds) -> over`: `play_rounds`' loop as one
     generated function, the stage's items, its end test, the next player's move and the
     counting of the choice's options written out in the order the machine does them (its
@@ -139,8 +145,10 @@ def round_source(loop: RoundLoop, rules, counting: bool, inline: bool = True, dr
     choice limit stopped it, the frames written. `inline`: the items and the end test written
     in (as their quiet functions and closures are), else called. `drawing`: how the choices are
     drawn, "bits" (`bits(k)`, as `_randbelow`), "draw" (`draw(n)`) or "rand" (`int(rand() * n)`),
-    the one way written (None: as the arguments say). (The loop's own locals start with `_r`:
-    statements written in use short names of their own.)"""
+    the one way written (None: as the arguments say). Where locations of constant keys are
+    kept, a second function (`general`: the first) finds them all at its start and reads them
+    as they are; it calls the first where one is missing. (The loop's own locals start with
+    `_r`: statements written in use short names of their own.)"""
     ex, machine = rules.ex, rules.machine
     compiler = ex.compiler.shortcuts  # the playout shortcuts' part: it also holds what it needs of the statements'
     stage, body, at = loop.stage, loop.body, loop.at
@@ -156,6 +164,7 @@ def round_source(loop: RoundLoop, rules, counting: bool, inline: bool = True, dr
     emit = src.emit
     emit(0, "def f(s, st, env, index, rand, draw, bits, rounds):")
     src.places = {} if inline else None  # (one store for the whole call: `Source.place`)
+    src.placed = general is not None
     head = len(src.lines)
     # the state's choice count in a local, written back when the loop stops or an error does
     # (the whole loop in a `try`, added below); its options and pending choice are reset where
@@ -243,12 +252,20 @@ def round_source(loop: RoundLoop, rules, counting: bool, inline: bool = True, dr
         + ["    except _BaseException:", "        s.choices = _rc", "        raise"]
     for local, first in src.places.values() if src.places else ():
         src.lines.insert(head, f"    {local} = {first}")
+    if general is not None:  # (a location not made yet: the first function, which waits for it)
+        src.ns["_general"] = general
+        src.lines[head + len(src.places):head + len(src.places)] = [
+            f"    if {' or '.join(f'{local} is None' for local in src.fixed)}:",
+            "        return _general(s, st, env, index, rand, draw, bits, rounds)"]
     try:
-        return src.build(stage)
+        made = src.build(stage)
     except (SyntaxError, RecursionError, MemoryError):  # beyond Python's limits: the items called
+        if general is not None:
+            return general
         if not inline:
             raise
-        return round_source(loop, rules, counting, False, drawing)
+        return _round_source(loop, rules, counting, False, drawing)
+    return _round_source(loop, rules, counting, inline, drawing, made) if general is None and src.fixed else made
 
 
 def drawn(src: Source, drawing: str | None) -> None:

@@ -229,6 +229,10 @@ class Source:
         # the local its point map is read into once, where the code starts (`points`, `read_points`)
         self.pointed: dict[tuple, str] | None = None
         self.seat = "st.pcycles[-1][0]"  # source of the current player's number (a local where it is kept)
+        # `places` of constant keys: their locals (`fixed`); `placed`: each found at the start
+        # of the call, the function run only where all are (see `rounds.round_source`)
+        self.fixed: list[str] = []
+        self.placed = False
 
     def const(self, value) -> str:
         name = f"_c{len(self.ns)}"
@@ -275,9 +279,13 @@ class Source:
             if self.places is None:
                 return made
             # a function running long with one store (`rounds`): the list kept in a local once
-            # found (the same object as long as the store lives), None until then
-            local = self.places.setdefault(self.ns[key.fixed], (f"_L{len(self.places)}", "None"))[0]
-            return f"({local} if {local} is not None else ({local} := {made}))"
+            # found (the same object as long as the store lives), None until then; `placed`:
+            # found at the start
+            first = f"st.locs.get({key.fixed})" if self.placed else "None"
+            if self.ns[key.fixed] not in self.places:
+                self.fixed.append(f"_L{len(self.places)}")
+            local = self.places.setdefault(self.ns[key.fixed], (f"_L{len(self.places)}", first))[0]
+            return local if self.placed else f"({local} if {local} is not None else ({local} := {made}))"
         if key.seats is not None:
             keys, seat = key.seats
             i, n = self.temp(), len(self.ns[keys])
