@@ -21,8 +21,10 @@ draw too is written in where it is the generator's own `_randbelow` (all seats r
 `play_game`): its `getrandbits` loop, the same numbers without a call.
 
 Everything observable is the same, step for step: the frames on the stack (also when an
-error stops the game), `st.steps` and the step bound, `executor.at` for errors, the
-cycle's moves, and the draws. The loop runs only where nothing is recorded (no
+error stops the game), `st.steps` and the step bound, `executor.at` for what a call raises
+(a game error carries its own place), the cycle's moves, and the draws. What the machine
+keeps in the state (the step and choice counts, the options, the pending choice) is kept in
+locals between two choices and written where it is seen: an end, an error, a call. The loop runs only where nothing is recorded (no
 transcript, no journal) and no check runs after each choice (`Rules.check`).
 """
 from __future__ import annotations
