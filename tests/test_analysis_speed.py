@@ -110,10 +110,12 @@ def test_eta_column_shows_measuring_then_hours_minutes_seconds():
     console.print(column.render(None))
 
 
-def test_options_counted_before_a_playout_change_no_log(monkeypatch):
-    """The estimator plays each option in a state that only counts the next options, as the playout
-    after it does: the same moves and draws as exploring them, so the same logs (BigTwo4, where
-    counting applies; one rollout per option keeps it short)."""
+@pytest.mark.parametrize("apply", ["_apply", "_play_option"])
+def test_options_counted_before_a_playout_change_no_log(monkeypatch, apply):
+    """The estimator plays each option in a state that only counts the next options, by the loop
+    of the playout after it (`RecycleState.played_out`): the same moves and draws as the general
+    machine playing it (`_apply`), or exploring every option (`_play_option`), so the same logs
+    (BigTwo4, where counting applies; one rollout per option keeps it short)."""
     from recycle.interp.analysis_subject import RecycleSubject
     from recycle.analysis import estimator
     from recycle.games import game_path
@@ -121,7 +123,13 @@ def test_options_counted_before_a_playout_change_no_log(monkeypatch):
     run = PlayUnit(RecycleSubject(game_path("BigTwo4")), rollouts=1)
     todo = [u for u in units(1, 5) if u.set != RANDOM]
     counted = [run(u) for u in todo]
-    monkeypatch.setattr(estimator, "_apply", estimator._play_option)  # every option explored
+
+    def machine_then_playout(world, action, index, rng):  # the option played apart from the playout
+        if not getattr(estimator, apply)(world, action, index):
+            return False
+        world.random_playout(rng)
+        return True
+    monkeypatch.setattr(estimator, "_played_out", machine_then_playout)
     assert [run(u) for u in todo] == counted
     assert all(d.values for g in counted if g.set == ALL_AI for d in g.decisions)
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from recycle_engines import new_compiled_game
 
@@ -122,6 +122,12 @@ def _option(draw) -> str:
 
 @settings(max_examples=250, deadline=None)
 @given(st.lists(_option(), min_size=1, max_size=2), st.integers(0, 4), st.integers(0, 2**16))
+@example(  # options whose moves come at different places: `undo.all_read_apart` read a non-move as one
+    options=["(any (tuples 2 ((current player) iloc HAND) using (game points VALUE)) 'T "
+             "(do ((all 'T 'X (move 'X (top (game vloc TABLE)))))))",
+             "(any (range 1..2) 'N (any (tuples 1 ((current player) iloc HAND) using (game points VALUE)) 'T "
+             "(do ((all 'T 'X (move 'X (top (game vloc TABLE)))) (set (game sto A) 1)))))"],
+    twice=0, seed=0)
 def test_counted_playouts_are_explored_playouts(options, twice, seed):
     """Whatever the choice, a playout that counts is the playout that explores."""
     if not twice:  # an option written twice: every option of it is offered once (merged)

@@ -216,8 +216,8 @@ def test_a_round_is_one_function_with_its_blocks_walk_and_options_written_in(mon
     made = []
     real = rounds.round_source
 
-    def recording(loop, rules, counting, inline=True):
-        f = real(loop, rules, counting, inline)
+    def recording(loop, rules, counting, inline=True, **how):
+        f = real(loop, rules, counting, inline, **how)
         made.append(f)
         return f
     monkeypatch.setattr(rounds, "round_source", recording)
@@ -234,8 +234,38 @@ def test_rounds_with_their_items_called_play_as_the_reference(variant, monkeypat
     """The round function with its items called instead of written in (as when writing them in
     passes Python's limits) plays as the reference engine too."""
     real = rounds.round_source
-    monkeypatch.setattr(rounds, "round_source", lambda loop, rules, counting: real(loop, rules, counting, False))
+    monkeypatch.setattr(rounds, "round_source", lambda loop, rules, counting, **how: real(loop, rules, counting, False,
+                                                                                        **how))
     game = parse_game(STAGED.replace("VARIANT", str(variant)), "staged.rcy")
     for limits in ({}, {"max_steps": 41}, {"max_choices": 5}):
         assert [playout(game, seed, **limits) for seed in range(4)] == \
             [playout(game, seed, Engine.REFERENCE, **limits) for seed in range(4)]
+
+
+@pytest.mark.parametrize("name", ["President5", "BigTwo4"])
+def test_rounds_entered_with_every_kept_location_made_play_as_the_reference(name, monkeypatch):
+    """Entered mid-game (as an estimator's rollouts are), the rounds run the function that finds
+    its constant locations at its start (`rounds._round_source`'s second one): it plays as the
+    reference engine, and the first one, which waits for a location, is not called."""
+    waited, placed = [], []
+    real = rounds._round_source
+
+    def counting_waits(loop, rules, counting, inline=True, drawing=None, general=None):
+        if general is not None:
+            first = general
+            placed.append(1)
+            general = lambda *a: waited.append(1) or first(*a)  # noqa: E731
+        return real(loop, rules, counting, inline, drawing, general)
+    monkeypatch.setattr(rounds, "_round_source", counting_waits)
+    game = load_game(game_path(name))
+    for seed in range(3):
+        seen = []
+        for engine in (Engine.COMPILED, Engine.REFERENCE):
+            state, rng = new_game(game, seed, engine=engine), random.Random(seed)
+            for _ in range(8):  # choices made by the machine, one by one: every location made
+                legal = state.legal_actions()
+                state.apply(legal[rng.randrange(len(legal))])
+            state.random_playout(rng)
+            seen.append((_seen(state), rng.getstate()))
+        assert seen[0] == seen[1]
+    assert placed and not waited

@@ -70,9 +70,8 @@ class CardStockEstimator:
             row = points[m]
             for _ in range(self.rollouts):
                 world = redeal(own)
-                if not _apply(world, action, m):
+                if not _played_out(world, action, m, own):  # what `Rollout(None).run` plays, read as ranks
                     continue
-                world.random_playout(own)  # what `Rollout(None).run` plays, read as ranks
                 ranks = world.results().ranks
                 done[m] += 1
                 for p in range(n):
@@ -90,6 +89,19 @@ def _value(points: int, rollouts: int, players: int) -> Fraction:
     if players < 2:
         return Fraction(1)  # `Results.utilities()`: a lone player always wins
     return Fraction(points, (players - 1) * rollouts)
+
+
+def _played_out(world: GameState, action: Any, index: int, rng: random.Random) -> bool:
+    """The mover's option played in a determinization (`_apply`), then a random playout; False
+    where the option does not apply. A RECYCLE state plays both in one (`played_out`: the option
+    played by the loop of a stage's rounds, not by the general machine, the same moves)."""
+    both = getattr(world, "played_out", None)
+    if both is not None:
+        return both(action, index, rng)
+    if not _apply(world, action, index):
+        return False
+    world.random_playout(rng)
+    return True
 
 
 def _apply(world: GameState, action: Any, index: int) -> bool:

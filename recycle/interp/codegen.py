@@ -241,7 +241,12 @@ class ExprSource:
         key = self.key(src, place, (place.visibility,), "env", {n.var.name: ("seat", "_x")}, 1)
         if key is None or key.seats is None:
             return None
-        return empty, src.kept(1, "0", f"_seated({{cells}}, st, {key.seats[0]})")[1]
+        made = src.kept(1, "0", f"_seated({{cells}}, st, {key.seats[0]})")[1]
+        if src.places is None:
+            return empty, made
+        # (a stage's rounds: in a local for the call, once every seat has its list)
+        local, t = src.places.setdefault(("seated", key.seats[0]), (f"_L{len(src.places)}", "None"))[0], src.temp()
+        return empty, f"({local} if {local} is not None else ({t} if None in ({t} := {made}) else ({local} := {t})))"
 
     def score_of_extreme(self, src: Source, n, env, bound, depth) -> Piece | None:
         """`(score (max CARDS using P) using P)`, P one fixed point storage, as the fused closure
@@ -314,7 +319,7 @@ class ExprSource:
             return Piece(name, "key", True, fixed=name)
         if type(n.owner) is T.PlayerRef and n.owner.which == "current":  # one key per seat, made once
             seats = src.const(tuple(self.table.key(p + suffix) for p in self.table.players))
-            return Piece(f"{seats}[st.pcycles[-1][0]]", "key", True, seats=(seats, "st.pcycles[-1][0]"))
+            return Piece(f"{seats}[{src.seat}]", "key", True, seats=(seats, src.seat))
         owner = self.expr(src, n.owner, env, bound, depth)
         if owner.kind == "seat":  # a player ("p", i): its key made once, found by its number
             seats = src.const(tuple(self.table.key(p + suffix) for p in self.table.players))

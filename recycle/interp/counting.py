@@ -149,21 +149,25 @@ def steady(node, fixed_key, ranked: set) -> bool:
     return True
 
 
-def count_source(src: Source, indent: int, plan: Plan, walk, max_steps: int) -> None:
+def count_source(src: Source, indent: int, plan: Plan, walk, max_steps: int, steps: str = "st.steps") -> None:
     """Source setting `_ro` to the options counted by `plan` in the env `env` (`Leaves`, `_rn` of
     them), or to None where they must be explored (`CountingMixin.count`; a stage's rounds,
     `rounds.counted`): no tie for max or min to draw for, the walk, the step bound, the scores
     of the point maps. `walk(indent) -> bool` writes the walk in (appending to `_out`), where it
-    can; else (or `walk` None) `plan.walk` is called."""
+    can; else (or `walk` None) `plan.walk` is called. A stage's rounds (`src.places` set) have
+    set `_ro` to their own empty list; `steps`: where the step count is (their local)."""
     src.ns.update(_Leaves=Leaves, _walk=plan.walk, _distinct=distinct_scores, _small=small_scores,
                   _psmall=plan.small)
     emit = src.emit
-    emit(indent, "_ro = _Leaves()")
-    inner = indent
+    if src.places is None:
+        emit(indent, "_ro = _Leaves()")
+    else:  # (nothing here stores a point map: each is read once)
+        src.pointed = {}
+    inner, head = indent, len(src.lines)
     if plan.ranked and src.places is not None:  # (a stage's rounds: the last map proven kept in a local)
         for key in plan.ranked:
             proven = proven_local(src, "distinct", key)
-            emit(indent, f"if _ro is not None and (_rp := st.points.get({src.const(key)})) is not {proven}:")
+            emit(indent, f"if _ro is not None and (_rp := {src.points(key)}) is not {proven}:")
             emit(indent + 1, "if _rp is not None and _distinct(_rp, _attrs):")
             emit(indent + 2, f"{proven} = _rp")
             emit(indent + 1, "else:")
@@ -191,13 +195,13 @@ def count_source(src: Source, indent: int, plan: Plan, walk, max_steps: int) -> 
     a, b = plan.steps
     per = src.once(f"({a} + {b} * len(st.where))") if b else str(a)  # (cards are made in the setup only)
     # trying them could reach the step bound: the error must come where it does
-    emit(indent + 1, f"if st.steps + _rn * {per} > {max_steps}:")
+    emit(indent + 1, f"if {steps} + _rn * {per} > {max_steps}:")
     emit(indent + 2, "_ro = None")
     for key in plan.points:  # (point maps are immutable: each asked about once)
         name = src.const(key)
         if src.places is not None:  # (a stage's rounds: the last map found small kept in a local)
             small = proven_local(src, "small", key)
-            emit(indent, f"if _ro is not None and (_rp := st.points.get({name})) is not {small}:")
+            emit(indent, f"if _ro is not None and (_rp := {src.points(key)}) is not {small}:")
             emit(indent + 1, f"if _rp is None or _psmall.get({name}) is _rp:")
             emit(indent + 2, f"{small} = _rp")
             emit(indent + 1, "elif _small(_rp):")
@@ -211,6 +215,8 @@ def count_source(src: Source, indent: int, plan: Plan, walk, max_steps: int) -> 
         emit(indent + 2, f"_psmall[{name}] = _rp")
         emit(indent + 1, "else:")
         emit(indent + 2, "_ro = None")
+    if src.pointed is not None:
+        src.read_points(head, indent)
 
 
 def proven_local(src: Source, question: str, key) -> str:

@@ -227,7 +227,7 @@ def var(c, src, n, env, bound, depth):
 
 def player_ref(c, src, n, env, bound, depth):
     """(current player); the others are the meaning's."""
-    return Piece("_players[st.pcycles[-1][0]]", "seat", True) if n.which == "current" else None
+    return Piece(f"_players[{src.seat}]", "seat", True) if n.which == "current" else None
 
 
 def _storage(c, src, n, env, bound, depth, attr: str, default: str, kind: str):
@@ -245,7 +245,10 @@ def str_storage(c, src, n, env, bound, depth):
 def point_storage(c, src, n, env, bound, depth):
     """(OWNER points NAME): the empty map where none is stored."""
     key = c.key(src, n, (), env, bound, depth)
-    return None if key is None else Piece(f"(st.points.get({key.code}) or _EMPTY_PM)", "points", key.safe)
+    if key is None:
+        return None
+    stored = src.points(src.ns[key.fixed], key.code) if key.fixed is not None else f"st.points.get({key.code})"
+    return Piece(f"({stored} or _EMPTY_PM)", "points", key.safe)
 
 def location(c, src, n, env, bound, depth):
     """(OWNER vloc NAME): the place's live list (kept per store where its key is known)."""

@@ -177,9 +177,22 @@ class RecycleState(GameState):
             if not rules.warm:
                 rules.machine.compile_from_now()
 
-    def random_playout(self, rng: random.Random, draw=None) -> int:
+    def played_out(self, action, index: int, rng: random.Random) -> bool:
+        """`apply(action)` (where it is not one of the options: option `index`, if there is
+        one; else False) then `random_playout(rng)`, the option played as the playout plays its
+        draws (in a stage's rounds, by their loop: `rounds`), so the same moves and draws."""
+        if self.over:
+            return False
+        option = self._find(action)
+        if option is None and index >= len(self.options):
+            return False
+        self.random_playout(rng, first=index if option is None else option.index)
+        return True
+
+    def random_playout(self, rng: random.Random, draw=None, first: int | None = None) -> int:
         """`GameState.random_playout`'s very moves and draws (options are counted by `found`,
-        one per option), without making the options' actions or texts."""
+        one per option), without making the options' actions or texts. `first`: the pending
+        choice's option played first, instead of a drawn one."""
         steps, rand = 0, rng.random
         rules = self.rules
         if rules.warm:  # playouts come by the thousand (search, analysis): compiling pays now (see `engine`)
@@ -192,7 +205,10 @@ class RecycleState(GameState):
                 n = len(self.found)
                 if not n:
                     raise GameError("no legal action in a position that is not over")
-                index = int(rand() * n) if draw is None else draw(n)
+                if first is None:
+                    index = int(rand() * n) if draw is None else draw(n)
+                else:
+                    index, first = first, None
                 here = loop_here(self) if st.log is None and st.journal is None and not rules.check \
                     and rules.ex.compiling else None
                 if here is None:
@@ -248,16 +264,17 @@ class RecycleState(GameState):
     def _score(self) -> Results:
         """Each player's score with it as (current player); ranks shared on ties."""
         scoring, st, ex = self.table.game.scoring, self.st, self.rules.ex
-        scores = []
+        node, env, cycles, scores = scoring.score, self.rules.base_env, st.pcycles, []
+        score_of = ex.fn(node)  # (what `ex.ev` calls)
         for p in range(self.num_players):
-            st.pcycles.append((p, -1))
+            cycles.append((p, -1))
             try:
-                score = ex.ev(scoring.score, self.rules.base_env, st)
-                if not isinstance(score, int):
-                    raise located(scoring.score, self.table.filename, f"a score must be an integer, not {score!r}")
-                scores.append(ex.bounded(scoring.score, score))
+                score = score_of(env, st)
             finally:
-                st.pcycles.pop()
+                cycles.pop()
+            if not isinstance(score, int):
+                raise located(node, self.table.filename, f"a score must be an integer, not {score!r}")
+            scores.append(ex.bounded(node, score))
         sign = -1 if scoring.goal == "max" else 1
         ranks = tuple(1 + sum(1 for o in scores if sign * o < sign * s) for s in scores)
         return Results(ranks, tuple(float(s) for s in scores))

@@ -21,6 +21,27 @@ import random
 
 from recycle.interp.store import Store, Table
 
+#: `Random._randbelow` where the generator draws with `getrandbits` (CPython's default).
+_RANDBELOW = getattr(random.Random, "_randbelow_with_getrandbits", None)
+
+
+def shuffle(rng: random.Random, items: list) -> None:
+    """`rng.shuffle(items)`, the very same draws and order: where it is CPython's own shuffle
+    over `_randbelow_with_getrandbits`, that loop written out (no call per card; a
+    determinization shuffles the unseen cards at every rollout)."""
+    if type(rng).shuffle is not random.Random.shuffle or _RANDBELOW is None \
+            or getattr(rng._randbelow, "__func__", None) is not _RANDBELOW:
+        rng.shuffle(items)
+        return
+    bits = rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        k = (i + 1).bit_length()
+        j = bits(k)
+        while j > i:
+            j = bits(k)
+        items[i], items[j] = items[j], items[i]
+
+
 #: One change of knowledge: ((player, card), old location or None, new location or None).
 Change = tuple
 
@@ -111,14 +132,19 @@ class Redealer:
         free = {}
         for deck, cards in self.free:
             free[deck] = cards = cards[:]
-            rng.shuffle(cards)
+            shuffle(rng, cards)
         locs, where = st.locs, st.where
         for key, deck, places, mine in self.groups:
-            if mine:
-                places = places[:]
-                rng.shuffle(places)  # known to be here, not known where
             cards = locs[key]
+            if not mine:  # (the common case: every place takes a free card, from the end)
+                pop = free[deck].pop
+                for i in places:
+                    cards[i] = card = pop()
+                    where[card] = key
+                continue
+            places = places[:]
+            shuffle(rng, places)  # known to be here, not known where
             for n, i in enumerate(places):
-                cards[i] = mine[n] if n < len(mine) else free[deck].pop()
-                where[cards[i]] = key
+                cards[i] = card = mine[n] if n < len(mine) else free[deck].pop()
+                where[card] = key
         st.known = self.known.copy()

@@ -69,11 +69,12 @@ class QuietMixin:
         src.emit(2, f"return {src.call(later(partial(self.runner, node)))}(env, st)")
         src.head = len(src.lines)
 
-    def past_room(self, bound: tuple[int, int], src=None) -> str:
+    def past_room(self, bound: tuple[int, int], src=None, steps: str = "st.steps") -> str:
         """Source true where a block taking at most `bound` steps (`steps_bound`) could pass the
         bound on steps from here (`_attrs`: the game's cards, the table's list; made during the
-        setup only, so the room is computed once a call where `src` says so, `Source.once`)."""
+        setup only, so the room is computed once a call where `src` says so, `Source.once`; `steps`:
+        where the count is, a local in a stage's rounds)."""
         a, b = bound
         more = "" if not b else " - len(_attrs)" if b == 1 else f" - {b} * len(_attrs)"
         room = f"{self.max_steps - a}{more}"
-        return f"st.steps > {src.once(room) if src is not None and more else room}"
+        return f"{steps} > {src.once(room) if src is not None and more else room}"

@@ -21,12 +21,15 @@ draw too is written in where it is the generator's own `_randbelow` (all seats r
 `play_game`): its `getrandbits` loop, the same numbers without a call.
 
 Everything observable is the same, step for step: the frames on the stack (also when an
-error stops the game), `st.steps` and the step bound, `executor.at` for errors, the
-cycle's moves, and the draws. The loop runs only where nothing is recorded (no
+error stops the game), `st.steps` and the step bound, `executor.at` for what a call raises
+(a game error carries its own place), the cycle's moves, and the draws. What the machine
+keeps in the state (the step and choice counts, the options, the pending choice) is kept in
+locals between two choices and written where it is seen: an end, an error, a call. The loop runs only where nothing is recorded (no
 transcript, no journal) and no check runs after each choice (`Rules.check`).
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import partial
 from random import Random
 
@@ -36,7 +39,7 @@ from recycle.interp.compat import reference_walk
 from recycle.interp.counting import Leaves, count_source, site_source
 from recycle.interp.flow import MAX_OPTIONS, SEQ, STAGE
 from recycle.interp.quiet import HOLDERS
-from recycle.interp.source import Source, Step, later, stepped
+from recycle.interp.source import Source, Step, later, shifted, stepped
 from recycle.interp.undo import apply_all
 
 
@@ -97,11 +100,12 @@ def play_rounds(s, loop: RoundLoop, env: dict, index: int, rand, draw) -> int:
     rules = s.rules
     ex, st, stack = rules.ex, s.st, s.stack
     first = s.choices
-    rounds_of = loop.made.get(s.counting)
-    if rounds_of is None:
-        rounds_of = loop.made[s.counting] = round_source(loop, rules, s.counting)
     # `draw` is the generator's own `_randbelow` (`play_game`'s random seats): its loop is written in
     bits = draw.__self__.getrandbits if getattr(draw, "__func__", None) is _RANDBELOW else None
+    drawing = "bits" if bits is not None else "rand" if draw is None else "draw"  # (one way a function)
+    rounds_of = loop.made.get((s.counting, drawing))
+    if rounds_of is None:
+        rounds_of = loop.made[s.counting, drawing] = round_source(loop, rules, s.counting, drawing=drawing)
     # The frames stay as they are at the choice, (STAGE, ...) and (SEQ, body, at + 1, env), and
     # are written as the machine would have them only when the loop stops or an error does.
     with rules.guarded:
@@ -128,15 +132,25 @@ def left_at(s, env: dict, i: int, rounds: int) -> None:
         stack[-1] = (SEQ, stage.body, i, env)
 
 
-def round_source(loop: RoundLoop, rules, counting: bool, inline: bool = True):
+def round_source(loop: RoundLoop, rules, counting: bool, inline: bool = True, drawing: str | None = None):
+    """`rounds_of`, see `_round_source`."""
+    return _round_source(loop, rules, counting, inline, drawing)
+
+
+def _round_source(loop: RoundLoop, rules, counting: bool, inline: bool = True, drawing: str | None = None,
+                  general=None):
     """`rounds_of(s, st, env, index, rand, draw, bits, rounds) -> over`: `play_rounds`' loop as one
     generated function, the stage's items, its end test, the next player's move and the
     counting of the choice's options written out in the order the machine does them (its
     `advance`, `stage_round`, `offer_by`, `CountingMixin.count`, `countable`, and the state's
     `_do`). Returns True when the stage is over (its frames still on the stack); else the
     choice limit stopped it, the frames written. `inline`: the items and the end test written
-    in (as their quiet functions and closures are), else called. (The loop's own locals start
-    with `_r`: statements written in use short names of their own.)"""
+    in (as their quiet functions and closures are), else called. `drawing`: how the choices are
+    drawn, "bits" (`bits(k)`, as `_randbelow`), "draw" (`draw(n)`) or "rand" (`int(rand() * n)`),
+    the one way written (None: as the arguments say). Where locations of constant keys are
+    kept, a second function (`general`: the first) finds them all at its start and reads them
+    as they are; it calls the first where one is missing. (The loop's own locals start with
+    `_r`: statements written in use short names of their own.)"""
     ex, machine = rules.ex, rules.machine
     compiler = ex.compiler.shortcuts  # the playout shortcuts' part: it also holds what it needs of the statements'
     stage, body, at = loop.stage, loop.body, loop.at
@@ -146,10 +160,21 @@ def round_source(loop: RoundLoop, rules, counting: bool, inline: bool = True):
                   "_Leaves": Leaves, "_apply_all": apply_all, "_left_at": left_at, "_explore": machine.explore,
                   "_STAGE": STAGE, "_BaseException": BaseException})
     cycles = "st.pcycles" if loop.player else "st.tcycles"
+    # the player the stage moves to stays current through PRE (no cycle moved, no stage in it):
+    # kept in `_rw`, the chooser, from the move on
+    steady = loop.player and not any(type(x) in (T.Cycle, T.Stage) for item in loop.pre for x in T.walk(item))
     emit = src.emit
     emit(0, "def f(s, st, env, index, rand, draw, bits, rounds):")
     src.places = {} if inline else None  # (one store for the whole call: `Source.place`)
+    src.placed = general is not None
     head = len(src.lines)
+    # the state's choice count in a local, written back when the loop stops or an error does
+    # (the whole loop in a `try`, added below); its options and pending choice are reset where
+    # they are seen before they are set again: an end, an error, `_explore`
+    emit(1, "_rc = s.choices")
+    if plan is not None and inline:
+        emit(1, "_ro = None")  # (the options last counted here: `leaves_played`)
+    top = len(src.lines)
     emit(1, "while True:")
     # the drawn option (`RecycleState._do`; no warm-up left in a playout, see `random_playout`)
     emit(2, "_rf = s.found")
@@ -162,62 +187,100 @@ def round_source(loop: RoundLoop, rules, counting: bool, inline: bool = True):
     emit(3, "st.steps = 0")
     emit(2, "else:")
     emit(3, "_apply_all(st, _rf[index])")
-    emit(2, "s.choices += 1")
-    emit(2, "s._options = s.found = ()")
-    emit(2, "s.pending = None")
-    emit(2, f"_ri = {at + 1}")
+    emit(2, "_rc += 1")
+    # the steps counted in a local until the next choice (`Step.counter`), written back before
+    # anything that reads or counts them (`synced`) and when an error stops the loop; None while
+    # `st.steps` holds the count
+    emit(2, "_sp = st.steps")
     emit(2, "try:")
     # POST, the stage (end test, next player), PRE; `_ri`: the frame an item failing leaves
     for i, item in [(at + k + 2, item) for k, item in enumerate(loop.post)] + [(-1, stage)] \
             + [(k + 1, item) for k, item in enumerate(loop.pre)]:
         emit(3, f"_ri = {i}")
         if item is stage:
-            emit(3, "_ex.at = _stage")
+            mark, calls = len(src.lines), src.calls
             end = compiler.value(src, stage.end, "env", {}, 3)[0] if inline else "_end(env, st)"
+            if src.calls != calls or not inline:  # (`Executor.at`: where what a call raises is placed)
+                src.lines.insert(mark, "    " * 3 + "_ex.at = _stage")
             emit(3, f"if {end}:")
+            emit(4, "_ex.at = _stage")  # (as the machine leaves it)
+            emit(4, "st.steps = _sp")
+            emit(4, "s._options = s.found = ()")
+            emit(4, "s.pending = None")
+            emit(4, "s.choices = _rc")
             emit(4, "return True")
             emit(3, f"_ix, _qd = {cycles}[-1]")
-            emit(3, f"{cycles}[-1] = (_qd if _qd >= 0 else (_ix + 1) % {loop.members}, -1)")
+            if steady:
+                emit(3, f"_rw = _qd if _qd >= 0 else (_ix + 1) % {loop.members}")
+                emit(3, f"{cycles}[-1] = (_rw, -1)")
+                src.seat = "_rw"
+            else:
+                emit(3, f"{cycles}[-1] = (_qd if _qd >= 0 else (_ix + 1) % {loop.members}, -1)")
             emit(3, "rounds += 1")
             emit(3, "_ri = 0")  # (the new round's frame)
             name = "_stage"
         else:
             name = src.const(item)
-            emit(3, f"_ex.at = {name}")
-            quiet_block(src, 3, item, compiler, inline)
-        src.lines.append(Step(3, 1, (name,), None, ex.max_steps))  # (`at` was set before the item)
+            quiet_block(src, 3, item, name, compiler, inline)
+        src.lines.append(Step(3, 1, (name,), None, ex.max_steps, counter="_sp"))  # (`at` was set before the item)
+    emit(3, "s.pending = (_choice, env)")  # (before `_ri`: the handler's test)
     emit(3, f"_ri = {at + 1}")
     emit(3, "_ex.at = _choice")
-    emit(3, "s.pending = (_choice, env)")
-    emit(3, "_rw = st.pcycles[-1][0]")  # (the chooser: `offer_by`)
+    if not steady:
+        emit(3, "_rw = st.pcycles[-1][0]")  # (the chooser: `offer_by`)
     if plan is None or (rules.cardstock and reference_walk(choice)):
-        emit(3, "_explore(s, _choice, env, _rw)")
+        explored(src, 3)
     else:
+        src.seat = "_rw"  # (the chooser's number while the options are counted: nothing moves the turn)
         counted(src, 3, choice, plan, compiler, machine, rules.cardstock, inline)
+        src.seat = "st.pcycles[-1][0]"
     emit(2, "except _BaseException:")  # (an interruption too leaves the machine's frames)
+    emit(3, "if _sp is not None:")
+    emit(4, "st.steps = _sp")
+    emit(3, "if s.found is _rf:")  # (not explored yet: the drawn option's options are behind)
+    emit(4, "s._options = s.found = ()")
+    emit(3, f"if _ri != {at + 1}:")
+    emit(4, "s.pending = None")
     emit(3, "_left_at(s, env, _ri, rounds)")
     emit(3, "raise")
-    emit(2, f"if s.choices >= {rules.max_choices}:")
+    emit(2, f"if _rc >= {rules.max_choices}:")
+    emit(3, "s.choices = _rc")
     emit(3, "s.stack[-2] = (_STAGE, _stage, env, rounds)")
     emit(3, "return False")
-    emit(2, "_rn = len(s.found)")
-    emit(2, "if not _rn:")
+    emit(2, "if not _rn:")  # (`_rn`: how many options `s.found` holds, `explored` or counted)
     emit(3, "raise _GameError('no legal action in a position that is not over')")
-    emit(2, "if bits is not None:")  # (`Random._randbelow_with_getrandbits`, as `play_rounds` checked)
-    emit(3, "_rb = _rn.bit_length()")
-    emit(3, "index = bits(_rb)")
-    emit(3, "while index >= _rn:")
-    emit(4, "index = bits(_rb)")
-    emit(2, "else:")
-    emit(3, "index = int(rand() * _rn) if draw is None else draw(_rn)")
+    drawn(src, drawing)
+    src.lines[top:] = ["    try:"] + [shifted(e, 1) for e in src.lines[top:]] \
+        + ["    except _BaseException:", "        s.choices = _rc", "        raise"]
     for local, first in src.places.values() if src.places else ():
         src.lines.insert(head, f"    {local} = {first}")
+    if general is not None:  # (a location not made yet: the first function, which waits for it)
+        src.ns["_general"] = general
+        src.lines[head + len(src.places):head + len(src.places)] = [
+            f"    if {' or '.join(f'{local} is None' for local in src.fixed)}:",
+            "        return _general(s, st, env, index, rand, draw, bits, rounds)"]
     try:
-        return src.build(stage)
+        made = src.build(stage)
     except (SyntaxError, RecursionError, MemoryError):  # beyond Python's limits: the items called
+        if general is not None:
+            return general
         if not inline:
             raise
-        return round_source(loop, rules, counting, False)
+        return _round_source(loop, rules, counting, False, drawing)
+    return _round_source(loop, rules, counting, inline, drawing, made) if general is None and src.fixed else made
+
+
+def drawn(src: Source, drawing: str | None) -> None:
+    """Source drawing the next choice's option (`_rn` of them) into `index`: see `round_source`."""
+    bits = ["_rb = _rn.bit_length()", "index = bits(_rb)", "while index >= _rn:", "    index = bits(_rb)"]
+    if drawing is None:
+        src.emit(2, "if bits is not None:")  # (`Random._randbelow_with_getrandbits`, as `play_rounds` checked)
+        src.lines += ["    " * 3 + line for line in bits]
+        src.emit(2, "else:")
+        src.emit(3, "index = int(rand() * _rn) if draw is None else draw(_rn)")
+    else:
+        src.lines += ["    " * 2 + line for line in {"bits": bits, "draw": ["index = draw(_rn)"],
+                                                      "rand": ["index = int(rand() * _rn)"]}[drawing]]
 
 
 def leaves_played(src: Source, indent: int, plan, compiler) -> None:
@@ -225,33 +288,68 @@ def leaves_played(src: Source, indent: int, plan, compiler) -> None:
     action written in as its leaf runner writes it (`counting.site_source`): an `if` the caller
     goes on with `elif` (options counted by another plan) and `else` (explored options)."""
     src.ns["_plan"] = plan
-    src.emit(indent, "if type(_rf) is _Leaves and _rf.plan is _plan:")
+    # (the options the loop counted last, `_ro`, are `plan`'s: asked first)
+    src.emit(indent, "if _rf is _ro or type(_rf) is _Leaves and _rf.plan is _plan:")
     src.emit(indent + 1, "_rl = _rf[index]")
     src.emit(indent + 1, "_rk = _rl[0]")
-    src.emit(indent + 1, "_renv = _rf.env")
     for k, site in enumerate(plan.sites):
         src.emit(indent + 1, f"{'if' if k == 0 else 'elif'} _rk == {k}:")
         values = [f"_rv{i}" for i in range(len(site.names))]
         if values:  # (a leaf is its site and a value per variable)
             src.emit(indent + 2, f"_rk, {', '.join(values)} = _rl")
-        site_source(src, indent + 2, site, "_renv", values, compiler.stmt)
+        site_source(src, indent + 2, site, "_rf.env", values, compiler.stmt)  # (its env: for what is called)
     src.emit(indent + 1, "st.steps = 0")
 
 
-def quiet_block(src: Source, indent: int, item, compiler, inline: bool) -> None:
-    """Source running `item` as its quiet function does (`QuietMixin.quiet`): written in where
-    that function is written as source, its steps counted in `_stepped`; else a call of it."""
+def explored(src: Source, indent: int) -> None:
+    """Source exploring the choice's options (`Machine.explore`), `_rw` the chooser: the state's
+    options reset first (an error leaves them so), the step count in `st.steps`."""
+    src.emit(indent, "s._options = s.found = ()")
+    synced(src, indent, "_explore(s, _choice, env, _rw)", False)
+    src.emit(indent, "_rn = len(s.found)")
+
+
+def handed_over(indent: int) -> list[str]:
+    """Lines giving the step count back to `st.steps` (`_sp` None: an error raised meanwhile
+    leaves the count there as it is)."""
+    pad = "    " * indent
+    return [f"{pad}st.steps = _sp", f"{pad}_sp = None"]
+
+
+def synced(src: Source, indent: int, line: str, back: bool = True) -> None:
+    """`line`, which reads or counts steps, with the count in `st.steps` while it runs, and back
+    in `_sp` after (`back`)."""
+    src.lines += handed_over(indent)
+    src.emit(indent, line)
+    if back:
+        src.emit(indent, "_sp = st.steps")
+
+
+def quiet_block(src: Source, indent: int, item, name: str, compiler, inline: bool) -> None:
+    """Source running `item` (the constant `name`) as its quiet function does (`QuietMixin.quiet`):
+    written in where that function is written as source, its steps counted in `_sp` (in
+    `_stepped` where it calls a function, which may count some); else a call of it. `Executor.at`
+    is set to it where a call is made (a game error carries its own place; see `runners.stmt`)."""
     bound = compiler.steps_bound(item) if inline and type(item) in HOLDERS else None
+    at = "    " * indent + f"_ex.at = {name}"
     if not bound:
-        src.emit(indent, f"{src.call(compiler.quiet(item))}(env, st)")
+        src.lines.append(at)
+        synced(src, indent, f"{src.call(compiler.quiet(item))}(env, st)")
         return
-    src.emit(indent, f"if {compiler.past_room(bound, src)}:")  # (`quiet_start`: the runner then)
-    src.emit(indent + 1, f"{src.call(later(partial(compiler.runner, item)))}(env, st)")  # (made if it runs)
+    src.emit(indent, f"if {compiler.past_room(bound, src, '_sp')}:")  # (`quiet_start`: the runner then)
+    src.lines.append("    " + at)
+    synced(src, indent + 1, f"{src.call(later(partial(compiler.runner, item)))}(env, st)")  # (made if it runs)
     src.emit(indent, "else:")
-    mark, src.quiet = len(src.lines), True
-    compiler.stmt(src, item, "env", {}, indent + 2, True, 0)
+    mark, calls, src.quiet = len(src.lines), src.calls, True
+    compiler.stmt(src, item, "env", {}, indent + 1, True, 0)
     src.quiet = False
-    src.lines[mark:] = stepped(src.lines[mark:], indent + 1)  # (as `source.local_steps`)
+    body = src.lines[mark:]
+    if src.calls == calls:  # nothing called to count steps behind `_sp`, nor to place an error
+        src.lines[mark:] = [replace(e, local=True, counter="_sp") if type(e) is Step else e for e in body]
+        return
+    # (as `source.local_steps`, the count in `st.steps` meanwhile)
+    src.lines[mark:] = ["    " + at] + handed_over(indent + 1) + stepped([shifted(e, 1) for e in body], indent + 1)
+    src.emit(indent + 1, "_sp = st.steps")
 
 
 def counted(src: Source, indent: int, choice, plan, compiler, machine, cardstock: bool, inline: bool) -> None:
@@ -263,7 +361,15 @@ def counted(src: Source, indent: int, choice, plan, compiler, machine, cardstock
     def walk(at: int) -> bool:  # the walk written in where it can be (the same leaves)
         walked = compiler.walk_into(src, choice, at)
         return walked is not None and len(walked[0]) == len(plan.sites)
-    count_source(src, indent, plan, walk if inline else None, compiler.max_steps)
+    if inline:  # one list of options for the call, emptied at each choice (the option played is
+        # read before, nothing else holds it), its plan, env and compiler set once
+        kept = src.places.setdefault(("leaves",), (f"_L{len(src.places)}", "None"))[0]
+        emit(indent, f"if {kept} is None:")
+        emit(indent + 1, f"{kept} = _Leaves()")
+        emit(indent + 1, f"{kept}.plan, {kept}.env, {kept}.ex = _plan, env, _cx")
+        emit(indent, f"_ro = {kept}")
+        emit(indent, "_ro.clear()")
+    count_source(src, indent, plan, walk if inline else None, compiler.max_steps, "_sp")
     # (`Machine.named`; cards, and their names, are made in the setup only: asked once a call)
     named = src.once("(_rm[1] if (_rm := _machine._named)[0] == len(_table.text) else _named(_table))")
     # (leaves come in the order of their sites: `Plan.clash` asks about a pair (i, j) only when the
@@ -274,8 +380,9 @@ def counted(src: Source, indent: int, choice, plan, compiler, machine, cardstock
     apart = [named] + ([f"({first_last} or not _clash(_ro))"] if pairs else [])
     cond = "True" if cardstock else " and ".join(apart) if plan.apart and machine.sized else "False"
     emit(indent, f"if _ro is not None and (_rn == 1 or 0 < _rn <= {MAX_OPTIONS} and {cond}):")
-    emit(indent + 1, "_ro.plan, _ro.env, _ro.ex = _plan, env, _cx")
+    if not inline:  # (else the loop's one list, its plan, env and compiler set: `count_source`)
+        emit(indent + 1, "_ro.plan, _ro.env, _ro.ex = _plan, env, _cx")
     emit(indent + 1, "s._options, s.found, s.chooser = None, _ro, _rw")
-    emit(indent + 1, "st.steps = 0")
+    emit(indent + 1, "st.steps = _sp = 0")
     emit(indent, "else:")
-    emit(indent + 1, "_explore(s, _choice, env, _rw)")
+    explored(src, indent + 1)

@@ -312,8 +312,8 @@ class RunnersMixin:
             e(f"_kn = _mc(_table, st, _c, {s}, {d}) if st.known or _learners.get(({s}, {d})) != () else ()")
 
     def _storage_write(self, src, n, amount, new: str | None, env, bound, indent):
-        """An integer write: of `amount` (`new` None), else of `new` written with `_o` (the old
-        value) and `{}` (the amount)."""
+        """An integer write: of `amount` (`new` None), else of `new` written with `{old}` (the old
+        value, 0 where none) and `{amount}`."""
         e = lambda line, more=0: src.emit(indent + more, line)  # noqa: E731
         k = self._key(src, n.storage, (), env, bound, self.storage_key_fn)
         if not k.isidentifier():
@@ -321,18 +321,20 @@ class RunnersMixin:
             k = "_k"
         v, kind = self.value(src, amount, env, bound, indent)
         # a literal amount needs no bound check: adding it at every step of every choice a game
-        # may make (10**8 steps) stays far from 2**127; any other value is checked
-        checked = not v.isdigit()
+        # may make (10**8 steps) stays far from 2**127; nor a stored integer written as it is
+        # (every write to the storage is checked, or adds such a literal); any other value is checked
+        checked = not v.isdigit() and not (new is None and type(amount) is T.IntStorage)
         if not (v.isidentifier() or v.isdigit()):
             e(f"_v = {v}")
             v = "_v"
         if kind != "int":
             e(f"if type({v}) is not int:")
             e(f"raise _not_int({src.const(amount)}, {v})", 1)
-        if new is not None or not src.quiet:  # (the old value: to add to, or to record)
+        if not src.quiet:  # (the old value, to record)
             e(f"_o = st.ints.get({k}, _MISSING)")
-        if new is not None:
-            e(f"_n = {new.format(v)}")
+        if new is not None:  # (nothing recorded: the old value read where it is added to)
+            old = f"st.ints.get({k}, 0)" if src.quiet else "(0 if _o is _MISSING else _o)"
+            e(f"_n = {new.format(old=old, amount=v)}")
             v = "_n"
         if checked:  # stored integers stay within 128 bits (see `evaluate.MAX_INT`)
             e(f"if not {MIN_INT} <= {v} <= {MAX_INT}:")
@@ -350,10 +352,10 @@ class RunnersMixin:
         self._storage_write(src, n, n.value, None, env, bound, indent)
 
     def _stmt_Inc(self, src, n, env, bound, indent, counted, loops):
-        self._storage_write(src, n, n.amount, "(0 if _o is _MISSING else _o) + {}", env, bound, indent)
+        self._storage_write(src, n, n.amount, "{old} + {amount}", env, bound, indent)
 
     def _stmt_Dec(self, src, n, env, bound, indent, counted, loops):
-        self._storage_write(src, n, n.amount, "(0 if _o is _MISSING else _o) - {}", env, bound, indent)
+        self._storage_write(src, n, n.amount, "{old} - {amount}", env, bound, indent)
 
     def _stmt_Cycle(self, src, n, env, bound, indent, counted, loops):
         count = self.table.num_players

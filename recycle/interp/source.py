@@ -85,7 +85,9 @@ class Step:
     `nodes` names the node of each step (one per step where the bound is checked); in a
     quiet function with its steps kept in a local (`local_steps`), `_stepped += count`.
     `more`: source of a number of steps counted besides (quiet functions only: the turns a
-    `repeat` leaves out, see `runners`)."""
+    `repeat` leaves out, see `runners`). `counter`: the local that holds `st.steps` meanwhile (a
+    stage's rounds, `rounds.round_source`), counted in instead of `st.steps` (or `_stepped`); set
+    to None while `st.steps` holds the count again (`_over`, which reads and sets it, then raises)."""
 
     indent: int
     count: int
@@ -94,17 +96,23 @@ class Step:
     bound: int | None = None
     local: bool = False
     more: str | None = None
+    counter: str | None = None
 
     def lines(self) -> list[str]:
         pad = "    " * self.indent
         count = str(self.count) if self.more is None else self.more if not self.count else f"{self.count} + {self.more}"
         if self.local:
-            return [f"{pad}_stepped += {count}"] + ([f"{pad}_ex.at = {self.at}"] if self.at else [])
-        out = [f"{pad}st.steps += {count}"]
+            return [f"{pad}{self.counter or '_stepped'} += {count}"] + ([f"{pad}_ex.at = {self.at}"] if self.at else [])
+        steps = self.counter or "st.steps"
+        out = [f"{pad}{steps} += {count}"]
         if self.bound is not None:
-            raise_ = (f"raise _too_long({self.nodes[0]})" if self.count == 1
-                      else f"_over(st, {self.count}, ({', '.join(self.nodes)}))")
-            out += [f"{pad}if st.steps > {self.bound}:", f"{pad}    {raise_}"]
+            out.append(f"{pad}if {steps} > {self.bound}:")
+            if self.count == 1:
+                out.append(f"{pad}    raise _too_long({self.nodes[0]})")
+            else:
+                if self.counter:
+                    out += [f"{pad}    st.steps = {steps}", f"{pad}    {steps} = None"]
+                out.append(f"{pad}    _over(st, {self.count}, ({', '.join(self.nodes)}))")
         return out + ([f"{pad}_ex.at = {self.at}"] if self.at else [])
 
 
@@ -165,7 +173,9 @@ def merge_steps(entries: list[Entry]) -> list[Entry]:
     out: list[Entry] = []
     for entry in entries:
         last = out[-1] if out else None
-        if type(entry) is Step and type(last) is Step and (last.indent, last.bound) == (entry.indent, entry.bound) \
+        if type(entry) is Step and type(last) is Step \
+                and (last.indent, last.bound, last.local, last.counter) == (entry.indent, entry.bound, entry.local,
+                                                                             entry.counter) \
                 and last.more is None and entry.more is None:
             out[-1] = replace(last, count=last.count + entry.count, nodes=last.nodes + entry.nodes,
                               at=entry.at or last.at)
@@ -215,6 +225,14 @@ class Source:
         self.hoisted: dict[int, Piece] = {}  # id(node) -> its value, computed before a loop (see `explorers`)
         # a constant key (or the keys by seat) -> (the local keeping its list(s), its first value): `place`
         self.places: dict[tuple, tuple[str, str]] | None = None
+        # while set (code storing no point map runs: `counting.count_source`), a constant key ->
+        # the local its point map is read into once, where the code starts (`points`, `read_points`)
+        self.pointed: dict[tuple, str] | None = None
+        self.seat = "st.pcycles[-1][0]"  # source of the current player's number (a local where it is kept)
+        # `places` of constant keys: their locals (`fixed`); `placed`: each found at the start
+        # of the call, the function run only where all are (see `rounds.round_source`)
+        self.fixed: list[str] = []
+        self.placed = False
 
     def const(self, value) -> str:
         name = f"_c{len(self.ns)}"
@@ -261,9 +279,13 @@ class Source:
             if self.places is None:
                 return made
             # a function running long with one store (`rounds`): the list kept in a local once
-            # found (the same object as long as the store lives), None until then
-            local = self.places.setdefault(self.ns[key.fixed], (f"_L{len(self.places)}", "None"))[0]
-            return f"({local} if {local} is not None else ({local} := {made}))"
+            # found (the same object as long as the store lives), None until then; `placed`:
+            # found at the start
+            first = f"st.locs.get({key.fixed})" if self.placed else "None"
+            if self.ns[key.fixed] not in self.places:
+                self.fixed.append(f"_L{len(self.places)}")
+            local = self.places.setdefault(self.ns[key.fixed], (f"_L{len(self.places)}", first))[0]
+            return local if self.placed else f"({local} if {local} is not None else ({local} := {made}))"
         if key.seats is not None:
             keys, seat = key.seats
             i, n = self.temp(), len(self.ns[keys])
@@ -275,6 +297,21 @@ class Source:
             self.ns["_keep"] = keep
             return f"({got} if ({got} := {local}[{i} := {seat}]) is not None else _keep({local}, {i}, {made}))"
         return f"st.locs.get({key.code})"
+
+    def points(self, key: tuple, code: str | None = None) -> str:
+        """Source giving the point map stored at the constant `key` (`code`: the name of the
+        constant, where there is one), or None: while `pointed` is set, a local read once (see
+        `read_points`)."""
+        if self.pointed is None:
+            return f"st.points.get({code or self.const(key)})"
+        return self.pointed.setdefault(key, f"_P{len(self.pointed)}")
+
+    def read_points(self, at: int, indent: int) -> None:
+        """The point maps `points` asked for since `pointed` was set, read into their locals at
+        entry `at`; `pointed` unset."""
+        self.lines[at:at] = ["    " * indent + f"{local} = st.points.get({self.const(key)})"
+                             for key, local in (self.pointed or {}).items()]
+        self.pointed = None
 
     def once(self, code: str) -> str:
         """Source giving `code`'s value: where `places` is set (a function running long with one

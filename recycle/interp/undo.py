@@ -167,7 +167,11 @@ def all_read_apart(options, table, st, viewer: int) -> bool:
                 continue
             split = []
             for members in alike:
-                _, _, src, _, dst, *_ = members[0][i]
+                first = members[0][i]
+                if type(first) is not tuple or first[0] != MOVE:  # (this class: no move here to tell by)
+                    split.append(members)
+                    continue
+                _, _, src, _, dst, *_ = first
                 by_card: dict[int, list] | None = {}
                 for entries in members:
                     m = entries[i]

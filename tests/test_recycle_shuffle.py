@@ -1,0 +1,30 @@
+"""`knowledge.shuffle`: a determinization's shuffle written out draws exactly what `Random.shuffle` draws."""
+import random
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from recycle.interp.knowledge import shuffle
+
+
+@given(st.integers(0, 2**64), st.lists(st.integers(), max_size=80))
+def test_the_same_order_and_draws_as_random_shuffle(seed, items):
+    ours, theirs = random.Random(seed), random.Random(seed)
+    mine, expected = items[:], items[:]
+    shuffle(ours, mine)
+    theirs.shuffle(expected)
+    assert mine == expected
+    assert ours.getstate() == theirs.getstate()  # the generator left where the game's shuffle leaves it
+
+
+class Rigged(random.Random):
+    """A generator with a shuffle of its own (as `arrange` has): called as it is."""
+
+    def shuffle(self, x):
+        x.reverse()
+
+
+def test_a_generator_with_its_own_shuffle_is_asked():
+    items = [1, 2, 3]
+    shuffle(Rigged(1), items)
+    assert items == [3, 2, 1]
