@@ -1,0 +1,212 @@
+"""A cleaner label for a search player's records: more searches of the very positions recorded
+(docs/imitate.md, "The master's label over 4 searches").
+
+    python bench/imitate_relabel.py RECORDS.jsonl ... --out-dir DIR
+
+A record of `president record BOT --searches K` keeps the root visits of K
+searches of each position; its preferred play (`--label preferred`) is the most
+visited over them. A single search of the master is a noisy draw, so this
+script adds `--add` more searches (seeds of their own stream) to every recorded
+playing position, and writes the same records with the visits summed over all
+K + add searches (`searches` says how many): the preferred play is then the
+play the master prefers over them, ties broken by the recorded play.
+
+A record does not hold all a search reads (the round's history, for the
+search's inference of the opponents' hands), so the positions are not rebuilt
+from the record: each file's rounds are replayed from its header (seed,
+opponents, bot, classic table), the bot's seat playing its recorded play and
+drawing from the table's random stream what the search drew (one 64-bit seed:
+recycle/search/common.py), so the opponents' plays, the deals and every later
+position are the recorded ones. Every replayed position is checked against its
+record (a different one stops the script). `--check` also searches the first
+position of every file again with the recorded search's own seed and checks it
+makes the recorded play.
+
+Beside each records file, `NAME.searches.jsonl` keeps, per relabelled decision,
+the play each added search would make alone and its visits (for the ceilings:
+bench/imitate_ceilings.py). A file is written when all its rounds are done, so
+a run cut short leaves whole files; files already in `--out-dir` are skipped.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+from dataclasses import replace
+from pathlib import Path
+
+from personalities.records import RecordedDecision, Visit, load_records, most_visited, record_lines
+from president.agents.opponents import make_bots
+from president.game.cards import Give
+from president.game.settings import preset
+from president.game.state import PresidentState
+from president.match.recording import record_of, root_visits
+from president.match.simulate import match_seed
+from recycle.kernel.protocol import play_game
+
+#: Searches the relabelled records' visits are summed over.
+LABEL_SEARCHES = 4
+#: Independent searches whose own plays are kept per position (the noise ceiling's draws).
+INDEPENDENT = 4
+#: Fields of a record that are the play, not the position.
+_PLAY_FIELDS = ("play", "jokers", "visits", "searches", "gift", "round")
+
+
+class ReplayError(RuntimeError):
+    """A replayed position differs from its record: the records were not made as the header says."""
+
+
+def _position(record: RecordedDecision) -> dict:
+    return {k: v for k, v in record.to_json().items() if k not in _PLAY_FIELDS}
+
+
+def _summed(visits: list[tuple[Visit, ...]]) -> tuple[Visit, ...]:
+    total: dict = {}
+    for group in visits:
+        for v in group:
+            total[(v.play, v.jokers)] = total.get((v.play, v.jokers), 0) + v.visits
+    return tuple(Visit(play, n, jokers) for (play, jokers), n in total.items())
+
+
+class Replaying:
+    """Seat 0 of a replayed match: plays its records in order, and searches each playing position `add`
+    more times (`extra`: their seeds); `out` gets the relabelled records (visits summed over `LABEL_SEARCHES`
+    searches), `alone` each independent search's own play and the added searches' visits.
+    `recorded` (the recorded searches are the current master's): the recorded visits count, and the play
+    made is the first independent search; else the label is the added searches' alone.
+    `check`: search the first position again with the recorded searches' seeds (`searches`: their stream)
+    and tell whether that gives the recorded visits (`same`)."""
+
+    def __init__(self, inner, records, add: int, extra: random.Random, recorded: bool,
+                 check: random.Random | None = None) -> None:
+        self.inner, self.records, self.add, self.extra = inner, iter(records), add, extra
+        self.recorded, self.check, self.same = recorded, check, None
+        self.name = getattr(inner, "name", "bot")
+        self.out: list[RecordedDecision] = []
+        self.alone: list[dict] = []
+
+    @property
+    def draws_nothing_when_forced(self) -> bool:
+        return getattr(self.inner, "draws_nothing_when_forced", False)
+
+    def choose(self, observation, legal, rng: random.Random):
+        if len(legal) < 2:
+            return self.inner.choose(observation, legal, rng)
+        record = next(self.records)
+        seen = record_of(observation, legal, legal[0])
+        if _position(seen) != _position(record):
+            raise ReplayError(f"{record.where}: the replayed position is not the recorded one")
+        table_stream = rng.getstate()
+        rng.getrandbits(64)  # what the recorded search drew from the table's stream
+        if isinstance(legal[0], Give):
+            return next(a for a in legal if tuple(sorted(a.values)) == record.gift)
+        action = next(a for a in legal if (None if a.count == 0 else (a.value, a.count), a.jokers)
+                      == (record.play, record.jokers))
+        if self.check is not None:
+            first = random.Random()
+            first.setstate(table_stream)
+            streams = [first] + [random.Random(self.check.getrandbits(64)) for _ in range(record.searches - 1)]
+            again = [self.inner.explain(observation, legal, s, believe=False) for s in streams]
+            self.same = sorted(map(Visit.to_json, root_visits(legal, again))) == sorted(map(Visit.to_json, record.visits))
+            self.check = None
+            return action
+        found = [self.inner.explain(observation, legal, random.Random(self.extra.getrandbits(64)), believe=False)
+                 for _ in range(self.add)]
+        each = [root_visits(legal, [d]) for d in found]
+        plays = [_play_json(most_visited(v, None)) for v in each]
+        if self.recorded:
+            kept = [record.visits, *each[:LABEL_SEARCHES - record.searches]]
+            plays = [_play_json(Visit(record.play, 0, record.jokers)), *plays]
+        else:
+            kept = each[:LABEL_SEARCHES]
+        self.out.append(replace(record, visits=_summed(kept), searches=LABEL_SEARCHES))
+        self.alone.append({"where": record.where, "plays": plays, "recorded": self.recorded,
+                           "visits": [[x.to_json() for x in v] for v in each]})
+        return action
+
+
+def _play_json(visit: Visit) -> list[int] | None:
+    return None if visit.play is None else [*visit.play, *([visit.jokers] if visit.jokers else [])]
+
+
+def _replay(path: Path, add: int, recorded: bool, check: bool = False) -> tuple[dict, list, list[Replaying]]:
+    """Replay the rounds of `path` (only its first match with `check`): its header, records and seats."""
+    head, records = load_records(path)
+    seed, rounds, bot = head["seed"], head["rounds"], head["player"]
+    settings = preset("classic")
+    by_round: dict[int, list[RecordedDecision]] = {}
+    for r in records:
+        by_round.setdefault(r.round, []).append(r)
+    seats: list[Replaying] = []
+    played = match = 0
+    while played < rounds and not (check and match):
+        length = min(settings.rounds or rounds, rounds - played)
+        table = settings.with_overrides({"rounds": str(length), "target_score": "0"})
+        agents, _ = make_bots([bot, *head["opponents"]], table.players)
+        mine = [r for k in range(played + 1, played + length + 1) for r in by_round.get(k, [])]
+        seat = Replaying(agents[0], mine, add, random.Random(f"president-relabel/{seed}/{match}/searches"),
+                         recorded, random.Random(f"president-record/{seed}/{match}/searches") if check else None)
+        agents[0] = seat
+        play_game(PresidentState.new_match(table, match_seed(seed, match)), agents,
+                  random.Random(f"president-record/{seed}/{match}"))
+        if next(seat.records, None) is not None:
+            raise ReplayError(f"{path}: match {match} ended before all its records were replayed")
+        seats.append(seat)
+        played += length
+        match += 1
+    return head, records, seats
+
+
+def reproduced(path: Path) -> bool:
+    """Do today's searches, with the recorded seeds, give the recorded visits of the first position?
+    (Records made before a change of the search's code do not: their searches are another master's.)"""
+    return bool(_replay(path, 0, True, check=True)[2][0].same)
+
+
+def relabel(path: Path, recorded: bool) -> tuple[dict, list[RecordedDecision], list[dict]]:
+    """The records of `path` labelled over `LABEL_SEARCHES` searches of today's master (the recorded ones
+    counting when `recorded`), and each independent search's own play."""
+    add = INDEPENDENT - 1 if recorded else INDEPENDENT  # the recorded play is one independent search
+    head, records, seats = _replay(path, add, recorded)
+    out = [r for s in seats for r in s.out]
+    alone = [a for s in seats for a in s.alone]
+    exchanges = [r for r in records if r.gift]
+    return {**head, "searches": LABEL_SEARCHES}, _in_order(records, out + exchanges), alone
+
+
+def _in_order(records: list[RecordedDecision], relabelled: list[RecordedDecision]) -> list[RecordedDecision]:
+    by_where = {r.where: r for r in relabelled}
+    return [by_where.get(r.where, r) for r in records]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("records", nargs="+", help="records files of `president record BOT --searches K`")
+    parser.add_argument("--out-dir", required=True, type=Path)
+    args = parser.parse_args()
+    args.out_dir.mkdir(parents=True, exist_ok=True)
+    for name in args.records:
+        path = Path(name)
+        target = args.out_dir / path.name
+        if target.exists():
+            continue
+        began = time.process_time()
+        recorded = reproduced(path)
+        head, records, alone = relabel(path, recorded)
+        head.pop("format"), head.pop("version")
+        player = head.pop("player")
+        from personalities.records import header
+        side = args.out_dir / (path.stem + ".searches.jsonl")
+        side.write_text("".join(json.dumps(a, separators=(",", ":")) + "\n" for a in alone), encoding="utf-8")
+        part = target.with_suffix(".part")
+        part.write_text("".join(record_lines(header(player, **head), records)), encoding="utf-8")
+        part.rename(target)
+        changed = sum(a.preferred().play != b.preferred().play for a, b in zip(load_records(path)[1], records))
+        print(f"{path.name}: recorded searches {'reproduced' if recorded else 'NOT reproduced (relabelled by new searches only)'}; "
+              f"{len(alone)} positions, preferred play changed in "
+              f"{changed}, {time.process_time() - began:.0f} s CPU", flush=True)
+
+
+if __name__ == "__main__":
+    main()
