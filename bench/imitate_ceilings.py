@@ -46,6 +46,7 @@ from personalities.records import Label, RecordedDecision, Situation, Visit, loa
 from personalities.resolution import FIXED, OF_PLAY, READERS
 from personalities.variables import Variable
 from president.authoring.imitation import rate_text, split
+from timing import add_smoke_option
 
 FIXED_VARIABLES = [v for v in Variable if READERS[v][0] == FIXED]
 PLAY_VARIABLES = [v for v in Variable if READERS[v][0] == OF_PLAY]
@@ -282,48 +283,91 @@ def matched(model: Forest, records: list[RecordedDecision]) -> list[bool]:
     return [label >= 0 and int(np.argmax(score[first:first + n])) == label for first, n, label in spans]
 
 
-def feature_ceiling(records: list[RecordedDecision], holdout: float, seed: int, trees: int, leaf: int) -> None:
+def learners(trees: int, leaf: int, boosted: bool) -> list[tuple[str, object]]:
+    """(name, fit(x, y, groups, rng) -> model) of every learner tried."""
+    def forest(n, size):
+        return lambda x, y, g, rng: Forest(n, size, max(1, int(math.sqrt(x.shape[1]))) if n > 1 else x.shape[1],
+                                           rng).fit(x, y)
+    out = [(f"one tree, leaves of {leaf}+", forest(1, leaf)), (f"forest of {trees}, leaves of {leaf}+", forest(trees, leaf)),
+           (f"forest of {trees}, leaves of {4 * leaf}+", forest(trees, 4 * leaf))]
+    if boosted:
+        out += [(f"boosted: {r} trees of depth {d}, rate {rate}",
+                 lambda x, y, g, rng, r=r, d=d, rate=rate: Boosted(r, d, leaf, rate, rng).fit(x, y, g))
+                for r, d, rate in ((200, 5, 0.05), (300, 7, 0.03))]
+    return out
+
+
+def _groups(spans: list[tuple[int, int, int]]) -> np.ndarray:
+    return np.repeat(np.arange(len(spans)), [n for _, n, _ in spans])
+
+
+def feature_ceiling(records: list[RecordedDecision], holdout: float, seed: int, trees: int, leaf: int,
+                    folds: int, boosted: bool) -> None:
+    """Each learner's match on decisions it did not learn from, beside Cautious's on the same decisions:
+    the held-out rounds of `president imitate --holdout H --seed S` (learning on its training rounds), or
+    with `folds`, every round once, learning on the other folds (more decisions scored, tighter intervals)."""
+    from president.authoring.crossval import fold_rounds
+
     playing = [r for r in records if r.situation is not Situation.EXCHANGE]
-    parts = split(playing, holdout, seed)
-    x, y, spans = table(list(parts.train))
-    groups = np.repeat(np.arange(len(spans)), [n for _, n, _ in spans])
-    cautious = Scorer(list(parts.held_out), seed).mask(shipped("Cautious"))
-    n = len(parts.held_out)
-    print(f"playing decisions: {len(parts.train)} training, {n} held out; Cautious held out: "
-          f"{rate_text(cautious.bit_count(), n)}\n")
-    print("| learner | held out | won / lost against Cautious | z |\n| --- | --- | --- | --- |")
-    tries = max(1, int(math.sqrt(x.shape[1])))
-    rng = np.random.default_rng(seed)
-    learners = [(f"one tree, leaves of {leaf}+", lambda: Forest(1, leaf, x.shape[1], rng).fit(x, y)),
-                (f"forest of {trees}, leaves of {leaf}+", lambda: Forest(trees, leaf, tries, rng).fit(x, y)),
-                (f"forest of {trees}, leaves of {4 * leaf}+", lambda: Forest(trees, 4 * leaf, tries, rng).fit(x, y))]
-    learners += [(f"boosted: {r} trees of depth {d}, rate {rate}",
-                  lambda r=r, d=d, rate=rate: Boosted(r, d, leaf, rate, rng).fit(x, y, groups))
-                 for r, d, rate in ((100, 3, 0.1), (200, 5, 0.05))]
-    for name, learn in learners:
-        got = matched(learn(), list(parts.held_out))
+    if folds:
+        parts = fold_rounds(playing, folds, seed)
+        where = f"{folds}-fold cross-validation over all {len(playing)} playing decisions"
+    else:
+        held = split(playing, holdout, seed)
+        parts = [(held.train, held.held_out)]
+        where = f"{len(held.train)} training, {len(held.held_out)} held-out playing decisions (--holdout {holdout})"
+    scored = [r for _, aside in parts for r in aside]
+    cautious = Scorer(scored, seed).mask(shipped("Cautious"))
+    n = len(scored)
+    print(f"{where}; Cautious: {rate_text(cautious.bit_count(), n)}\n")
+    print("| learner | matched | won / lost against Cautious | z |\n| --- | --- | --- | --- |")
+    for name, fit in learners(trees, leaf, boosted):
+        got: list[bool] = []
+        rng = np.random.default_rng(seed)
+        for learn, aside in parts:
+            x, y, spans = table(list(learn))
+            got += matched(fit(x, y, _groups(spans), rng), list(aside))
         won = sum(g and not cautious >> i & 1 for i, g in enumerate(got))
         lost = sum(not g and cautious >> i & 1 for i, g in enumerate(got))
         z = (won - lost) / math.sqrt(won + lost) if won + lost else 0.0
         print(f"| {name} | {rate_text(sum(got), n)} | {won} / {lost} | {z:+.1f} |", flush=True)
 
 
+def _smoke_folder() -> tuple[Path, Path]:
+    """Two rounds of a quick search player, recorded and relabelled in a temporary folder."""
+    import tempfile
+
+    from imitate_relabel import recorded_for_smoke, relabel_file
+
+    folder = Path(tempfile.mkdtemp(prefix="ceilings-smoke-"))
+    for seed in (3, 4):
+        relabel_file(recorded_for_smoke(folder, 1, seed), folder / "relabelled")
+    return folder / "relabelled", folder
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("folder", type=Path, help="relabelled records (bench/imitate_relabel.py --out-dir)")
+    parser.add_argument("folder", type=Path, nargs="?", help="relabelled records (bench/imitate_relabel.py --out-dir)")
     parser.add_argument("--original", type=Path, help="the records as recorded (default: DIR/..)")
     parser.add_argument("--label", choices=("preferred", "majority"), default="preferred")
     parser.add_argument("--holdout", type=float, default=0.2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--trees", type=int, default=30)
     parser.add_argument("--leaf", type=int, default=5)
+    parser.add_argument("--folds", type=int, default=0, help="cross-validate over all rounds instead of --holdout")
+    parser.add_argument("--no-boost", action="store_true", help="forests only (quick)")
     parser.add_argument("--no-noise", action="store_true", help="only the feature ceiling")
+    add_smoke_option(parser)
     args = parser.parse_args()
+    if args.smoke:
+        args.folder, args.original = _smoke_folder()
+        args.trees, args.no_boost, args.holdout = 3, True, 0.5
+    if args.folder is None:
+        parser.error("name the folder of relabelled records")
     records, draws = load(args.folder)
     if args.label == "majority":
         records = relabelled_by_majority(records, draws)
-    original = {_key(r.where): r for r in load_all(sorted((args.original or args.folder.parent).glob(
-        "master-s*.jsonl")))}
+    original = {_key(r.where): r for r in load_all(sorted((args.original or args.folder.parent).glob("*.jsonl")))}
     print(f"{args.folder}: {len(records)} decisions, {len(draws)} playing positions with 4 independent draws; "
           f"label: {args.label}\n")
     if draws and not args.no_noise:
@@ -339,7 +383,7 @@ def main() -> None:
             print(f"| {text} | {100 * mean:.1f}% ({100 * lo:.1f}-{100 * hi:.1f}) | {len(rows[k])} |")
         a1 = bootstrap(rows["agree1"], rng)[0]
         print(f"\nsingle search: ceiling between {100 * a1:.1f}% and sqrt = {100 * math.sqrt(a1):.1f}%\n")
-    feature_ceiling(records, args.holdout, args.seed, args.trees, args.leaf)
+    feature_ceiling(records, args.holdout, args.seed, args.trees, args.leaf, args.folds, not args.no_boost)
 
 
 if __name__ == "__main__":

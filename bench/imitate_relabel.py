@@ -36,7 +36,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from personalities.records import RecordedDecision, Visit, load_records, most_visited, record_lines
+from personalities.records import RecordedDecision, Visit, header, load_records, most_visited, record_lines
 from president.agents.opponents import make_bots
 from president.game.cards import Give
 from president.game.settings import preset
@@ -44,6 +44,7 @@ from president.game.state import PresidentState
 from president.match.recording import record_of, root_visits
 from president.match.simulate import match_seed
 from recycle.kernel.protocol import play_game
+from timing import add_smoke_option
 
 #: Searches the relabelled records' visits are summed over.
 LABEL_SEARCHES = 4
@@ -180,32 +181,61 @@ def _in_order(records: list[RecordedDecision], relabelled: list[RecordedDecision
     return [by_where.get(r.where, r) for r in records]
 
 
+def relabel_file(path: Path, out_dir: Path) -> tuple[bool, int, int]:
+    """Write `path` relabelled into `out_dir` (and its `.searches.jsonl`); whether its recorded searches
+    were reproduced, the positions searched, and how many preferred plays changed."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    recorded = reproduced(path)
+    head, records, alone = relabel(path, recorded)
+    about = {k: v for k, v in head.items() if k not in ("format", "version", "player")}
+    side = out_dir / (path.stem + ".searches.jsonl")
+    side.write_text("".join(json.dumps(a, separators=(",", ":")) + "\n" for a in alone), encoding="utf-8")
+    target = out_dir / path.name
+    part = target.with_suffix(".part")  # a run cut short leaves no half file under the records' name
+    part.write_text("".join(record_lines(header(head["player"], **about), records)), encoding="utf-8")
+    part.rename(target)
+    changed = sum(a.preferred().play != b.preferred().play for a, b in zip(load_records(path)[1], records))
+    return recorded, len(alone), changed
+
+
+#: The search player `--smoke` records (a few iterations: a fraction of a second a search).
+SMOKE_BOT = "ismcts:iterations=24,rollout=Classic"
+
+
+def recorded_for_smoke(folder: Path, rounds: int = 1, seed: int = 3) -> Path:
+    """A records file of SMOKE_BOT (2 searches a position) on the classic table, as `president record` writes."""
+    from president.match.recording import record_matches, write_records
+    from tui.president.options import DEFAULT_OPPONENTS
+
+    path = folder / f"smoke-s{seed}.jsonl"
+    opponents = list(DEFAULT_OPPONENTS)
+    write_records(path, SMOKE_BOT, record_matches(SMOKE_BOT, opponents, preset("classic"), rounds, seed, searches=2),
+                  seed=seed, rounds=rounds, opponents=opponents, searches=2)
+    return path
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("records", nargs="+", help="records files of `president record BOT --searches K`")
-    parser.add_argument("--out-dir", required=True, type=Path)
+    parser.add_argument("records", nargs="*", help="records files of `president record BOT --searches K`")
+    parser.add_argument("--out-dir", type=Path, help="where the relabelled files go")
+    add_smoke_option(parser)
     args = parser.parse_args()
-    args.out_dir.mkdir(parents=True, exist_ok=True)
+    if args.smoke:
+        import tempfile
+
+        folder = Path(tempfile.mkdtemp(prefix="relabel-smoke-"))
+        args.records, args.out_dir = [str(recorded_for_smoke(folder))], folder / "relabelled"
+    if not args.records or args.out_dir is None:
+        parser.error("name records files and --out-dir")
     for name in args.records:
         path = Path(name)
-        target = args.out_dir / path.name
-        if target.exists():
+        if (args.out_dir / path.name).exists():
             continue
         began = time.process_time()
-        recorded = reproduced(path)
-        head, records, alone = relabel(path, recorded)
-        head.pop("format"), head.pop("version")
-        player = head.pop("player")
-        from personalities.records import header
-        side = args.out_dir / (path.stem + ".searches.jsonl")
-        side.write_text("".join(json.dumps(a, separators=(",", ":")) + "\n" for a in alone), encoding="utf-8")
-        part = target.with_suffix(".part")
-        part.write_text("".join(record_lines(header(player, **head), records)), encoding="utf-8")
-        part.rename(target)
-        changed = sum(a.preferred().play != b.preferred().play for a, b in zip(load_records(path)[1], records))
-        print(f"{path.name}: recorded searches {'reproduced' if recorded else 'NOT reproduced (relabelled by new searches only)'}; "
-              f"{len(alone)} positions, preferred play changed in "
-              f"{changed}, {time.process_time() - began:.0f} s CPU", flush=True)
+        recorded, positions, changed = relabel_file(path, args.out_dir)
+        print(f"{path.name}: recorded searches {'reproduced' if recorded else 'NOT reproduced: labelled by new searches only'}"
+              f"; {positions} positions, preferred play changed in {changed}, {time.process_time() - began:.0f} s CPU",
+              flush=True)
 
 
 if __name__ == "__main__":
