@@ -288,7 +288,8 @@ def learners(trees: int, leaf: int, boosted: bool) -> list[tuple[str, object]]:
     def forest(n, size):
         return lambda x, y, g, rng: Forest(n, size, max(1, int(math.sqrt(x.shape[1]))) if n > 1 else x.shape[1],
                                            rng).fit(x, y)
-    out = [(f"one tree, leaves of {leaf}+", forest(1, leaf)), (f"forest of {trees}, leaves of {leaf}+", forest(trees, leaf)),
+    out = [(f"one tree, leaves of {leaf}+", forest(1, leaf)),
+           (f"forest of {trees}, leaves of {leaf}+", forest(trees, leaf)),
            (f"forest of {trees}, leaves of {4 * leaf}+", forest(trees, 4 * leaf))]
     if boosted:
         out += [(f"boosted: {r} trees of depth {d}, rate {rate}",

@@ -109,7 +109,8 @@ class Replaying:
             first.setstate(table_stream)
             streams = [first] + [random.Random(self.check.getrandbits(64)) for _ in range(record.searches - 1)]
             again = [self.inner.explain(observation, legal, s, believe=False) for s in streams]
-            self.same = sorted(map(Visit.to_json, root_visits(legal, again))) == sorted(map(Visit.to_json, record.visits))
+            self.same = sorted(map(Visit.to_json, root_visits(legal, again))) == sorted(
+                map(Visit.to_json, record.visits))
             self.check = None
             return action
         found = [self.inner.explain(observation, legal, random.Random(self.extra.getrandbits(64)), believe=False)
@@ -233,7 +234,8 @@ def main() -> None:
             continue
         began = time.process_time()
         recorded, positions, changed = relabel_file(path, args.out_dir)
-        print(f"{path.name}: recorded searches {'reproduced' if recorded else 'NOT reproduced: labelled by new searches only'}"
+        how = "reproduced" if recorded else "NOT reproduced: labelled by new searches only"
+        print(f"{path.name}: recorded searches {how}"
               f"; {positions} positions, preferred play changed in {changed}, {time.process_time() - began:.0f} s CPU",
               flush=True)
 
