@@ -1,5 +1,5 @@
 """How far can imitating the search master go? Two ceilings measured on its records (docs/imitate.md,
-"Ceilings").
+"The label over four searches, and the ceilings").
 
     python bench/imitate_ceilings.py DIR [--label preferred|majority] [--trees 30] [--seed 1] [--smoke]
 

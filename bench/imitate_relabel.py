@@ -1,15 +1,15 @@
 """A cleaner label for a search player's records: more searches of the very positions recorded
-(docs/imitate.md, "The master's label over 4 searches").
+(docs/imitate.md, "The label over four searches, and the ceilings").
 
     python bench/imitate_relabel.py RECORDS.jsonl ... --out-dir DIR
 
 A record of `president record BOT --searches K` keeps the root visits of K
 searches of each position; its preferred play (`--label preferred`) is the most
 visited over them. A single search of the master is a noisy draw, so this
-script adds `--add` more searches (seeds of their own stream) to every recorded
-playing position, and writes the same records with the visits summed over all
-K + add searches (`searches` says how many): the preferred play is then the
-play the master prefers over them, ties broken by the recorded play.
+script writes the same records labelled over 4 searches (`searches: 4`): the
+recorded ones and new ones (seeds of their own stream) summed, ties broken by
+the play made. `president record BOT --searches 4` records this label directly;
+this script is for records already made.
 
 A record does not hold all a search reads (the round's history, for the
 search's inference of the opponents' hands), so the positions are not rebuilt
@@ -18,12 +18,14 @@ opponents, bot, classic table), the bot's seat playing its recorded play and
 drawing from the table's random stream what the search drew (one 64-bit seed:
 recycle/search/common.py), so the opponents' plays, the deals and every later
 position are the recorded ones. Every replayed position is checked against its
-record (a different one stops the script). `--check` also searches the first
-position of every file again with the recorded search's own seed and checks it
-makes the recorded play.
+record (a different one stops the script). The first position of every file
+is also searched again with the recorded searches' own seeds: when that does
+not give the recorded visits (records of an earlier version of the search),
+the recorded visits are dropped and the label is 4 new searches.
 
-Beside each records file, `NAME.searches.jsonl` keeps, per relabelled decision,
-the play each added search would make alone and its visits (for the ceilings:
+Beside each records file, `NAME.searches.jsonl` keeps, per playing position,
+the plays of 4 independent searches (the play made first, when the recorded
+searches count) and the added searches' visits (for the noise ceiling:
 bench/imitate_ceilings.py). A file is written when all its rounds are done, so
 a run cut short leaves whole files; files already in `--out-dir` are skipped.
 """

@@ -1,5 +1,5 @@
 """A search player's records relabelled over 4 searches by replaying their rounds (bench/imitate_relabel.py),
-and the noise ceiling's majority (bench/imitate_ceilings.py): docs/imitate.md, "The master's label over 4 searches"."""
+and the noise ceiling's majority (bench/imitate_ceilings.py): docs/imitate.md, "The label over four searches, and the ceilings"."""
 from __future__ import annotations
 
 import json
