@@ -128,3 +128,29 @@ def test_decide_json_gives_each_opponents_likeliest_hand(capsys, bot):
     beliefs = json.loads(capsys.readouterr().out)["beliefs"]
     assert [sum(b["likeliest"].values()) for b in beliefs] == [11, 10, 11, 9]
     assert sum(b["likeliest"].get("8", 0) for b in beliefs) == 1  # I hold three eights: one is unseen
+
+
+def test_a_belief_works_out_its_likeliest_hands_only_when_one_is_read(monkeypatch):
+    """A rule bot explains every decision (evolution counts the rules that fired that way): the min-cost
+    flow behind the likeliest hands runs only where a hand is read, once for all of them; equality and
+    pickling still carry the guess."""
+    import pickle
+
+    import recycle.kernel.beliefs as beliefs
+
+    calls = []
+    monkeypatch.setattr(beliefs, "best_guess", lambda *a: calls.append(1) or best_guess(*a))
+    state = position(5, 20)
+    p = state.current_player()
+    belief = decide(make_bot("Classic"), state.observation(p), state.legal_actions(), random.Random(1),
+                    explain=True).belief
+    assert calls == []
+    first = belief.hands[0].likeliest
+    assert first and calls == [1]
+    assert [h.likeliest for h in belief.hands] and calls == [1]
+    again = uniform_belief(state.observation(p).sample_state(random.Random(2)), p, belief.method)
+    assert again == belief and calls == [1, 1]
+    assert pickle.loads(pickle.dumps(again)) == belief
+    changed = beliefs.HandBelief(belief.hands[0].player, belief.hands[0].size,
+                                 belief.hands[0].expected, ((first[0][0], first[0][1] + 1),) + first[1:])
+    assert changed != belief.hands[0]

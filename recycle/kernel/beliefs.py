@@ -15,9 +15,10 @@ so a table shows a bot's belief only where it would show the bot's cards.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import partial
 from math import comb
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from recycle.kernel.likeliest import best_guess
 
@@ -37,17 +38,45 @@ def count_text(x: float) -> str:
     return f"{x:.1f}".removeprefix("0")
 
 
-@dataclass(frozen=True)
+Guess = tuple[tuple[str, int], ...]
+
+
+@dataclass(frozen=True, eq=False)
 class HandBelief:
-    """One opponent's hand as believed: its size and the expected count of each kind of card."""
+    """One opponent's hand as believed: its size and the expected count of each kind of card.
+
+    Equal beliefs are equal in every part, the likeliest hand included (a leak audit compares them)."""
 
     player: int
     size: int
     expected: tuple[tuple[str, float], ...]
     """(label, expected count), in the game's order of kinds; kinds expected nowhere are left out."""
-    likeliest: tuple[tuple[str, int], ...] = ()
-    """(label, count): the guess of this hand that gets the most cards right on average, the others
-    guessed with it (`recycle.kernel.likeliest`); empty where the belief has no chances to guess by."""
+    guess: Guess | Callable[[], Guess] = field(default=(), repr=False)
+    """The likeliest hand, or how to work it out: a belief is made at every explained decision
+    (a rule bot's, counting which rule fired), its likeliest hands only where one is read."""
+
+    @property
+    def likeliest(self) -> Guess:
+        """(label, count): the guess of this hand that gets the most cards right on average, the
+        others guessed with it (`recycle.kernel.likeliest`); empty where the belief has no chances
+        to guess by."""
+        guess = self.guess
+        if callable(guess):
+            guess = guess()
+            object.__setattr__(self, "guess", guess)  # worked out once: the value never changes
+        return guess
+
+    def _key(self) -> tuple:
+        return self.player, self.size, self.expected, self.likeliest
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, HandBelief) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __getstate__(self) -> dict:  # picklable: the recipe is a closure, its result is not
+        return {**self.__dict__, "guess": self.likeliest}
 
     def of(self, label: str) -> float:
         return dict(self.expected).get(label, 0.0)
@@ -202,10 +231,18 @@ def make_belief(observer: int, method: str, worlds: int, labels: Sequence[str],
     """A `Belief` from expected rows aligned with `labels` (unused indices labelled ""); with
     `at_least` (per opponent and kind, the chances of holding at least 1, 2, ... cards of it), each
     hand also gets its likeliest cards (`likeliest_hands`)."""
-    guess = likeliest_hands(at_least, expected, sizes) if at_least is not None else {}
+    rows: dict[int, list[int]] = {}
+
+    def guess_of(p: int) -> Guess:  # every hand's guess is worked out together, at the first read
+        if at_least is None:
+            return ()
+        if not rows:
+            rows.update(likeliest_hands(at_least, expected, sizes))
+        return tuple((label, k) for label, k in zip(labels, rows.get(p, ())) if label and k)
+
     hands = tuple(HandBelief(p, sizes[p], tuple((label, x) for label, x in zip(labels, row)
                                                 if label and x >= NEGLIGIBLE),
-                             tuple((label, k) for label, k in zip(labels, guess.get(p, ())) if label and k))
+                             partial(guess_of, p))
                   for p, row in sorted(expected.items()))
     return Belief(observer, method, worlds, hands, tuple(label for label in labels if label))
 
