@@ -16,11 +16,11 @@ from hypothesis import strategies as st
 
 from president.agents.bots import make_bot
 from president.cli.main import main
-from recycle.kernel.beliefs import BeliefTally, guessed_right, placed_right, uniform_belief
+from recycle.kernel.beliefs import guessed_right, placed_right, uniform_belief
 from recycle.kernel.likeliest import best_guess
 from recycle.kernel.protocol import decide
 
-from test_beliefs import position
+from test_beliefs import position, the_truth
 
 
 def worth(guess, at_least) -> float:
@@ -79,11 +79,7 @@ def test_totals_that_disagree_are_refused():
 
 
 def test_a_belief_of_one_world_guesses_that_world():
-    state = position(3, 30)
-    p = state.current_player()
-    tally = BeliefTally(p)
-    tally.add(state)
-    belief = tally.belief("the truth")
+    state, belief = the_truth(3, 30)
     right, total = guessed_right(belief, state.holdings())
     assert right == total > 0
     labels, rows = state.holdings()

@@ -68,12 +68,17 @@ def test_a_uniform_belief_spreads_exactly_the_unseen_cards(seed, steps):
         assert total == pytest.approx(unseen[0][v], abs=1e-6)
 
 
+def the_truth(seed: int, steps: int):
+    """A position and its mover's belief of one world, the true one."""
+    state = position(seed, steps)
+    tally = BeliefTally(state.current_player())
+    tally.add(state)
+    return state, tally.belief("the truth")
+
+
 def test_the_truth_scores_perfectly_and_a_belief_less_well():
-    state = position(3, 30)
+    state, exact = the_truth(3, 30)
     p = state.current_player()
-    truth = BeliefTally(p)
-    truth.add(state)
-    exact = truth.belief("the truth")
     right, total = placed_right(exact, state.holdings())
     assert right == pytest.approx(total)
     assert brier(exact, state.holdings())[0] == pytest.approx(0.0)
