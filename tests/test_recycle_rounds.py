@@ -45,7 +45,7 @@ def _seen(state) -> tuple:
     st = state.st
     return (state.over, state.called, state.choices, state.chooser, state.stack, state.pending, st.steps,
             st.ints, st.locs, st.where, st.pcycles, st.tcycles, st.rng.s,
-            state.results() if state.over else len(state.found))
+            state.results() if state.over else len(state.found), state._options)
 
 
 def playout(game, seed: int, engine: Engine = Engine.COMPILED, **limits) -> tuple:
@@ -250,12 +250,12 @@ def test_rounds_entered_with_every_kept_location_made_play_as_the_reference(name
     waited, placed = [], []
     real = rounds._round_source
 
-    def counting_waits(loop, rules, counting, inline=True, drawing=None, general=None):
+    def counting_waits(loop, rules, counting, inline=True, *, drawing, general=None):
         if general is not None:
             first = general
             placed.append(1)
             general = lambda *a: waited.append(1) or first(*a)  # noqa: E731
-        return real(loop, rules, counting, inline, drawing, general)
+        return real(loop, rules, counting, inline, drawing=drawing, general=general)
     monkeypatch.setattr(rounds, "_round_source", counting_waits)
     game = load_game(game_path(name))
     for seed in range(3):

@@ -28,3 +28,20 @@ def test_a_generator_with_its_own_shuffle_is_asked():
     items = [1, 2, 3]
     shuffle(Rigged(1), items)
     assert items == [3, 2, 1]
+
+
+class OwnRandom(random.Random):
+    """A generator with a `random()` of its own: CPython then draws below n without `getrandbits`."""
+
+    def random(self):
+        return super().random() * 0.5
+
+
+@given(st.integers(0, 2**64), st.lists(st.integers(), max_size=40))
+def test_a_generator_drawing_by_its_own_random_shuffles_as_its_own_shuffle_does(seed, items):
+    ours, theirs = OwnRandom(seed), OwnRandom(seed)
+    mine, expected = items[:], items[:]
+    shuffle(ours, mine)
+    theirs.shuffle(expected)
+    assert mine == expected
+    assert ours.getstate() == theirs.getstate()

@@ -21,16 +21,18 @@ import random
 
 from recycle.interp.store import Store, Table
 
-#: `Random._randbelow` where the generator draws with `getrandbits` (CPython's default).
-_RANDBELOW = getattr(random.Random, "_randbelow_with_getrandbits", None)
+#: `Random._randbelow` where the generator draws with `getrandbits` (CPython's default; a subclass
+#: overriding `random()` alone draws otherwise). Its loop is written out here (`shuffle`) and in the
+#: rounds (`rounds.round_source`): the same numbers without a call.
+RANDBELOW = getattr(random.Random, "_randbelow_with_getrandbits", None)
 
 
 def shuffle(rng: random.Random, items: list) -> None:
     """`rng.shuffle(items)`, the very same draws and order: where it is CPython's own shuffle
     over `_randbelow_with_getrandbits`, that loop written out (no call per card; a
     determinization shuffles the unseen cards at every rollout)."""
-    if type(rng).shuffle is not random.Random.shuffle or _RANDBELOW is None \
-            or getattr(rng._randbelow, "__func__", None) is not _RANDBELOW:
+    if type(rng).shuffle is not random.Random.shuffle or RANDBELOW is None \
+            or getattr(rng._randbelow, "__func__", None) is not RANDBELOW:
         rng.shuffle(items)
         return
     bits = rng.getrandbits

@@ -22,7 +22,10 @@ draw too is written in where it is the generator's own `_randbelow` (all seats r
 
 Everything observable is the same, step for step: the frames on the stack (also when an
 error stops the game), `st.steps` and the step bound, `executor.at` for what a call raises
-(a game error carries its own place), the cycle's moves, and the draws. What the machine
+(a game error carries its own place), the cycle's moves, and the draws. (`executor.at` is set
+only before items that call something: an item written in whole cannot raise but a game error,
+which carries its place, so only a failure of Python itself there, out of memory, would be
+placed at the item before.) What the machine
 keeps in the state (the step and choice counts, the options, the pending choice) is kept in
 locals between two choices and written where it is seen: an end, an error, a call. The loop runs only where nothing is recorded (no
 transcript, no journal) and no check runs after each choice (`Rules.check`).
@@ -31,13 +34,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import partial
-from random import Random
 
 from recycle.lang import tree as T
 
 from recycle.interp.compat import reference_walk
 from recycle.interp.counting import Leaves, count_source, site_source
 from recycle.interp.flow import MAX_OPTIONS, SEQ, STAGE
+from recycle.interp.knowledge import RANDBELOW
 from recycle.interp.quiet import HOLDERS
 from recycle.interp.source import Source, Step, later, shifted, stepped
 from recycle.interp.undo import apply_all
@@ -52,7 +55,7 @@ class RoundLoop:
         self.stage, self.body, self.at, self.end = stage, stage.body, at, end
         self.pre, self.post = stage.body[:at], stage.body[at + 1:]
         self.player, self.members = stage.cycle == "player", members
-        self.made: dict = {}  # counting? -> the rounds as one function (`round_source`)
+        self.made: dict = {}  # (counting?, how it draws) -> the rounds as one function (`round_source`)
 
 
 def round_loop(machine, stage, table) -> RoundLoop | None:
@@ -87,9 +90,6 @@ def loop_here(s) -> tuple | None:
     return loop, top[3]
 
 
-#: `Random._randbelow` where the generator draws with `getrandbits` (CPython's default). Its loop
-#: is written into the rounds (`round_source`), drawing the same numbers without a call.
-_RANDBELOW = getattr(Random, "_randbelow_with_getrandbits", None)
 
 
 def play_rounds(s, loop: RoundLoop, env: dict, index: int, rand, draw) -> int:
@@ -101,7 +101,7 @@ def play_rounds(s, loop: RoundLoop, env: dict, index: int, rand, draw) -> int:
     ex, st, stack = rules.ex, s.st, s.stack
     first = s.choices
     # `draw` is the generator's own `_randbelow` (`play_game`'s random seats): its loop is written in
-    bits = draw.__self__.getrandbits if getattr(draw, "__func__", None) is _RANDBELOW else None
+    bits = draw.__self__.getrandbits if getattr(draw, "__func__", None) is RANDBELOW else None
     drawing = "bits" if bits is not None else "rand" if draw is None else "draw"  # (one way a function)
     rounds_of = loop.made.get((s.counting, drawing))
     if rounds_of is None:
@@ -132,13 +132,12 @@ def left_at(s, env: dict, i: int, rounds: int) -> None:
         stack[-1] = (SEQ, stage.body, i, env)
 
 
-def round_source(loop: RoundLoop, rules, counting: bool, inline: bool = True, drawing: str | None = None):
+def round_source(loop: RoundLoop, rules, counting: bool, inline: bool = True, *, drawing: str):
     """`rounds_of`, see `_round_source`."""
-    return _round_source(loop, rules, counting, inline, drawing)
+    return _round_source(loop, rules, counting, inline, drawing=drawing)
 
 
-def _round_source(loop: RoundLoop, rules, counting: bool, inline: bool = True, drawing: str | None = None,
-                  general=None):
+def _round_source(loop: RoundLoop, rules, counting: bool, inline: bool = True, *, drawing: str, general=None):
     """`rounds_of(s, st, env, index, rand, draw, bits, rounds) -> over`: `play_rounds`' loop as one
     generated function, the stage's items, its end test, the next player's move and the
     counting of the choice's options written out in the order the machine does them (its
@@ -266,21 +265,16 @@ def _round_source(loop: RoundLoop, rules, counting: bool, inline: bool = True, d
             return general
         if not inline:
             raise
-        return _round_source(loop, rules, counting, False, drawing)
-    return _round_source(loop, rules, counting, inline, drawing, made) if general is None and src.fixed else made
+        return _round_source(loop, rules, counting, False, drawing=drawing)
+    return _round_source(loop, rules, counting, inline, drawing=drawing, general=made) if general is None and src.fixed else made
 
 
-def drawn(src: Source, drawing: str | None) -> None:
-    """Source drawing the next choice's option (`_rn` of them) into `index`: see `round_source`."""
+def drawn(src: Source, drawing: str) -> None:
+    """Source drawing the next choice's option (`_rn` of them) into `index`, the one way `play_rounds`
+    found: `bits` (the generator's own `Random._randbelow_with_getrandbits`, written out), `draw`, `rand`."""
     bits = ["_rb = _rn.bit_length()", "index = bits(_rb)", "while index >= _rn:", "    index = bits(_rb)"]
-    if drawing is None:
-        src.emit(2, "if bits is not None:")  # (`Random._randbelow_with_getrandbits`, as `play_rounds` checked)
-        src.lines += ["    " * 3 + line for line in bits]
-        src.emit(2, "else:")
-        src.emit(3, "index = int(rand() * _rn) if draw is None else draw(_rn)")
-    else:
-        src.lines += ["    " * 2 + line for line in {"bits": bits, "draw": ["index = draw(_rn)"],
-                                                      "rand": ["index = int(rand() * _rn)"]}[drawing]]
+    src.lines += ["    " * 2 + line for line in {"bits": bits, "draw": ["index = draw(_rn)"],
+                                                  "rand": ["index = int(rand() * _rn)"]}[drawing]]
 
 
 def leaves_played(src: Source, indent: int, plan, compiler) -> None:
