@@ -70,7 +70,8 @@ def game_metrics(log: GameLog) -> dict:
 
 def metric_keys(rows: Sequence[dict]) -> list[str]:
     keys = [k for k in SUMMARY_KEYS if any(r.get(k) is not None for r in rows)]
-    seats = sorted({k for r in rows for k in r if k.startswith("score_seat_")}, key=lambda k: int(k.rsplit("_", 1)[1]))
+    every = set().union(*rows)  # (every row's keys, gathered in C: this runs once per bootstrap replicate)
+    seats = sorted((k for k in every if k.startswith("score_seat_")), key=lambda k: int(k.rsplit("_", 1)[1]))
     return keys + seats
 
 

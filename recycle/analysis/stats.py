@@ -15,6 +15,7 @@ import random
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter
 from statistics import NormalDist
 
 #: The interval width the report asks "how many games for?".
@@ -164,12 +165,13 @@ def bootstrap(summaries: Summaries, compute: Compute, rng: random.Random,
     skip = dict(no_interval or {})
     reps: dict[str, list[float]] = {name: [] for name in point if name not in skip}
     names = sorted(summaries)  # a fixed order of draws, whatever order the mapping has
+    draw = rng.random
     for _ in range(replicates):
         sample = {}
         for s in names:
             rows = summaries[s]
             n = len(rows)
-            sample[s] = [rows[int(rng.random() * n)] for _ in range(n)] if n else rows
+            sample[s] = [rows[int(draw() * n)] for _ in range(n)] if n else rows
         for name, value in compute(sample).items():
             if name in reps:
                 reps[name].append(value)
@@ -203,7 +205,9 @@ def difference(a: Bootstrap, b: Bootstrap, name: str) -> Difference:
 
 
 def total(rows: Sequence[dict], key: str) -> float:
-    return sum(r[key] for r in rows)
+    """The rows' `key` summed in their order (so a figure is the same to the last bit however it is
+    called; `map` keeps the order of the generator it replaced, at a third of its cost)."""
+    return sum(map(itemgetter(key), rows))
 
 
 def ratio(num: float, den: float, empty: float = 0.0) -> float:
