@@ -45,3 +45,13 @@ def test_a_generator_drawing_by_its_own_random_shuffles_as_its_own_shuffle_does(
     theirs.shuffle(expected)
     assert mine == expected
     assert ours.getstate() == theirs.getstate()
+
+
+@given(st.integers(0, 2**64))
+def test_more_cards_than_the_worked_out_steps_shuffle_the_same(seed):
+    ours, theirs = random.Random(seed), random.Random(seed)
+    mine, expected = list(range(300)), list(range(300))  # beyond `knowledge._STEPS`
+    shuffle(ours, mine)
+    theirs.shuffle(expected)
+    assert mine == expected
+    assert ours.getstate() == theirs.getstate()

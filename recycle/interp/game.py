@@ -27,6 +27,7 @@ from recycle.interp.compiler import executor
 from recycle.interp.engine import WARM_CHOICES, Engine
 from recycle.interp.effects import RecycleAction, action
 from recycle.interp.errors import LimitError, RecycleRuntimeError, guard, located
+from recycle.interp.evaluate import MAX_INT, MIN_INT
 from recycle.interp.counting import Leaves
 from recycle.interp.flow import Machine
 from recycle.interp.rounds import loop_here, play_rounds
@@ -65,6 +66,7 @@ class Rules:
         self._faces: dict[int, bool] = {}  # id of a choice node -> `faces`
         self.sight = Sight()  # what each choice's syntax tells of re-deals (`sight.blind_to_redeal`)
         self.by_rule: set[int] = set()  # ids of the choices explored rule by rule (`canonical.rules_matter`)
+        self.seats = tuple((p, -1) for p in range(table.num_players))  # each as the player cycle's top (scoring)
 
     def guard(self):
         return self.guarded
@@ -262,22 +264,27 @@ class RecycleState(GameState):
         return self._results
 
     def _score(self) -> Results:
-        """Each player's score with it as (current player); ranks shared on ties."""
-        scoring, st, ex = self.table.game.scoring, self.st, self.rules.ex
-        node, env, cycles, scores = scoring.score, self.rules.base_env, st.pcycles, []
-        score_of = ex.fn(node)  # (what `ex.ev` calls)
-        for p in range(self.num_players):
-            cycles.append((p, -1))
+        """Each player's score with it as (current player); ranks shared on ties: a player's place is
+        1 + how many score strictly better (the first of its score in the best-first order, found in C:
+        a rollout is scored at its end, thousands of times a decision)."""
+        rules, st = self.rules, self.st
+        node, goal = self.table.game.scoring.score, self.table.game.scoring.goal
+        score_of, env, ex = rules.ex.fn(node), rules.base_env, rules.ex  # (what `ex.ev` calls)
+        push, pop, scores = st.pcycles.append, st.pcycles.pop, []
+        for seat in rules.seats:  # (p, -1): p the current player, none queued
+            push(seat)
             try:
                 score = score_of(env, st)
             finally:
-                cycles.pop()
-            if not isinstance(score, int):
+                pop()
+            if type(score) is not int and not isinstance(score, int):
                 raise located(node, self.table.filename, f"a score must be an integer, not {score!r}")
-            scores.append(ex.bounded(node, score))
-        sign = -1 if scoring.goal == "max" else 1
-        ranks = tuple(1 + sum(1 for o in scores if sign * o < sign * s) for s in scores)
-        return Results(ranks, tuple(float(s) for s in scores))
+            if not MIN_INT <= score <= MAX_INT:
+                ex.bounded(node, score)  # (raises)
+            scores.append(score)
+        # best first after a head no score equals: `index` is then the place
+        order = [None, *sorted(scores, reverse=goal == "max")]
+        return Results(tuple(map(order.index, scores)), tuple(map(float, scores)))
 
     def heuristic(self, player: int) -> float:
         """The game's scores as they stand: `player`'s lead over the others (`score_lead`; 0.5 where

@@ -35,13 +35,21 @@ def shuffle(rng: random.Random, items: list) -> None:
             or getattr(rng._randbelow, "__func__", None) is not RANDBELOW:
         rng.shuffle(items)
         return
+    n = len(items)
+    if n < 2:
+        return
     bits = rng.getrandbits
-    for i in range(len(items) - 1, 0, -1):
-        k = (i + 1).bit_length()
+    steps = _STEPS[n - 2::-1] if n <= len(_STEPS) else [(i, (i + 1).bit_length()) for i in range(n - 1, 0, -1)]
+    for i, k in steps:
         j = bits(k)
         while j > i:
             j = bits(k)
         items[i], items[j] = items[j], items[i]
+
+
+#: `shuffle`'s steps from the bottom: (i, the bits `_randbelow(i + 1)` draws) for i = 1, 2, ...
+#: (read backwards, from the top of the cards: no bit count worked out per card).
+_STEPS = tuple((i, (i + 1).bit_length()) for i in range(1, 256))
 
 
 #: One change of knowledge: ((player, card), old location or None, new location or None).
