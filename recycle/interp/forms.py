@@ -232,7 +232,7 @@ def player_ref(c, src, n, env, bound, depth):
 
 def _storage(c, src, n, env, bound, depth, attr: str, default: str, kind: str):
     key = c.key(src, n, (), env, bound, depth)
-    return None if key is None else Piece(f"st.{attr}.get({key.code}, {default})", kind, key.safe)
+    return None if key is None else Piece(f"{src.store(attr)}.get({key.code}, {default})", kind, key.safe)
 
 def int_storage(c, src, n, env, bound, depth):
     """(OWNER sto NAME): 0 where nothing is stored."""

@@ -313,6 +313,12 @@ class Source:
                              for key, local in (self.pointed or {}).items()]
         self.pointed = None
 
+    def store(self, attr: str) -> str:
+        """Source giving the state's dict `attr` (`ints`, `strs`): where `places` is set (a
+        function running long with one store, `rounds`), a local read once at the start of the
+        call (the store's dicts are made once, in the setup: `Table.canonical`)."""
+        return self.once(f"st.{attr}")
+
     def once(self, code: str) -> str:
         """Source giving `code`'s value: where `places` is set (a function running long with one
         store, `rounds`), a local computing it once, at the start of the call (for values fixed
