@@ -265,7 +265,7 @@ class ExprSource:
             return None
         m, k, got = src.temp(), src.temp(), src.temp()
         sign, pm_class, picked = 1 if type(pick) is T.MaxCard else -1, src.const(PointMap), src.const(fast_pick)
-        return Piece(f"({got} if type({m} := st.points.get({src.const(key)})) is {pm_class} and ({k} := {picked}("
+        return Piece(f"({got} if type({m} := {src.points(key)}) is {pm_class} and ({k} := {picked}("
                      f"{cards.code}, {m}, _attrs, {sign})) is not None and ({got} := {m}._cache.get({k})) is not None "
                      f"else {self.call(src, n, env).code})", "int", exact=True)
 

@@ -166,6 +166,9 @@ def _round_source(loop: RoundLoop, rules, counting: bool, inline: bool = True, *
     emit(0, "def f(s, st, env, index, rand, draw, bits, rounds):")
     src.places = {} if inline else None  # (one store for the whole call: `Source.place`)
     src.placed = general is not None
+    # no point map stored by anything the rounds run (their items, the options tried, the end
+    # test): each map the loop reads is read once, at the start of the call
+    src.steady = not any(type(x) in (T.SetPoints, T.UpdatePoints) for x in T.walk(stage))
     head = len(src.lines)
     # the state's choice count in a local, written back when the loop stops or an error does
     # (the whole loop in a `try`, added below); its options and pending choice are reset where

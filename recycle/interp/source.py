@@ -233,6 +233,7 @@ class Source:
         # of the call, the function run only where all are (see `rounds.round_source`)
         self.fixed: list[str] = []
         self.placed = False
+        self.steady = False  # nothing the function runs stores a point map (see `points`)
 
     def const(self, value) -> str:
         name = f"_c{len(self.ns)}"
@@ -301,7 +302,11 @@ class Source:
     def points(self, key: tuple, code: str | None = None) -> str:
         """Source giving the point map stored at the constant `key` (`code`: the name of the
         constant, where there is one), or None: while `pointed` is set, a local read once (see
-        `read_points`)."""
+        `read_points`); where `steady` (a function running long with one store, which stores
+        no point map: `rounds`), a local read once at the start of the call."""
+        if self.places is not None and self.steady:
+            return self.places.setdefault(("points", key), (f"_L{len(self.places)}",
+                                                            f"st.points.get({code or self.const(key)})"))[0]
         if self.pointed is None:
             return f"st.points.get({code or self.const(key)})"
         return self.pointed.setdefault(key, f"_P{len(self.pointed)}")
