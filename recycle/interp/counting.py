@@ -164,7 +164,13 @@ def count_source(src: Source, indent: int, plan: Plan, walk, max_steps: int, ste
     else:  # (nothing here stores a point map: each is read once)
         src.pointed = {}
     inner, head = indent, len(src.lines)
-    if plan.ranked and src.places is not None:  # (a stage's rounds: the last map proven kept in a local)
+    if plan.ranked and src.steady:  # (the maps read once a call, `Source.steady`: asked once too)
+        for key in plan.ranked:
+            emit(indent, f"if not {src.once(f'((_rp := {src.points(key)}) is not None and _distinct(_rp, _attrs))')}:")
+            emit(indent + 1, "_ro = None")
+        emit(indent, "if _ro is not None:")
+        inner += 1
+    elif plan.ranked and src.places is not None:  # (a stage's rounds: the last map proven kept in a local)
         for key in plan.ranked:
             proven = proven_local(src, "distinct", key)
             emit(indent, f"if _ro is not None and (_rp := {src.points(key)}) is not {proven}:")
@@ -199,6 +205,11 @@ def count_source(src: Source, indent: int, plan: Plan, walk, max_steps: int, ste
     emit(indent + 2, "_ro = None")
     for key in plan.points:  # (point maps are immutable: each asked about once)
         name = src.const(key)
+        if src.steady:  # (the map read once a call, `Source.steady`: asked once too)
+            src.ns["_known_small"] = known_small
+            emit(indent, f"if not {src.once(f'_known_small(_psmall, {name}, {src.points(key)})')}:")
+            emit(indent + 1, "_ro = None")
+            continue
         if src.places is not None:  # (a stage's rounds: the last map found small kept in a local)
             small = proven_local(src, "small", key)
             emit(indent, f"if _ro is not None and (_rp := {src.points(key)}) is not {small}:")
@@ -217,6 +228,17 @@ def count_source(src: Source, indent: int, plan: Plan, walk, max_steps: int, ste
         emit(indent + 2, "_ro = None")
     if src.pointed is not None:
         src.read_points(head, indent)
+
+
+def known_small(cache: dict, key, pm) -> bool:
+    """Can no score of the point map `pm` stored at `key` fail or leave the 128-bit bound (None:
+    no map, no score)? The map last found so kept in `cache` by its key."""
+    if pm is None or cache.get(key) is pm:
+        return True
+    if small_scores(pm):
+        cache[key] = pm
+        return True
+    return False
 
 
 def proven_local(src: Source, question: str, key) -> str:

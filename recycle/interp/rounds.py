@@ -183,14 +183,14 @@ def _round_source(loop: RoundLoop, rules, counting: bool, inline: bool = True, *
     emit(3, "_rl = _rf[index]")
     emit(3, "_rs = _rf.plan.sites[_rl[0]]")
     emit(3, "(_rs.run or _rf.ex.leaf_runner(_rs))(_rf.env, st, *_rl[1:])")
-    emit(3, "st.steps = 0")
+    # the steps counted in a local until the next choice (`Step.counter`), from 0 after a leaf
+    # (`Leaves.play`), written back before anything that reads or counts them (`synced`) and
+    # when the loop stops or an error does; None while `st.steps` holds the count
+    emit(3, "_sp = 0")
     emit(2, "else:")
     emit(3, "_apply_all(st, _rf[index])")
+    emit(3, "_sp = st.steps")
     emit(2, "_rc += 1")
-    # the steps counted in a local until the next choice (`Step.counter`), written back before
-    # anything that reads or counts them (`synced`) and when an error stops the loop; None while
-    # `st.steps` holds the count
-    emit(2, "_sp = st.steps")
     emit(2, "try:")
     # POST, the stage (end test, next player), PRE, the step bound checked after each item; where
     # the count leaves room for the steps all of them can take, none checked (it cannot fire)
@@ -202,7 +202,7 @@ def _round_source(loop: RoundLoop, rules, counting: bool, inline: bool = True, *
         emit(3, "else:")
         src.seat = seat
         between(src, loop, compiler, inline, cycles, steady, 4, False)
-    emit(3, "s.pending = (_choice, env)")  # (before `_ri`: the handler's test)
+    emit(3, f"s.pending = {src.once('(_choice, env)')}")  # (before `_ri`: the handler's test)
     emit(3, f"_ri = {at + 1}")
     emit(3, "_ex.at = _choice")
     if not steady:
@@ -231,8 +231,8 @@ def _round_source(loop: RoundLoop, rules, counting: bool, inline: bool = True, *
     drawn(src, drawing)
     src.lines[top:] = ["    try:"] + [shifted(e, 1) for e in src.lines[top:]] \
         + ["    except _BaseException:", "        s.choices = _rc", "        raise"]
-    for local, first in src.places.values() if src.places else ():
-        src.lines.insert(head, f"    {local} = {first}")
+    # (in the order they were asked for: one may read another, `counting.count_source`)
+    src.lines[head:head] = [f"    {local} = {first}" for local, first in (src.places or {}).values()]
     if general is not None:  # (a location not made yet: the first function, which waits for it)
         src.ns["_general"] = general
         src.lines[head + len(src.places):head + len(src.places)] = [
@@ -272,7 +272,7 @@ def leaves_played(src: Source, indent: int, plan, compiler) -> None:
         if values:  # (a leaf is its site and a value per variable)
             src.emit(indent + 2, f"_rk, {', '.join(values)} = _rl")
         site_source(src, indent + 2, site, "_rf.env", values, compiler.stmt)  # (its env: for what is called)
-    src.emit(indent + 1, "st.steps = 0")
+    src.emit(indent + 1, "_sp = 0")  # (`st.steps` written where it is read: `round_source`)
 
 
 def explored(src: Source, indent: int) -> None:
