@@ -248,6 +248,8 @@ def point_storage(c, src, n, env, bound, depth):
     if key is None:
         return None
     stored = src.points(src.ns[key.fixed], key.code) if key.fixed is not None else f"st.points.get({key.code})"
+    if key.fixed is not None and src.places is not None and src.steady:  # (read once a call: `Source.points`)
+        return Piece(src.once(f"({stored} or _EMPTY_PM)"), "points", key.safe)
     return Piece(f"({stored} or _EMPTY_PM)", "points", key.safe)
 
 def location(c, src, n, env, bound, depth):

@@ -236,7 +236,7 @@ def _round_source(loop: RoundLoop, rules, counting: bool, inline: bool = True, *
     if general is not None:  # (a location not made yet: the first function, which waits for it)
         src.ns["_general"] = general
         src.lines[head + len(src.places):head + len(src.places)] = [
-            f"    if {' or '.join(f'{local} is None' for local in src.fixed)}:",
+            f"    if {' or '.join(src.fixed)}:",
             "        return _general(s, st, env, index, rand, draw, bits, rounds)"]
     try:
         made = src.build(stage)

@@ -229,8 +229,9 @@ class Source:
         # the local its point map is read into once, where the code starts (`points`, `read_points`)
         self.pointed: dict[tuple, str] | None = None
         self.seat = "st.pcycles[-1][0]"  # source of the current player's number (a local where it is kept)
-        # `places` of constant keys: their locals (`fixed`); `placed`: each found at the start
-        # of the call, the function run only where all are (see `rounds.round_source`)
+        # `places` of constant keys (and, where `placed`, of the keys by seat): the tests of their
+        # locals true where one is missing (`fixed`); `placed`: each found at the start of the
+        # call, the function run only where all are (see `rounds.round_source`)
         self.fixed: list[str] = []
         self.placed = False
         self.steady = False  # nothing the function runs stores a point map (see `points`)
@@ -284,7 +285,7 @@ class Source:
             # found at the start
             first = f"st.locs.get({key.fixed})" if self.placed else "None"
             if self.ns[key.fixed] not in self.places:
-                self.fixed.append(f"_L{len(self.places)}")
+                self.fixed.append(f"_L{len(self.places)} is None")
             local = self.places.setdefault(self.ns[key.fixed], (f"_L{len(self.places)}", first))[0]
             return local if self.placed else f"({local} if {local} is not None else ({local} := {made}))"
         if key.seats is not None:
@@ -292,6 +293,12 @@ class Source:
             i, n = self.temp(), len(self.ns[keys])
             if self.places is None:
                 return self.kept(n, f"{i} := {seat}", f"_place({{cells}}, {i}, st, {keys}[{i}])")[1]
+            if self.placed:  # (every seat's list found at the start, as the constant keys' are)
+                if ("seats", self.ns[keys]) not in self.places:
+                    self.fixed.append(f"None in _L{len(self.places)}")
+                local = self.places.setdefault(("seats", self.ns[keys]), (
+                    f"_L{len(self.places)}", f"[st.locs.get(_k) for _k in {keys}]"))[0]
+                return f"{local}[{seat}]"
             # (the same, the lists by seat in a local list)
             made, got = self.kept(n, i, f"_place({{cells}}, {i}, st, {keys}[{i}])")[1], self.temp()
             local = self.places.setdefault(self.ns[keys], (f"_L{len(self.places)}", f"[None] * {n}"))[0]
