@@ -30,10 +30,12 @@ def between_bound(loop, compiler, inline: bool) -> tuple[int, int] | None:
     return 1 + sum(1 + a for a, _ in parts), sum(b for _, b in parts)
 
 
-def between(src: Source, loop, compiler, inline: bool, cycles: str, steady: bool, indent: int,
+def between(src: Source, loop, compiler, inline: bool, cycles: str, steady: bool | str, indent: int,
             checked: bool) -> None:
     """Source running POST, the stage (its end test, the next player) and PRE (`round_source`);
-    `_ri`: the frame an item failing leaves. `checked`: the step bound checked after each item
+    `_ri`: the frame an item failing leaves. `steady`: the next player kept in `_rw` (the
+    chooser) through PRE; "turning": nothing the rounds run moves the cycle, so it is where the
+    loop last left it, `_rw` (set before the loop) its current player. `checked`: the step bound checked after each item
     (else the caller made room for all their steps, `between_bound`: each item's step is counted
     with the next, `_ri` set first, as nothing between can fail)."""
     stage, emit, last = loop.stage, src.emit, None
@@ -51,9 +53,13 @@ def between(src: Source, loop, compiler, inline: bool, cycles: str, steady: bool
             for line in ("_ex.at = _stage", "st.steps = _sp", "s._options = s.found = ()", "s.pending = None",
                          "s.choices = _rc", "return True"):  # (`_ex.at` as the machine leaves it)
                 emit(indent + 1, line)
-            emit(indent, f"_ix, _qd = {cycles}[-1]")
+            if steady == "turning":  # (the cycle as the loop last left it: `_rw` its current player)
+                emit(indent, f"_rw = {src.const(tuple((k + 1) % loop.members for k in range(loop.members)))}[_rw]")
+            else:
+                emit(indent, f"_ix, _qd = {cycles}[-1]")
             if steady:
-                emit(indent, f"_rw = _qd if _qd >= 0 else (_ix + 1) % {loop.members}")
+                if steady != "turning":
+                    emit(indent, f"_rw = _qd if _qd >= 0 else (_ix + 1) % {loop.members}")
                 emit(indent, f"{cycles}[-1] = (_rw, -1)")
                 src.seat = "_rw"
             else:

@@ -159,6 +159,10 @@ def _round_source(loop: RoundLoop, rules, counting: bool, inline: bool = True, *
     # the player the stage moves to stays current through PRE (no cycle moved, no stage in it):
     # kept in `_rw`, the chooser, from the move on
     steady = loop.player and not any(type(x) in (T.Cycle, T.Stage) for item in loop.pre for x in T.walk(item))
+    # nothing the rounds run moves the cycle (only the loop does): "turning", `_rw` its current
+    # player from the start of the call (see `between`)
+    if steady and not any(type(x) in (T.Cycle, T.Stage) for x in T.walk(body)):
+        steady = "turning"
     emit = src.emit
     emit(0, "def f(s, st, env, index, rand, draw, bits, rounds):")
     src.places = {} if inline else None  # (one store for the whole call: `Source.place`)
@@ -171,6 +175,9 @@ def _round_source(loop: RoundLoop, rules, counting: bool, inline: bool = True, *
     # (the whole loop in a `try`, added below); its options and pending choice are reset where
     # they are seen before they are set again: an end, an error, `_explore`
     emit(1, "_rc = s.choices")
+    if steady == "turning":  # (so that the next player is `_rw`'s next, as the machine finds it)
+        emit(1, "_ix, _qd = st.pcycles[-1]")
+        emit(1, f"_rw = (_qd - 1) % {loop.members} if _qd >= 0 else _ix % {loop.members}")
     if plan is not None and inline:
         emit(1, "_ro = None")  # (the options last counted here: `leaves_played`)
     top = len(src.lines)
