@@ -244,6 +244,8 @@ class ExprSource:
         made = src.kept(1, "0", f"_seated({{cells}}, st, {key.seats[0]})")[1]
         if src.places is None:
             return empty, made
+        if src.placed:  # (found at the start of the call)
+            return empty, src.seated(key.seats[0])
         # (a stage's rounds: in a local for the call, once every seat has its list)
         local, t = src.places.setdefault(("seated", key.seats[0]), (f"_L{len(src.places)}", "None"))[0], src.temp()
         return empty, f"({local} if {local} is not None else ({t} if None in ({t} := {made}) else ({local} := {t})))"

@@ -293,18 +293,23 @@ class Source:
             i, n = self.temp(), len(self.ns[keys])
             if self.places is None:
                 return self.kept(n, f"{i} := {seat}", f"_place({{cells}}, {i}, st, {keys}[{i}])")[1]
-            if self.placed:  # (every seat's list found at the start, as the constant keys' are)
-                if ("seats", self.ns[keys]) not in self.places:
-                    self.fixed.append(f"None in _L{len(self.places)}")
-                local = self.places.setdefault(("seats", self.ns[keys]), (
-                    f"_L{len(self.places)}", f"[st.locs.get(_k) for _k in {keys}]"))[0]
-                return f"{local}[{seat}]"
+            if self.placed:
+                return f"{self.seated(keys)}[{seat}]"
             # (the same, the lists by seat in a local list)
             made, got = self.kept(n, i, f"_place({{cells}}, {i}, st, {keys}[{i}])")[1], self.temp()
             local = self.places.setdefault(self.ns[keys], (f"_L{len(self.places)}", f"[None] * {n}"))[0]
             self.ns["_keep"] = keep
             return f"({got} if ({got} := {local}[{i} := {seat}]) is not None else _keep({local}, {i}, {made}))"
         return f"st.locs.get({key.code})"
+
+    def seated(self, keys: str) -> str:
+        """Where `placed`: a local holding the lists of one location of every seat (`keys`: the
+        name of their keys), found at the start of the call, as the constant keys' are (the
+        function is run only where all exist)."""
+        if ("seats", self.ns[keys]) not in self.places:
+            self.fixed.append(f"None in _L{len(self.places)}")
+        return self.places.setdefault(("seats", self.ns[keys]), (
+            f"_L{len(self.places)}", f"[st.locs.get(_k) for _k in {keys}]"))[0]
 
     def points(self, key: tuple, code: str | None = None) -> str:
         """Source giving the point map stored at the constant `key` (`code`: the name of the
