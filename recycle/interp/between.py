@@ -65,7 +65,8 @@ def between(src: Source, loop, compiler, inline: bool, cycles: str, steady: bool
             else:
                 emit(indent, f"{cycles}[-1] = (_qd if _qd >= 0 else (_ix + 1) % {loop.members}, -1)")
             emit(indent, "rounds += 1")
-            emit(indent, "_ri = 0")  # (the new round's frame)
+            if checked or not loop.pre:  # (else `_ri` is set again before anything can fail)
+                emit(indent, "_ri = 0")  # (the new round's frame)
             name = "_stage"
         else:
             name = src.const(item)

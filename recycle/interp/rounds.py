@@ -175,6 +175,8 @@ def _round_source(loop: RoundLoop, rules, counting: bool, inline: bool = True, *
     # (the whole loop in a `try`, added below); its options and pending choice are reset where
     # they are seen before they are set again: an end, an error, `_explore`
     emit(1, "_rc = s.choices")
+    # (the pending choice, the loop's throughout: set once, reset only where the loop stops)
+    emit(1, "s.pending = (_choice, env)")
     if steady == "turning":  # (so that the next player is `_rw`'s next, as the machine finds it)
         emit(1, "_ix, _qd = st.pcycles[-1]")
         emit(1, f"_rw = (_qd - 1) % {loop.members} if _qd >= 0 else _ix % {loop.members}")
@@ -209,7 +211,6 @@ def _round_source(loop: RoundLoop, rules, counting: bool, inline: bool = True, *
         emit(3, "else:")
         src.seat = seat
         between(src, loop, compiler, inline, cycles, steady, 4, False)
-    emit(3, f"s.pending = {src.once('(_choice, env)')}")  # (before `_ri`: the handler's test)
     emit(3, f"_ri = {at + 1}")
     emit(3, "_ex.at = _choice")
     if not steady:
