@@ -25,7 +25,7 @@ def between_bound(loop, compiler, inline: bool) -> tuple[int, int] | None:
     if not inline:
         return None
     parts = [compiler.steps_bound(item) if type(item) in HOLDERS else None for item in loop.pre + loop.post]
-    if None in parts or not all(parts):
+    if None in parts:
         return None
     return 1 + sum(1 + a for a, _ in parts), sum(b for _, b in parts)
 
