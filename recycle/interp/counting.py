@@ -164,15 +164,13 @@ def count_source(src: Source, indent: int, plan: Plan, walk, max_steps: int, ste
     else:  # (nothing here stores a point map: each is read once)
         src.pointed = {}
     inner, head = indent, len(src.lines)
-    if plan.ranked and src.steady:  # (the maps read once a call, `Source.steady`: asked once too)
+    if plan.ranked and src.places is not None:  # (a stage's rounds: the last map proven kept in a local)
         for key in plan.ranked:
-            emit(indent, f"if not {src.once(f'((_rp := {src.points(key)}) is not None and _distinct(_rp, _attrs))')}:")
-            emit(indent + 1, "_ro = None")
-        emit(indent, "if _ro is not None:")
-        inner += 1
-    elif plan.ranked and src.places is not None:  # (a stage's rounds: the last map proven kept in a local)
-        for key in plan.ranked:
-            proven = proven_local(src, "distinct", key)
+            if src.steady:  # (the map read once a call, `Source.steady`: asked once too)
+                emit(indent, f"if not {src.once(f'((_rp := {src.points(key)}) is not None and _distinct(_rp, _attrs))')}:")
+                emit(indent + 1, "_ro = None")
+                continue
+            proven = src.proven("distinct", key)
             emit(indent, f"if _ro is not None and (_rp := {src.points(key)}) is not {proven}:")
             emit(indent + 1, "if _rp is not None and _distinct(_rp, _attrs):")
             emit(indent + 2, f"{proven} = _rp")
@@ -211,7 +209,7 @@ def count_source(src: Source, indent: int, plan: Plan, walk, max_steps: int, ste
             emit(indent + 1, "_ro = None")
             continue
         if src.places is not None:  # (a stage's rounds: the last map found small kept in a local)
-            small = proven_local(src, "small", key)
+            small = src.proven("small", key)
             emit(indent, f"if _ro is not None and (_rp := {src.points(key)}) is not {small}:")
             emit(indent + 1, f"if _rp is None or _psmall.get({name}) is _rp:")
             emit(indent + 2, f"{small} = _rp")
@@ -231,21 +229,13 @@ def count_source(src: Source, indent: int, plan: Plan, walk, max_steps: int, ste
 
 
 def known_small(cache: dict, key, pm) -> bool:
-    """Can no score of the point map `pm` stored at `key` fail or leave the 128-bit bound (None:
-    no map, no score)? The map last found so kept in `cache` by its key."""
-    if pm is None or cache.get(key) is pm:
-        return True
-    if small_scores(pm):
+    """`small_scores` of the map `pm` stored at `key` (None: no map, no score), the map last
+    found so kept in `cache` by its key."""
+    if pm is not None and cache.get(key) is not pm:
+        if not small_scores(pm):
+            return False
         cache[key] = pm
-        return True
-    return False
-
-
-def proven_local(src: Source, question: str, key) -> str:
-    """A local of a function running long with one store (`Source.places`: a stage's rounds)
-    keeping the point map at `key` last found to pass `question` ("distinct", "small"; maps are
-    immutable, so the answer holds while the same map is stored); False before any."""
-    return src.places.setdefault((question, key), (f"_L{len(src.places)}", "False"))[0]
+    return True
 
 
 def site_source(src: Source, indent: int, site: Site, env: str, values: list[str], stmt) -> None:

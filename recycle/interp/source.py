@@ -330,6 +330,12 @@ class Source:
                              for key, local in (self.pointed or {}).items()]
         self.pointed = None
 
+    def proven(self, question: str, key) -> str:
+        """Where `places` is set (a function running long with one store: a stage's rounds), a
+        local keeping the point map at `key` last found to pass `question` ("distinct", "small";
+        maps are immutable, so the answer holds while the same map is stored); False before any."""
+        return self.places.setdefault((question, key), (f"_L{len(self.places)}", "False"))[0]
+
     def store(self, attr: str) -> str:
         """Source giving the state's dict `attr` (`ints`, `strs`): where `places` is set (a
         function running long with one store, `rounds`), a local read once at the start of the
