@@ -158,7 +158,7 @@ def test_an_interpreter_failure_in_a_call_of_a_quiet_block_is_placed_at_its_acti
         return [][1]  # an interpreter bug: IndexError
     monkeypatch.setattr(Evaluator, "_Tri", broken)
     game = parse_game("""(game (setup (create players 2) (create deck (game iloc STOCK) (deck (RANK (ONE)))))
-  (stage player (end (>= (game sto N) 9))
+  (stage player (end (>= (game sto N) 12))
     (do ((inc (game sto E) 1) ((> (game sto N) 3) (set (game sto T) (tri 3))) (inc (game sto F) 1)))
     (choice ((inc (game sto N) 1) (inc (game sto N) 2))))
   (scoring max ((current player) sto N)))""", "t.rcy")
@@ -269,3 +269,56 @@ def test_rounds_entered_with_every_kept_location_made_play_as_the_reference(name
             seen.append((_seen(state), rng.getstate()))
         assert seen[0] == seen[1]
     assert placed and not waited
+
+
+#: A stage whose items all have a known bound on their steps and which never moves the cycle
+#: itself: its rounds are written twice, with and without step checks (`between`), and find the
+#: next player from the loop's own last one ("turning").
+TURNING = """(game (setup (create players 3)
+                     (create deck (game iloc STOCK) (deck (RANK (A, B, C, D, E, F, G, H, I, J, K, L)))))
+  (do ((shuffle (game iloc STOCK))))
+  (stage player (end (>= (game sto N) 12))
+    (do ((inc (game sto E) 1) (all player 'P (inc ('P sto B) 1))))
+    (choice ((inc (game sto N) 1)
+             ((> (size (game iloc STOCK)) 0) (move (top (game iloc STOCK)) (top ((current player) iloc HAND))))))
+    (do ((inc (game sto C) 1)
+         ((> (size ((current player) iloc HAND)) 3)
+          (repeat all (move (top ((current player) iloc HAND)) (top (game iloc PILE))))))))
+  (scoring max ((current player) sto N)))"""
+
+
+def _turning_playouts(limits: dict, monkeypatch) -> tuple[list, set]:
+    """The compiled engine's playouts of TURNING and which copies of the items were written."""
+    written, real = set(), rounds.between
+    monkeypatch.setattr(rounds, "between", lambda *a: written.add(a[-1]) or real(*a))
+    game = parse_game(TURNING, "turning.rcy")
+    looped = [playout(game, seed, **limits) for seed in range(6)]
+    assert [playout(game, seed, Engine.REFERENCE, **limits) for seed in range(6)] == looped
+    return looped, written
+
+
+#: Step bounds that stop TURNING's playouts in the setup, at the first choice and in the rounds
+#: (checked: no room for all the items' steps), or not at all (the unchecked copy runs).
+TURNING_BOUNDS = range(3, 30)
+
+
+@pytest.mark.parametrize("limits", [{}, {"max_choices": 7}] + [{"max_steps": m} for m in TURNING_BOUNDS])
+def test_rounds_with_room_for_all_their_steps_play_as_the_reference(limits, loops_used, monkeypatch):
+    """With and without step checks, as the count leaves room (`between_bound`), the rounds play
+    as the reference engine: the same errors where the step bound stops them, the same frames,
+    counts and cycle."""
+    _, written = _turning_playouts(limits, monkeypatch)
+    assert written == ({True, False} if loops_used else set())  # (no rounds where the setup stops)
+
+
+def test_the_step_bounds_stop_rounds_at_items_before_and_after_the_choice(monkeypatch):
+    """The cases above are not vacuous: small bounds stop the playouts at the items around the
+    choice and at the stage, larger ones (where only the unchecked copy runs) let them end."""
+    assert _turning_playouts({}, monkeypatch)[1] == {True, False}  # (both copies written)
+    stops = set()
+    for m in TURNING_BOUNDS:
+        looped, _ = _turning_playouts({"max_steps": m}, monkeypatch)
+        stops |= {(got[1].split(": ")[0], bool(seen and seen[2])) if type(got) is tuple else ("over", True)
+                  for got, seen, _ in looped}
+    in_rounds = {where for where, played in stops if played} - {"over"}
+    assert ("over", True) in stops and len(in_rounds) >= 3

@@ -244,6 +244,8 @@ class ExprSource:
         made = src.kept(1, "0", f"_seated({{cells}}, st, {key.seats[0]})")[1]
         if src.places is None:
             return empty, made
+        if src.placed:  # (found at the start of the call)
+            return empty, src.seated(key.seats[0])
         # (a stage's rounds: in a local for the call, once every seat has its list)
         local, t = src.places.setdefault(("seated", key.seats[0]), (f"_L{len(src.places)}", "None"))[0], src.temp()
         return empty, f"({local} if {local} is not None else ({t} if None in ({t} := {made}) else ({local} := {t})))"
@@ -265,7 +267,7 @@ class ExprSource:
             return None
         m, k, got = src.temp(), src.temp(), src.temp()
         sign, pm_class, picked = 1 if type(pick) is T.MaxCard else -1, src.const(PointMap), src.const(fast_pick)
-        return Piece(f"({got} if type({m} := st.points.get({src.const(key)})) is {pm_class} and ({k} := {picked}("
+        return Piece(f"({got} if type({m} := {src.points(key)}) is {pm_class} and ({k} := {picked}("
                      f"{cards.code}, {m}, _attrs, {sign})) is not None and ({got} := {m}._cache.get({k})) is not None "
                      f"else {self.call(src, n, env).code})", "int", exact=True)
 

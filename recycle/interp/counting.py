@@ -166,7 +166,11 @@ def count_source(src: Source, indent: int, plan: Plan, walk, max_steps: int, ste
     inner, head = indent, len(src.lines)
     if plan.ranked and src.places is not None:  # (a stage's rounds: the last map proven kept in a local)
         for key in plan.ranked:
-            proven = proven_local(src, "distinct", key)
+            if src.steady:  # (the map read once a call, `Source.steady`: asked once too)
+                emit(indent, f"if not {src.once(f'((_rp := {src.points(key)}) is not None and _distinct(_rp, _attrs))')}:")
+                emit(indent + 1, "_ro = None")
+                continue
+            proven = src.proven("distinct", key)
             emit(indent, f"if _ro is not None and (_rp := {src.points(key)}) is not {proven}:")
             emit(indent + 1, "if _rp is not None and _distinct(_rp, _attrs):")
             emit(indent + 2, f"{proven} = _rp")
@@ -199,8 +203,13 @@ def count_source(src: Source, indent: int, plan: Plan, walk, max_steps: int, ste
     emit(indent + 2, "_ro = None")
     for key in plan.points:  # (point maps are immutable: each asked about once)
         name = src.const(key)
+        if src.steady:  # (the map read once a call, `Source.steady`: asked once too)
+            src.ns["_known_small"] = known_small
+            emit(indent, f"if not {src.once(f'_known_small(_psmall, {name}, {src.points(key)})')}:")
+            emit(indent + 1, "_ro = None")
+            continue
         if src.places is not None:  # (a stage's rounds: the last map found small kept in a local)
-            small = proven_local(src, "small", key)
+            small = src.proven("small", key)
             emit(indent, f"if _ro is not None and (_rp := {src.points(key)}) is not {small}:")
             emit(indent + 1, f"if _rp is None or _psmall.get({name}) is _rp:")
             emit(indent + 2, f"{small} = _rp")
@@ -219,11 +228,14 @@ def count_source(src: Source, indent: int, plan: Plan, walk, max_steps: int, ste
         src.read_points(head, indent)
 
 
-def proven_local(src: Source, question: str, key) -> str:
-    """A local of a function running long with one store (`Source.places`: a stage's rounds)
-    keeping the point map at `key` last found to pass `question` ("distinct", "small"; maps are
-    immutable, so the answer holds while the same map is stored); False before any."""
-    return src.places.setdefault((question, key), (f"_L{len(src.places)}", "False"))[0]
+def known_small(cache: dict, key, pm) -> bool:
+    """`small_scores` of the map `pm` stored at `key` (None: no map, no score), the map last
+    found so kept in `cache` by its key."""
+    if pm is not None and cache.get(key) is not pm:
+        if not small_scores(pm):
+            return False
+        cache[key] = pm
+    return True
 
 
 def site_source(src: Source, indent: int, site: Site, env: str, values: list[str], stmt) -> None:

@@ -232,7 +232,7 @@ def player_ref(c, src, n, env, bound, depth):
 
 def _storage(c, src, n, env, bound, depth, attr: str, default: str, kind: str):
     key = c.key(src, n, (), env, bound, depth)
-    return None if key is None else Piece(f"st.{attr}.get({key.code}, {default})", kind, key.safe)
+    return None if key is None else Piece(f"{src.store(attr)}.get({key.code}, {default})", kind, key.safe)
 
 def int_storage(c, src, n, env, bound, depth):
     """(OWNER sto NAME): 0 where nothing is stored."""
@@ -248,6 +248,8 @@ def point_storage(c, src, n, env, bound, depth):
     if key is None:
         return None
     stored = src.points(src.ns[key.fixed], key.code) if key.fixed is not None else f"st.points.get({key.code})"
+    if key.fixed is not None and src.places is not None and src.steady:  # (read once a call: `Source.points`)
+        return Piece(src.once(f"({stored} or _EMPTY_PM)"), "points", key.safe)
     return Piece(f"({stored} or _EMPTY_PM)", "points", key.safe)
 
 def location(c, src, n, env, bound, depth):

@@ -32,17 +32,14 @@ transcript, no journal) and no check runs after each choice (`Rules.check`).
 """
 from __future__ import annotations
 
-from dataclasses import replace
-from functools import partial
-
 from recycle.lang import tree as T
 
+from recycle.interp.between import between, between_bound, synced
 from recycle.interp.compat import reference_walk
 from recycle.interp.counting import Leaves, count_source, site_source
 from recycle.interp.flow import MAX_OPTIONS, SEQ, STAGE
 from recycle.interp.knowledge import RANDBELOW
-from recycle.interp.quiet import HOLDERS
-from recycle.interp.source import Source, Step, later, shifted, stepped
+from recycle.interp.source import Source, shifted
 from recycle.interp.undo import apply_all
 
 
@@ -162,15 +159,27 @@ def _round_source(loop: RoundLoop, rules, counting: bool, inline: bool = True, *
     # the player the stage moves to stays current through PRE (no cycle moved, no stage in it):
     # kept in `_rw`, the chooser, from the move on
     steady = loop.player and not any(type(x) in (T.Cycle, T.Stage) for item in loop.pre for x in T.walk(item))
+    # nothing the rounds run moves the cycle (only the loop does): "turning", `_rw` its current
+    # player from the start of the call (see `between`)
+    if steady and not any(type(x) in (T.Cycle, T.Stage) for x in T.walk(body)):
+        steady = "turning"
     emit = src.emit
     emit(0, "def f(s, st, env, index, rand, draw, bits, rounds):")
     src.places = {} if inline else None  # (one store for the whole call: `Source.place`)
     src.placed = general is not None
+    # no point map stored by anything the rounds run (their items, the options tried, the end
+    # test): each map the loop reads is read once, at the start of the call
+    src.steady = not any(type(x) in (T.SetPoints, T.UpdatePoints) for x in T.walk(stage))
     head = len(src.lines)
     # the state's choice count in a local, written back when the loop stops or an error does
     # (the whole loop in a `try`, added below); its options and pending choice are reset where
     # they are seen before they are set again: an end, an error, `_explore`
     emit(1, "_rc = s.choices")
+    # (the pending choice, the loop's throughout: set once, reset only where the loop stops)
+    emit(1, "s.pending = (_choice, env)")
+    if steady == "turning":  # (so that the next player is `_rw`'s next, as the machine finds it)
+        emit(1, "_ix, _qd = st.pcycles[-1]")
+        emit(1, f"_rw = (_qd - 1) % {loop.members} if _qd >= 0 else _ix % {loop.members}")
     if plan is not None and inline:
         emit(1, "_ro = None")  # (the options last counted here: `leaves_played`)
     top = len(src.lines)
@@ -183,46 +192,25 @@ def _round_source(loop: RoundLoop, rules, counting: bool, inline: bool = True, *
     emit(3, "_rl = _rf[index]")
     emit(3, "_rs = _rf.plan.sites[_rl[0]]")
     emit(3, "(_rs.run or _rf.ex.leaf_runner(_rs))(_rf.env, st, *_rl[1:])")
-    emit(3, "st.steps = 0")
+    # the steps counted in a local until the next choice (`Step.counter`), from 0 after a leaf
+    # (`Leaves.play`), written back before anything that reads or counts them (`synced`) and
+    # when the loop stops or an error does; None while `st.steps` holds the count
+    emit(3, "_sp = 0")
     emit(2, "else:")
     emit(3, "_apply_all(st, _rf[index])")
+    emit(3, "_sp = st.steps")
     emit(2, "_rc += 1")
-    # the steps counted in a local until the next choice (`Step.counter`), written back before
-    # anything that reads or counts them (`synced`) and when an error stops the loop; None while
-    # `st.steps` holds the count
-    emit(2, "_sp = st.steps")
     emit(2, "try:")
-    # POST, the stage (end test, next player), PRE; `_ri`: the frame an item failing leaves
-    for i, item in [(at + k + 2, item) for k, item in enumerate(loop.post)] + [(-1, stage)] \
-            + [(k + 1, item) for k, item in enumerate(loop.pre)]:
-        emit(3, f"_ri = {i}")
-        if item is stage:
-            mark, calls = len(src.lines), src.calls
-            end = compiler.value(src, stage.end, "env", {}, 3)[0] if inline else "_end(env, st)"
-            if src.calls != calls or not inline:  # (`Executor.at`: where what a call raises is placed)
-                src.lines.insert(mark, "    " * 3 + "_ex.at = _stage")
-            emit(3, f"if {end}:")
-            emit(4, "_ex.at = _stage")  # (as the machine leaves it)
-            emit(4, "st.steps = _sp")
-            emit(4, "s._options = s.found = ()")
-            emit(4, "s.pending = None")
-            emit(4, "s.choices = _rc")
-            emit(4, "return True")
-            emit(3, f"_ix, _qd = {cycles}[-1]")
-            if steady:
-                emit(3, f"_rw = _qd if _qd >= 0 else (_ix + 1) % {loop.members}")
-                emit(3, f"{cycles}[-1] = (_rw, -1)")
-                src.seat = "_rw"
-            else:
-                emit(3, f"{cycles}[-1] = (_qd if _qd >= 0 else (_ix + 1) % {loop.members}, -1)")
-            emit(3, "rounds += 1")
-            emit(3, "_ri = 0")  # (the new round's frame)
-            name = "_stage"
-        else:
-            name = src.const(item)
-            quiet_block(src, 3, item, name, compiler, inline)
-        src.lines.append(Step(3, 1, (name,), None, ex.max_steps, counter="_sp"))  # (`at` was set before the item)
-    emit(3, "s.pending = (_choice, env)")  # (before `_ri`: the handler's test)
+    # POST, the stage (end test, next player), PRE, the step bound checked after each item; where
+    # the count leaves room for the steps all of them can take, none checked (it cannot fire)
+    seat, total = src.seat, between_bound(loop, compiler, inline)
+    if total is not None:
+        emit(3, f"if {compiler.past_room(total, src, '_sp')}:")
+    between(src, loop, compiler, inline, cycles, steady, 3 + (total is not None), True)
+    if total is not None:
+        emit(3, "else:")
+        src.seat = seat
+        between(src, loop, compiler, inline, cycles, steady, 4, False)
     emit(3, f"_ri = {at + 1}")
     emit(3, "_ex.at = _choice")
     if not steady:
@@ -251,12 +239,12 @@ def _round_source(loop: RoundLoop, rules, counting: bool, inline: bool = True, *
     drawn(src, drawing)
     src.lines[top:] = ["    try:"] + [shifted(e, 1) for e in src.lines[top:]] \
         + ["    except _BaseException:", "        s.choices = _rc", "        raise"]
-    for local, first in src.places.values() if src.places else ():
-        src.lines.insert(head, f"    {local} = {first}")
+    # (in the order they were asked for: one may read another, `counting.count_source`)
+    src.lines[head:head] = [f"    {local} = {first}" for local, first in (src.places or {}).values()]
     if general is not None:  # (a location not made yet: the first function, which waits for it)
         src.ns["_general"] = general
         src.lines[head + len(src.places):head + len(src.places)] = [
-            f"    if {' or '.join(f'{local} is None' for local in src.fixed)}:",
+            f"    if {' or '.join(src.fixed)}:",
             "        return _general(s, st, env, index, rand, draw, bits, rounds)"]
     try:
         made = src.build(stage)
@@ -292,7 +280,7 @@ def leaves_played(src: Source, indent: int, plan, compiler) -> None:
         if values:  # (a leaf is its site and a value per variable)
             src.emit(indent + 2, f"_rk, {', '.join(values)} = _rl")
         site_source(src, indent + 2, site, "_rf.env", values, compiler.stmt)  # (its env: for what is called)
-    src.emit(indent + 1, "st.steps = 0")
+    src.emit(indent + 1, "_sp = 0")  # (`st.steps` written where it is read: `round_source`)
 
 
 def explored(src: Source, indent: int) -> None:
@@ -301,49 +289,6 @@ def explored(src: Source, indent: int) -> None:
     src.emit(indent, "s._options = s.found = ()")
     synced(src, indent, "_explore(s, _choice, env, _rw)", False)
     src.emit(indent, "_rn = len(s.found)")
-
-
-def handed_over(indent: int) -> list[str]:
-    """Lines giving the step count back to `st.steps` (`_sp` None: an error raised meanwhile
-    leaves the count there as it is)."""
-    pad = "    " * indent
-    return [f"{pad}st.steps = _sp", f"{pad}_sp = None"]
-
-
-def synced(src: Source, indent: int, line: str, back: bool = True) -> None:
-    """`line`, which reads or counts steps, with the count in `st.steps` while it runs, and back
-    in `_sp` after (`back`)."""
-    src.lines += handed_over(indent)
-    src.emit(indent, line)
-    if back:
-        src.emit(indent, "_sp = st.steps")
-
-
-def quiet_block(src: Source, indent: int, item, name: str, compiler, inline: bool) -> None:
-    """Source running `item` (the constant `name`) as its quiet function does (`QuietMixin.quiet`):
-    written in where that function is written as source, its steps counted in `_sp` (in
-    `_stepped` where it calls a function, which may count some); else a call of it. `Executor.at`
-    is set to it where a call is made (a game error carries its own place; see `runners.stmt`)."""
-    bound = compiler.steps_bound(item) if inline and type(item) in HOLDERS else None
-    at = "    " * indent + f"_ex.at = {name}"
-    if not bound:
-        src.lines.append(at)
-        synced(src, indent, f"{src.call(compiler.quiet(item))}(env, st)")
-        return
-    src.emit(indent, f"if {compiler.past_room(bound, src, '_sp')}:")  # (`quiet_start`: the runner then)
-    src.lines.append("    " + at)
-    synced(src, indent + 1, f"{src.call(later(partial(compiler.runner, item)))}(env, st)")  # (made if it runs)
-    src.emit(indent, "else:")
-    mark, calls, src.quiet = len(src.lines), src.calls, True
-    compiler.stmt(src, item, "env", {}, indent + 1, True, 0)
-    src.quiet = False
-    body = src.lines[mark:]
-    if src.calls == calls:  # nothing called to count steps behind `_sp`, nor to place an error
-        src.lines[mark:] = [replace(e, local=True, counter="_sp") if type(e) is Step else e for e in body]
-        return
-    # (as `source.local_steps`, the count in `st.steps` meanwhile)
-    src.lines[mark:] = ["    " + at] + handed_over(indent + 1) + stepped([shifted(e, 1) for e in body], indent + 1)
-    src.emit(indent + 1, "_sp = st.steps")
 
 
 def counted(src: Source, indent: int, choice, plan, compiler, machine, cardstock: bool, inline: bool) -> None:

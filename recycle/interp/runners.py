@@ -331,15 +331,15 @@ class RunnersMixin:
             e(f"if type({v}) is not int:")
             e(f"raise _not_int({src.const(amount)}, {v})", 1)
         if not src.quiet:  # (the old value, to record)
-            e(f"_o = st.ints.get({k}, _MISSING)")
+            e(f"_o = {src.store('ints')}.get({k}, _MISSING)")
         if new is not None:  # (nothing recorded: the old value read where it is added to)
-            old = f"st.ints.get({k}, 0)" if src.quiet else "(0 if _o is _MISSING else _o)"
+            old = f"{src.store('ints')}.get({k}, 0)" if src.quiet else "(0 if _o is _MISSING else _o)"
             e(f"_n = {new.format(old=old, amount=v)}")
             v = "_n"
         if checked:  # stored integers stay within 128 bits (see `evaluate.MAX_INT`)
             e(f"if not {MIN_INT} <= {v} <= {MAX_INT}:")
             e(f"_ex.bounded({src.const(n)}, {v})", 1)
-        self._record(src, indent, f"({INTS}, {k}, _o, {v})", f"_SetValue('ints', {k}, _o, {v})", [f"st.ints[{k}] = {v}"])
+        self._record(src, indent, f"({INTS}, {k}, _o, {v})", f"_SetValue('ints', {k}, _o, {v})", [f"{src.store('ints')}[{k}] = {v}"])
 
     def _stmt_SetStr(self, src, n, env, bound, indent, counted, loops):
         e = lambda line: src.emit(indent, line)  # noqa: E731

@@ -229,10 +229,12 @@ class Source:
         # the local its point map is read into once, where the code starts (`points`, `read_points`)
         self.pointed: dict[tuple, str] | None = None
         self.seat = "st.pcycles[-1][0]"  # source of the current player's number (a local where it is kept)
-        # `places` of constant keys: their locals (`fixed`); `placed`: each found at the start
-        # of the call, the function run only where all are (see `rounds.round_source`)
+        # `places` of constant keys (and, where `placed`, of the keys by seat): the tests of their
+        # locals true where one is missing (`fixed`); `placed`: each found at the start of the
+        # call, the function run only where all are (see `rounds.round_source`)
         self.fixed: list[str] = []
         self.placed = False
+        self.steady = False  # nothing the function runs stores a point map (see `points`)
 
     def const(self, value) -> str:
         name = f"_c{len(self.ns)}"
@@ -283,7 +285,7 @@ class Source:
             # found at the start
             first = f"st.locs.get({key.fixed})" if self.placed else "None"
             if self.ns[key.fixed] not in self.places:
-                self.fixed.append(f"_L{len(self.places)}")
+                self.fixed.append(f"_L{len(self.places)} is None")
             local = self.places.setdefault(self.ns[key.fixed], (f"_L{len(self.places)}", first))[0]
             return local if self.placed else f"({local} if {local} is not None else ({local} := {made}))"
         if key.seats is not None:
@@ -291,6 +293,8 @@ class Source:
             i, n = self.temp(), len(self.ns[keys])
             if self.places is None:
                 return self.kept(n, f"{i} := {seat}", f"_place({{cells}}, {i}, st, {keys}[{i}])")[1]
+            if self.placed:
+                return f"{self.seated(keys)}[{seat}]"
             # (the same, the lists by seat in a local list)
             made, got = self.kept(n, i, f"_place({{cells}}, {i}, st, {keys}[{i}])")[1], self.temp()
             local = self.places.setdefault(self.ns[keys], (f"_L{len(self.places)}", f"[None] * {n}"))[0]
@@ -298,10 +302,23 @@ class Source:
             return f"({got} if ({got} := {local}[{i} := {seat}]) is not None else _keep({local}, {i}, {made}))"
         return f"st.locs.get({key.code})"
 
+    def seated(self, keys: str) -> str:
+        """Where `placed`: a local holding the lists of one location of every seat (`keys`: the
+        name of their keys), found at the start of the call, as the constant keys' are (the
+        function is run only where all exist)."""
+        if ("seats", self.ns[keys]) not in self.places:
+            self.fixed.append(f"None in _L{len(self.places)}")
+        return self.places.setdefault(("seats", self.ns[keys]), (
+            f"_L{len(self.places)}", f"[st.locs.get(_k) for _k in {keys}]"))[0]
+
     def points(self, key: tuple, code: str | None = None) -> str:
         """Source giving the point map stored at the constant `key` (`code`: the name of the
         constant, where there is one), or None: while `pointed` is set, a local read once (see
-        `read_points`)."""
+        `read_points`); where `steady` (a function running long with one store, which stores
+        no point map: `rounds`), a local read once at the start of the call."""
+        if self.places is not None and self.steady:
+            return self.places.setdefault(("points", key), (f"_L{len(self.places)}",
+                                                            f"st.points.get({code or self.const(key)})"))[0]
         if self.pointed is None:
             return f"st.points.get({code or self.const(key)})"
         return self.pointed.setdefault(key, f"_P{len(self.pointed)}")
@@ -312,6 +329,18 @@ class Source:
         self.lines[at:at] = ["    " * indent + f"{local} = st.points.get({self.const(key)})"
                              for key, local in (self.pointed or {}).items()]
         self.pointed = None
+
+    def proven(self, question: str, key) -> str:
+        """Where `places` is set (a function running long with one store: a stage's rounds), a
+        local keeping the point map at `key` last found to pass `question` ("distinct", "small";
+        maps are immutable, so the answer holds while the same map is stored); False before any."""
+        return self.places.setdefault((question, key), (f"_L{len(self.places)}", "False"))[0]
+
+    def store(self, attr: str) -> str:
+        """Source giving the state's dict `attr` (`ints`, `strs`): where `places` is set (a
+        function running long with one store, `rounds`), a local read once at the start of the
+        call (the store's dicts are made once, in the setup: `Table.canonical`)."""
+        return self.once(f"st.{attr}")
 
     def once(self, code: str) -> str:
         """Source giving `code`'s value: where `places` is set (a function running long with one
