@@ -8,6 +8,11 @@
  *       The pure `cardsets.sift` is the reference; both raise where a set is empty,
  *       holds anything but cards, or two of its cards tie (the caller then explores).
  *
+ *   sift_into(out, head, sets, pick, sign, score, attrs, op, bound), leaves(out, head, items)
+ *       a counted choice's leaves appended to its options list `out` with no list between:
+ *       head + (set,) for each set sift keeps, head + (x,) for each of `items` (what
+ *       `out.extend(zip(repeat(h0), ..., items))` appends); on an error nothing is appended.
+ *
  *   pick(cards, pm, attrs, sign)
  *       the highest (1) or lowest (-1) card of a list by a point map; None for a tie (which
  *       draws), an empty list or anything but cards: `Evaluator.extreme_of` answers those.
@@ -108,33 +113,52 @@ fail:
     return NULL;
 }
 
-static PyObject *
-sift(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+/* Append the tuple head + (x,) to list `out`: 0, or -1 (error set). */
+static int
+append_leaf(PyObject *out, PyObject *head, PyObject *x)
 {
-    if (nargs != 7) {
-        PyErr_SetString(PyExc_TypeError, "sift(sets, pick, sign, score, attrs, op, bound)");
-        return NULL;
+    Py_ssize_t n = PyTuple_GET_SIZE(head);
+    PyObject *leaf = PyTuple_New(n + 1);
+    if (leaf == NULL)
+        return -1;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *h = PyTuple_GET_ITEM(head, i);
+        Py_INCREF(h);
+        PyTuple_SET_ITEM(leaf, i, h);
     }
+    Py_INCREF(x);
+    PyTuple_SET_ITEM(leaf, n, x);
+    int r = PyList_Append(out, leaf);
+    Py_DECREF(leaf);
+    return r;
+}
+
+/* Append to `out` each set of `sets` whose extreme card's score OP `bound`: the set itself (`head`
+ * NULL) or the tuple head + (set,) (a counted option's leaf). 0, or -1 (error set). */
+static int
+sift_append(PyObject *out, PyObject *head, PyObject *const *args)
+{
     PyObject *sets = args[0], *pick = args[1], *score = args[3], *attrs = args[4], *bound = args[6];
     long sign = PyLong_AsLong(args[2]), op = PyLong_AsLong(args[5]);
     if (PyErr_Occurred())
-        return NULL;
+        return -1;
     if (!PyList_CheckExact(sets)) {
         PyErr_SetString(PyExc_TypeError, "sift: the sets are a list");
-        return NULL;
+        return -1;
     }
     if (op < Py_LT || op > Py_GE || (sign != 1 && sign != -1)) {
         PyErr_SetString(PyExc_ValueError, "sift: an operator 0..5 and a sign of 1 or -1");
-        return NULL;
+        return -1;
     }
-    PyObject *pick_cache = cardsets_cache_of(pick), *score_cache = NULL, *out = NULL;
-    if (pick_cache == NULL || (score_cache = cardsets_cache_of(score)) == NULL || (out = PyList_New(0)) == NULL)
+    int result = -1;
+    PyObject *pick_cache = cardsets_cache_of(pick), *score_cache = NULL;
+    if (pick_cache == NULL || (score_cache = cardsets_cache_of(score)) == NULL)
         goto done;
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(sets); i++) {
         PyObject *set = PyList_GET_ITEM(sets, i);
         if (!PyList_CheckExact(set)) {
             PyErr_SetString(PyExc_TypeError, "sift: a set is a list of cards");
-            goto fail;
+            goto done;
         }
         Py_INCREF(set);  /* (scoring may run Python code) */
         PyObject *card = extreme(set, pick, pick_cache, attrs, sign > 0 ? Py_GT : Py_LT);
@@ -142,19 +166,94 @@ sift(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         Py_XDECREF(card);
         int keep = s == NULL ? -1 : PyObject_RichCompareBool(s, bound, (int)op);
         Py_XDECREF(s);
-        if (keep < 0 || (keep && PyList_Append(out, set) < 0)) {
+        if (keep < 0 || (keep && (head == NULL ? PyList_Append(out, set) : append_leaf(out, head, set)) < 0)) {
             Py_DECREF(set);
-            goto fail;
+            goto done;
         }
         Py_DECREF(set);
     }
-    goto done;
-fail:
-    Py_CLEAR(out);
+    result = 0;
 done:
     Py_XDECREF(pick_cache);
     Py_XDECREF(score_cache);
+    return result;
+}
+
+static PyObject *
+sift(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 7) {
+        PyErr_SetString(PyExc_TypeError, "sift(sets, pick, sign, score, attrs, op, bound)");
+        return NULL;
+    }
+    PyObject *out = PyList_New(0);
+    if (out != NULL && sift_append(out, NULL, args) < 0)
+        Py_CLEAR(out);
     return out;
+}
+
+/* The list `out` and tuple `head` of a leaves call, or -1 (error set); the length of `out`
+ * before in *start (on an error what was appended is taken out again). */
+static int
+leaves_args(PyObject *out, PyObject *head, Py_ssize_t *start)
+{
+    if (!PyList_Check(out) || !PyTuple_CheckExact(head)) {
+        PyErr_SetString(PyExc_TypeError, "the leaves go to a list, their head is a tuple");
+        return -1;
+    }
+    *start = PyList_GET_SIZE(out);
+    return 0;
+}
+
+static PyObject *
+leaves_done(PyObject *out, Py_ssize_t start, int failed)
+{
+    if (failed) {
+        if (PyList_GET_SIZE(out) > start) {  /* (keeping the error raised) */
+            PyObject *type, *value, *tb;
+            PyErr_Fetch(&type, &value, &tb);
+            PyList_SetSlice(out, start, PyList_GET_SIZE(out), NULL);
+            PyErr_Restore(type, value, tb);
+        }
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+sift_into(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    Py_ssize_t start;
+    if (nargs != 9) {
+        PyErr_SetString(PyExc_TypeError, "sift_into(out, head, sets, pick, sign, score, attrs, op, bound)");
+        return NULL;
+    }
+    if (leaves_args(args[0], args[1], &start) < 0)
+        return NULL;
+    return leaves_done(args[0], start, sift_append(args[0], args[1], args + 2) < 0);
+}
+
+static PyObject *
+leaves(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    Py_ssize_t start;
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "leaves(out, head, items)");
+        return NULL;
+    }
+    PyObject *out = args[0], *head = args[1];
+    if (leaves_args(out, head, &start) < 0)
+        return NULL;
+    PyObject *it = PyObject_GetIter(args[2]), *x;
+    if (it == NULL)
+        return NULL;
+    int failed = 0;
+    while (!failed && (x = PyIter_Next(it)) != NULL) {
+        failed = append_leaf(out, head, x) < 0;
+        Py_DECREF(x);
+    }
+    Py_DECREF(it);
+    return leaves_done(out, start, failed || PyErr_Occurred());
 }
 
 static PyObject *
@@ -287,6 +386,10 @@ static PyMethodDef methods[] = {
      "pick(cards, pm, attrs, sign) -> the highest (1) or lowest (-1) card by pm, None where that is a tie or not plain"},
     {"sift", (PyCFunction)(void (*)(void))sift, METH_FASTCALL,
      "sift(sets, pick, sign, score, attrs, op, bound) -> the sets whose extreme card's score OP bound"},
+    {"sift_into", (PyCFunction)(void (*)(void))sift_into, METH_FASTCALL,
+     "sift_into(out, head, sets, pick, sign, score, attrs, op, bound): head + (set,) appended to out for each set sift keeps"},
+    {"leaves", (PyCFunction)(void (*)(void))leaves, METH_FASTCALL,
+     "leaves(out, head, items): head + (x,) appended to out for each x of items"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -70,6 +70,25 @@ def sift(sets: list, pick: PointMap, sign: int, score: PointMap, attrs: list, op
     return [s for s in sets if test(score.score(_picked(_listed(s), pick, attrs, sign), attrs), bound)]
 
 
+def leaves(out: list, head: tuple, items) -> None:
+    """A counted choice's leaves appended to its options `out`: `head + (x,)` for each of `items`
+    (what `out.extend(zip(repeat(h0), ..., items))` appends; on an error, nothing)."""
+    out.extend([(*head, x) for x in items])
+
+
+def sift_into(out: list, head: tuple, *args) -> None:
+    """`leaves(out, head, sift(*args))`, in one call where compiled."""
+    leaves(out, head, sift(*args))
+
+
+def sift_into_of(sift_fn):
+    """`sift_into` for the sift in use: the compiled one with no list between where `sift_fn` is
+    the compiled `sift`, else one appending what `sift_fn` keeps."""
+    if _C is not None and sift_fn is _C.sift:
+        return _C.sift_into
+    return lambda out, head, *args: leaves(out, head, sift_fn(*args))
+
+
 def _listed(s):
     if type(s) is not list:
         raise TypeError("sift: a set is a list of cards")
@@ -91,6 +110,8 @@ def _compiled():
 _C, _DESCRIPTION = _compiled()
 #: `sift` as run: the compiled one where built.
 fast_sift = sift if _C is None else _C.sift
+#: `leaves(out, head, items)` as run: the compiled one where built.
+fast_leaves = leaves if _C is None else _C.leaves
 #: `pick(cards, pm, attrs, sign)`: the highest (1) or lowest (-1) of plain cards that do not tie, in C;
 #: None there (a tie draws, an empty list is an error: `Evaluator.extreme_of`'s) and where not built.
 fast_pick = (lambda cards, pm, attrs, sign: None) if _C is None else _C.pick

@@ -28,11 +28,9 @@ errors, same steps.
 """
 from __future__ import annotations
 
-from itertools import repeat
-
 from recycle.lang import tree as T
 
-from recycle.interp.cardsets import SIFT_OPS, fast_sift, remembered
+from recycle.interp.cardsets import SIFT_OPS, fast_leaves, fast_sift, remembered, sift_into_of
 from recycle.interp.codegen import IMPURE
 from recycle.interp.source import Source
 from recycle.interp.evaluate import MAX_INT
@@ -312,7 +310,6 @@ class CountingMixin:
         """Source appending the choice's leaves to `_out` (`env`: its env), written into `src`
         at `indent` -> (its sites, the point maps it scores by, those max and min pick by);
         None: not provable (or no option can be counted)."""
-        src.ns.update(_repeat=repeat, _zip=zip)
         sites: list = []
         points: set = set()
         ranked: set = set()
@@ -346,14 +343,14 @@ class CountingMixin:
             if type(n.action) is T.Conditional:  # the state is the same for every element: see `hoist`
                 self.hoist(src, n.action.condition, env, bound, indent)
                 sifted = self._sifted(src, n, env, bound, indent, items, maps)
-                if sifted is not None:  # the sets that beat a bound, found in one call
+                if sifted is not None:  # the sets that beat a bound, found and recorded in one call
                     x = src.temp()
                     done = self._site(src, n.action.action, indent, path + ((n, x, ikind),), sites, maps, sifted)
                     src.hoisted.clear()
                     return done
             x = src.temp()
             if type(n.action) not in (T.Conditional, T.AnyDo):  # an option per element
-                return self._site(src, n.action, indent, path + ((n, x, ikind),), sites, maps, items)
+                return self._site(src, n.action, indent, path + ((n, x, ikind),), sites, maps, (fast_leaves, items))
             src.emit(indent, f"for {x} in {items}:")
             inner, ibound = src.bind(indent + 1, env, bound, n.var.name, ikind, x)
             done = self._walk(src, n.action, inner, ibound, indent + 1, path + ((n, x, ikind),), sites, maps)
@@ -361,8 +358,8 @@ class CountingMixin:
             return done
         return self._site(src, n, indent, path, sites, maps)
 
-    def _sifted(self, src: Source, n, env: str, bound: dict, indent: int, items: str, maps) -> str | None:
-        """Source of the elements of `(any SETS 'T ((OP (score (max 'T using P) using Q) BOUND) ACTION))`
+    def _sifted(self, src: Source, n, env: str, bound: dict, indent: int, items: str, maps) -> tuple | None:
+        """(`sift_into`, the source of its arguments after `out, head`) recording the elements of `(any SETS 'T ((OP (score (max 'T using P) using Q) BOUND) ACTION))`
         whose condition holds (`cardsets.sift`), ACTION a site; None: not of that shape. The
         condition is steady and BOUND does not read 'T, so it is the same for every set; what
         cannot be judged (a tie, a value that is not a card) raises, and the options are explored."""
@@ -386,22 +383,23 @@ class CountingMixin:
             return None
         sign = 1 if type(scored.card) is T.MaxCard else -1
         (pick, _), (score, _), (limit, _) = pieces
-        return f"{src.call(fast_sift)}({items}, {pick}, {sign}, {score}, _attrs, {SIFT_OPS[op]}, {limit})"
+        return sift_into_of(fast_sift), f"{items}, {pick}, {sign}, {score}, _attrs, {SIFT_OPS[op]}, {limit}"
 
-    def _site(self, src: Source, n, indent: int, path: tuple, sites: list, maps, items: str | None = None) -> bool:
+    def _site(self, src: Source, n, indent: int, path: tuple, sites: list, maps, into: tuple | None = None) -> bool:
         """Source recording action `n` as a leaf, its variables bound by `path`; False: not provable.
-        `items`: the last variable runs over them, one leaf each, all recorded at once (in C)."""
+        `into`: (`leaves` or `sift_into`, its arguments after `out, head`): the last variable runs
+        over those elements, one leaf each, all appended in one call (in C)."""
         if type(n) is T.Choice or self.flat(n) is None:
             return False
         site = Proof(self, path).site(n, *maps)
         if site is None:
             return False
         sites.append(site)
-        if items is None:
+        if into is None:
             src.emit(indent, f"_out.append(({len(sites) - 1}, {''.join(x + ', ' for _, x, _ in path)}))")
         else:  # (site, the outer values..., each element): as the loop would append them
-            outer = "".join(f"_repeat({x}), " for _, x, _ in path[:-1])
-            src.emit(indent, f"_out.extend(_zip(_repeat({len(sites) - 1}), {outer}{items}))")
+            head = f"({len(sites) - 1}, {''.join(x + ', ' for _, x, _ in path[:-1])})"
+            src.emit(indent, f"{src.call(into[0])}(_out, {head}, {into[1]})")
         return True
 
 
