@@ -6,7 +6,7 @@ from __future__ import annotations
 import importlib.util
 import random
 import subprocess
-from itertools import combinations
+from itertools import combinations, repeat
 
 import pytest
 from hypothesis import given, settings
@@ -177,3 +177,61 @@ def test_distinct_scores_answers_as_its_question():
     order = PointMap(ranks.awards + tuple(((("SUIT", s),), i * 20) for i, s in enumerate(SUITS)))
     for pm in (ranks, order, ranks, order):
         assert counting.distinct_scores(pm, ATTRS) is counting._distinct(pm, ATTRS) is (pm is order)
+
+
+heads = st.tuples(st.integers(0, 3)) | st.tuples(st.integers(0, 3), st.integers(1, 4))
+
+
+@settings(max_examples=100, deadline=None)
+@given(heads, st.lists(hands, max_size=8), st.lists(st.tuples(st.integers()), max_size=3))
+def test_leaves_append_what_zip_of_repeats_appends(head, sets, before):
+    """A counted choice's leaves: (site, outer values..., each element), after what `out` held."""
+    want = before + list(zip(*(repeat(h) for h in head), sets))
+    for f in [cardsets.leaves] + ([C.leaves] if C else []):
+        out = list(before)
+        assert f(out, head, sets) is None and out == want
+        assert all(a[-1] is b for a, b in zip(out[len(before):], sets))  # the sets themselves
+        out = list(before)
+        f(out, head, iter(sets))  # any iterable, as zip takes
+        assert out == want
+
+
+@settings(max_examples=150, deadline=None)
+@given(heads, point_maps, point_maps, st.lists(hands, max_size=8), st.sampled_from([1, -1]), st.integers(0, 5),
+       st.integers(-10, 70))
+def test_sift_into_appends_the_leaves_of_what_sift_keeps(head, pick, score, sets, sign, op, bound):
+    every = {c for s in sets for c in s}
+    scored(pick, every), scored(score, every)
+    args = (sets, pick, sign, score, ATTRS, op, bound)
+    want = outcome(cardsets.sift, *args)
+    for f in [cardsets.sift_into, cardsets.sift_into_of(cardsets.sift)] + ([C.sift_into] if C else []):
+        out = [(9,)]
+        got = outcome(f, out, head, *args)
+        if isinstance(want, list):
+            assert got is None and out == [(9,)] + [(*head, s) for s in want]
+            assert all(a[-1] is b for a, b in zip(out[1:], want))
+        else:  # the same error, and nothing appended
+            assert got == want and out == [(9,)]
+
+
+@needs_c
+def test_the_compiled_sift_into_is_used_with_the_compiled_sift_only():
+    assert cardsets.sift_into_of(C.sift) is C.sift_into
+    assert cardsets.sift_into_of(cardsets.sift) is not C.sift_into
+
+
+@needs_c
+def test_leaves_refuse_what_is_not_a_list_and_a_head_and_undo_a_failed_append():
+    with pytest.raises(TypeError):
+        C.leaves((), (0,), [1])
+    with pytest.raises(TypeError):
+        C.leaves([], [0], [1])
+
+    def broken():
+        yield [1]
+        raise ValueError("a set that cannot be made")
+
+    out = [(2,)]
+    with pytest.raises(ValueError):
+        C.leaves(out, (0,), broken())
+    assert out == [(2,)]

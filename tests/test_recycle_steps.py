@@ -133,8 +133,9 @@ def test_each_pass_fires_on_a_shipped_game(monkeypatch):
 
 def test_counted_options_are_written_without_closures(monkeypatch):
     """Counting a choice's options: an `any` whose every element is an option appends them all at
-    once (President5's leads); a max that cannot tie is called directly, not through the closures
-    of its condition (BigTwo4's follows): `extreme_of`, or `sift` judging every set in one call."""
+    once (President5's leads: `leaves`); a max that cannot tie is called directly, not through the
+    closures of its condition (BigTwo4's follows): `extreme_of`, or `sift_into` judging every set
+    and appending the options in one call."""
     made, build = [], Source.build
 
     def recording(self, node):
@@ -145,8 +146,8 @@ def test_counted_options_are_written_without_closures(monkeypatch):
     for name in ("President5", "BigTwo4"):
         new_game(load_game(game_path(name)), 0, engine=Engine.COMPILED).random_playout(random.Random(0))
     walks = [(text, ns) for kind, text, ns in made if kind == "Choice"]
-    assert any("_out.extend(_zip(" in text for text, _ in walks)
-    assert any(getattr(v, "__name__", "") in ("extreme_of", "sift") for _, ns in walks for v in ns.values())
+    assert any("(_out, (" in text for text, _ in walks)  # (`leaves(_out, (site, ...), items)`)
+    assert any(getattr(v, "__name__", "") in ("extreme_of", "sift_into") for _, ns in walks for v in ns.values())
 
 
 def test_the_looping_game_has_steps_counted_at_once(monkeypatch):

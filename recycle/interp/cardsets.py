@@ -86,7 +86,10 @@ def sift_into_of(sift_fn):
     the compiled `sift`, else one appending what `sift_fn` keeps."""
     if _C is not None and sift_fn is _C.sift:
         return _C.sift_into
-    return lambda out, head, *args: leaves(out, head, sift_fn(*args))
+
+    def sift_into(out: list, head: tuple, *args) -> None:  # (named as the call it stands for)
+        leaves(out, head, sift_fn(*args))
+    return sift_into
 
 
 def _listed(s):
