@@ -322,3 +322,30 @@ def test_the_step_bounds_stop_rounds_at_items_before_and_after_the_choice(monkey
                   for got, seen, _ in looped}
     in_rounds = {where for where, played in stops if played} - {"over"}
     assert ("over", True) in stops and len(in_rounds) >= 3
+
+
+#: Players learn where cards are (a hand's card put into the hidden stock, the table's taken into
+#: a hand) and forget it (the stock's top turned up on the table, by an option and after the
+#: choice): moves nobody learns from, written in twice (with knowledge kept and without), run
+#: both ways.
+KNOWING = """(game (setup (create players 3) (create deck (game iloc STOCK) (deck (RANK (ONE, TWO, THREE, FOUR, FIVE)))))
+  (stage player (end (>= (game sto N) 40))
+    (do ((inc (game sto N) 1)))
+    (choice (((> (size (game iloc STOCK)) 0) (move (top (game iloc STOCK)) (top (game vloc TABLE))))
+             ((> (size (game vloc TABLE)) 0) (move (top (game vloc TABLE)) (top ((current player) iloc HAND))))
+             ((> (size ((current player) iloc HAND)) 0) (move (top ((current player) iloc HAND)) (top (game iloc STOCK))))
+             (inc (game sto M) 1)))
+    (do (((> (size (game iloc STOCK)) 3) (move (top (game iloc STOCK)) (top (game vloc TABLE)))))))
+  (scoring max ((current player) sto N)))"""
+
+
+def test_what_players_know_is_kept_as_the_reference_engine_keeps_it(loops_used):
+    game = parse_game(KNOWING, "knowing.rcy")
+    known = []
+    for seed in range(8):
+        states = [new_game(game, seed, engine=engine) for engine in (Engine.COMPILED, Engine.REFERENCE)]
+        for state in states:
+            state.random_playout(random.Random(seed))
+        assert _seen(states[0]) == _seen(states[1]) and states[0].st.known == states[1].st.known
+        known.append(len(states[0].st.known))
+    assert loops_used and len(set(known)) > 2  # (knowledge kept, and forgotten, in the loop)
