@@ -326,8 +326,7 @@ def test_the_step_bounds_stop_rounds_at_items_before_and_after_the_choice(monkey
 
 #: Players learn where cards are (a hand's card put into the hidden stock, the table's taken into
 #: a hand) and forget it (the stock's top turned up on the table, by an option and after the
-#: choice): moves nobody learns from, written in twice (with knowledge kept and without), run
-#: both ways.
+#: choice): the moves' knowledge kept in the loop as the machine keeps it.
 KNOWING = """(game (setup (create players 3) (create deck (game iloc STOCK) (deck (RANK (ONE, TWO, THREE, FOUR, FIVE)))))
   (stage player (end (>= (game sto N) 40))
     (do ((inc (game sto N) 1)))
