@@ -257,23 +257,13 @@ class RunnersMixin:
         if top_in:
             e(f"_di = {'len(_dl)' if apart else f'len(_dl) - ({s} == {d})'}")
         di = "_di" if top_in else "0"
-        put = "_dl.append(_c)" if apart and top_in else f"_dl.insert({di}, _c)"
-        moved = ["_p.pop()" if top_out else "del _p[_i]", put, f"st.where[_c] = {d}"]
-        if src.quiet and self._unlearned(fixed, dst, apart):  # (nothing recorded: no `_kn` needed)
-            # nobody learns from this move: knowledge only changes where some is kept (the dict
-            # itself never replaced while a game plays), and without any the move is all there is
-            e(f"if {src.once('st.known')}:")
-            e(f"_kn = _mc(_table, st, _c, {s}, {d})", 1)
-            self._record(src, indent + 1, "", "", [*moved, "if _kn:", ">_ac(st, _kn)"])
-            e("else:")
-            self._record(src, indent + 1, "", "", moved)
-            return
         self._move_learning(src, fixed, dst, apart, s, d, indent)
         ft = "0" if top_out else "_ft"
         if not top_out and not src.quiet:  # (only recorded: a quiet function records nothing)
             e("_ft = len(_p) - 1 - _i")
+        put = "_dl.append(_c)" if apart and top_in else f"_dl.insert({di}, _c)"
         self._record(src, indent, f"({MOVE}, _c, {s}, _i, {d}, {di}, {ft}, _kn)", f"_Move(_c, {s}, _i, {d}, {di}, {ft}, _kn)",
-                     [*moved, "if _kn:", ">_ac(st, _kn)"])
+                     ["_p.pop()" if top_out else "del _p[_i]", put, f"st.where[_c] = {d}", "if _kn:", ">_ac(st, _kn)"])
 
     def _move_from(self, src, card, fixed, s: str, env, bound, indent) -> None:
         """Source setting `_p` (the list the moved card is in), `_i` (its index) and `_c` (the card);
@@ -309,17 +299,14 @@ class RunnersMixin:
             e("_p = st.locs[_s]")
             e("_i = _p.index(_c)")
 
-    def _unlearned(self, fixed, dst, apart: bool) -> bool:
-        """Does nobody learn from this move (see knowledge.move_changes)? Nobody learns from a move
-        into a location all players see, or out of one nobody sees."""
-        sight = self.table.sight
-        return (apart and not self.table.learning(fixed, dst)) or (dst is not None and all(sight(dst))) \
-            or (fixed is not None and not any(sight(fixed)))
-
     def _move_learning(self, src, fixed, dst, apart: bool, s: str, d: str, indent: int) -> None:
         """Source setting `_kn`, what players learn from the move (see `knowledge.move_changes`)."""
         e = lambda line, more=0: src.emit(indent + more, line)  # noqa: E731
-        if self._unlearned(fixed, dst, apart):  # nobody knows anything yet, and nobody learns here
+        # nobody knows anything yet, and nobody learns from this move (see knowledge.move_changes):
+        # nobody learns from a move into a location all players see, or out of one nobody sees
+        sight = self.table.sight
+        if (apart and not self.table.learning(fixed, dst)) or (dst is not None and all(sight(dst))) \
+                or (fixed is not None and not any(sight(fixed))):
             e(f"_kn = _mc(_table, st, _c, {s}, {d}) if st.known else ()")
         else:
             e(f"_kn = _mc(_table, st, _c, {s}, {d}) if st.known or _learners.get(({s}, {d})) != () else ()")
