@@ -11,5 +11,6 @@ SOURCES = ["president/game/_fastplay.c", "president/game/_fastplay_rules.c", "pr
 setup(ext_modules=[Extension("president.game._fastplay", SOURCES,
                              depends=["president/game/_fastplay.h"], optional=True),
                    Extension("personalities._odds", ["personalities/_odds.c"], optional=True),
-                   Extension("recycle.interp._cardsets", ["recycle/interp/_cardsets.c", "recycle/interp/_cardsets_sets.c"],
+                   Extension("recycle.interp._cardsets", ["recycle/interp/_cardsets.c", "recycle/interp/_cardsets_sets.c",
+                                                          "recycle/interp/_cardsets_memo.c"],
                              depends=["recycle/interp/_cardsets.h"], optional=True)])

@@ -12,4 +12,7 @@ PyObject *cardsets_cache_of(PyObject *pm);
 /* HandSets(slow, PointMap, most): the sets of k cards of one score (_cardsets_sets.c). */
 extern PyTypeObject CardsetsHandSetsType;
 
+/* Memo(question): a question about a point map, asked once per map (_cardsets_memo.c). */
+extern PyTypeObject CardsetsMemoType;
+
 #endif

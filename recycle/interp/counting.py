@@ -359,10 +359,11 @@ class CountingMixin:
         return self._site(src, n, indent, path, sites, maps)
 
     def _sifted(self, src: Source, n, env: str, bound: dict, indent: int, items: str, maps) -> tuple | None:
-        """(`sift_into`, the source of its arguments after `out, head`) recording the elements of `(any SETS 'T ((OP (score (max 'T using P) using Q) BOUND) ACTION))`
-        whose condition holds (`cardsets.sift`), ACTION a site; None: not of that shape. The
-        condition is steady and BOUND does not read 'T, so it is the same for every set; what
-        cannot be judged (a tie, a value that is not a card) raises, and the options are explored."""
+        """(`sift_into`, its arguments' source after `out, head`) recording the elements of `(any SETS
+        'T ((OP (score (max 'T using P) using Q) BOUND) ACTION))` whose condition holds (`cardsets.sift`),
+        ACTION a site; None: not of that shape. The condition is steady and BOUND does not read 'T,
+        so it is the same for every set; what cannot be judged (a tie, a value that is not a card)
+        raises, and the options are explored."""
         cond, var = n.action.condition, n.var.name
         if type(cond) is not T.Compare or type(n.action.action) in (T.Conditional, T.AnyDo, T.Choice):
             return None
