@@ -137,20 +137,25 @@ def playouts(games: int) -> list:
 
 
 def test_bigtwo_plays_alike_compiled_and_pure(monkeypatch):
-    """Same games, move for move, with the sets and sifts of the C module and with the pure
-    reference (which is then seen to judge the counted options)."""
+    """Same games, move for move, with the sets, sifts and leaves of the C module and with the pure
+    reference (which is then seen to judge and append the counted options)."""
     compiled = playouts(6)
-    sifted = []
+    sifted, appended = [], []
 
     def reference(*args):
         sifted.append(1)
         return cardsets.sift(*args)
 
+    def leaves(*args):
+        appended.append(1)
+        return cardsets.leaves(*args)
+
     monkeypatch.setattr(cardsets, "_C", None)
     monkeypatch.setattr(counting, "fast_sift", reference)
+    monkeypatch.setattr(counting, "fast_leaves", leaves)
     monkeypatch.setattr(fast, "fast_pick", lambda cards, pm, attrs, sign: None)
     assert playouts(6) == compiled
-    assert sifted
+    assert sifted and appended
 
 
 @needs_c
@@ -220,12 +225,19 @@ def test_the_compiled_sift_into_is_used_with_the_compiled_sift_only():
     assert cardsets.sift_into_of(cardsets.sift) is not C.sift_into
 
 
-@needs_c
-def test_leaves_refuse_what_is_not_a_list_and_a_head_and_undo_a_failed_append():
-    with pytest.raises(TypeError):
-        C.leaves((), (0,), [1])
-    with pytest.raises(TypeError):
-        C.leaves([], [0], [1])
+@pytest.mark.parametrize("which", ["pure", "compiled"])
+def test_leaves_refuse_what_is_not_a_list_and_a_head_and_undo_a_failed_append(which):
+    """The pure functions and the compiled ones alike: a TypeError for what is not a list of
+    options or a tuple head (checked before any set is sifted), nothing appended on an error."""
+    if which == "compiled" and C is None:
+        pytest.skip("the compiled collection work is not in use")
+    leaves, sift_into = (C.leaves, C.sift_into) if which == "compiled" else (cardsets.leaves, cardsets.sift_into)
+    with pytest.raises(TypeError, match="the leaves go to a list, their head is a tuple"):
+        leaves((), (0,), [1])
+    with pytest.raises(TypeError, match="the leaves go to a list, their head is a tuple"):
+        leaves([], [0], [1])
+    with pytest.raises(TypeError, match="the leaves go to a list, their head is a tuple"):
+        sift_into([], [1], "not the sets", None, 1, None, ATTRS, 4, 0)
 
     def broken():
         yield [1]
@@ -233,5 +245,22 @@ def test_leaves_refuse_what_is_not_a_list_and_a_head_and_undo_a_failed_append():
 
     out = [(2,)]
     with pytest.raises(ValueError):
-        C.leaves(out, (0,), broken())
+        leaves(out, (0,), broken())
     assert out == [(2,)]
+
+
+@pytest.mark.parametrize("which", ["pure", "compiled"])
+def test_leaves_of_the_options_list_itself_are_those_it_held(which):
+    """The options' list read as it was when the call started (as the pure functions do), not
+    past what the call appends to it."""
+    if which == "compiled" and C is None:
+        pytest.skip("the compiled collection work is not in use")
+    leaves, sift_into = (C.leaves, C.sift_into) if which == "compiled" else (cardsets.leaves, cardsets.sift_into)
+    out = [(1,), (2,)]
+    leaves(out, (0,), out)
+    assert out == [(1,), (2,), (0, (1,)), (0, (2,))]
+    ranks = PointMap(tuple(((("RANK", r),), i) for i, r in enumerate(RANKS)))
+    scored(ranks, set(range(len(ATTRS))))
+    out = [[0], [5]]
+    sift_into(out, (1,), out, ranks, 1, ranks, ATTRS, 4, -1)  # every set kept (> -1)
+    assert out == [[0], [5], (1, [0]), (1, [5])]

@@ -154,7 +154,9 @@ sift_append(PyObject *out, PyObject *head, PyObject *const *args)
     PyObject *pick_cache = cardsets_cache_of(pick), *score_cache = NULL;
     if (pick_cache == NULL || (score_cache = cardsets_cache_of(score)) == NULL)
         goto done;
-    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(sets); i++) {
+    /* (the sets as the call starts: `out` itself, appended to, is not read past them, as the pure one) */
+    Py_ssize_t count = PyList_GET_SIZE(sets);
+    for (Py_ssize_t i = 0; i < count && i < PyList_GET_SIZE(sets); i++) {
         PyObject *set = PyList_GET_ITEM(sets, i);
         if (!PyList_CheckExact(set)) {
             PyErr_SetString(PyExc_TypeError, "sift: a set is a list of cards");
@@ -244,10 +246,21 @@ leaves(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     PyObject *out = args[0], *head = args[1];
     if (leaves_args(out, head, &start) < 0)
         return NULL;
+    int failed = 0;
+    if (PyList_CheckExact(args[2])) {  /* (its items as the call starts, as the pure one: `out` itself too) */
+        PyObject *items = args[2];
+        Py_ssize_t count = PyList_GET_SIZE(items);
+        for (Py_ssize_t i = 0; !failed && i < count && i < PyList_GET_SIZE(items); i++) {
+            PyObject *x = PyList_GET_ITEM(items, i);
+            Py_INCREF(x);
+            failed = append_leaf(out, head, x) < 0;
+            Py_DECREF(x);
+        }
+        return leaves_done(out, start, failed);
+    }
     PyObject *it = PyObject_GetIter(args[2]), *x;
     if (it == NULL)
         return NULL;
-    int failed = 0;
     while (!failed && (x = PyIter_Next(it)) != NULL) {
         failed = append_leaf(out, head, x) < 0;
         Py_DECREF(x);

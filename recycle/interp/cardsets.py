@@ -72,24 +72,37 @@ def sift(sets: list, pick: PointMap, sign: int, score: PointMap, attrs: list, op
 
 def leaves(out: list, head: tuple, items) -> None:
     """A counted choice's leaves appended to its options `out`: `head + (x,)` for each of `items`
-    (what `out.extend(zip(repeat(h0), ..., items))` appends; on an error, nothing)."""
+    (what `out.extend(zip(repeat(h0), ..., items))` appends; on an error, nothing). As the
+    compiled one, a TypeError where `out` is not a list or `head` not a tuple."""
+    _leaves_to(out, head)
     out.extend([(*head, x) for x in items])
 
 
 def sift_into(out: list, head: tuple, *args) -> None:
-    """`leaves(out, head, sift(*args))`, in one call where compiled."""
+    """`leaves(out, head, sift(*args))`, in one call where compiled (`out` and `head` checked first)."""
+    _leaves_to(out, head)
     leaves(out, head, sift(*args))
 
 
 def sift_into_of(sift_fn):
     """`sift_into` for the sift in use: the compiled one with no list between where `sift_fn` is
-    the compiled `sift`, else one appending what `sift_fn` keeps."""
+    the compiled `sift`, the pure one where it is the pure `sift`, else one appending what
+    `sift_fn` keeps (a test's own sift)."""
     if _C is not None and sift_fn is _C.sift:
         return _C.sift_into
+    if sift_fn is sift:
+        return sift_into
 
-    def sift_into(out: list, head: tuple, *args) -> None:  # (named as the call it stands for)
+    def sift_into_other(out: list, head: tuple, *args) -> None:
+        _leaves_to(out, head)
         leaves(out, head, sift_fn(*args))
-    return sift_into
+    sift_into_other.__name__ = "sift_into"  # (named as the call it stands for)
+    return sift_into_other
+
+
+def _leaves_to(out, head) -> None:
+    if not isinstance(out, list) or type(head) is not tuple:
+        raise TypeError("the leaves go to a list, their head is a tuple")
 
 
 def _listed(s):
