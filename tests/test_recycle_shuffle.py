@@ -1,6 +1,8 @@
 """`knowledge.shuffle`: a determinization's shuffle written out draws exactly what `Random.shuffle` draws."""
 import random
 
+import pytest
+
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -55,3 +57,14 @@ def test_more_cards_than_the_worked_out_steps_shuffle_the_same(seed):
     theirs.shuffle(expected)
     assert mine == expected
     assert ours.getstate() == theirs.getstate()
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 3, 254, 255, 256, 257])
+def test_lengths_at_the_ends_of_the_worked_out_steps_shuffle_the_same(n):
+    """No step and one; the last length the table covers (255), and the first past it."""
+    for seed in range(5):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        mine, expected = list(range(n)), list(range(n))
+        shuffle(ours, mine)
+        theirs.shuffle(expected)
+        assert mine == expected and ours.getstate() == theirs.getstate()
