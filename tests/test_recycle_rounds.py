@@ -348,3 +348,26 @@ def test_what_players_know_is_kept_as_the_reference_engine_keeps_it(loops_used):
         assert _seen(states[0]) == _seen(states[1]) and states[0].st.known == states[1].st.known
         known.append(len(states[0].st.known))
     assert loops_used and len(set(known)) > 2  # (knowledge kept, and forgotten, in the loop)
+
+
+#: Items whose every step is taken (no card-bounded loop, conditions true): the steps from one
+#: choice to the next are exactly what `between_bound` allows for, so a bound one step short
+#: (the unchecked copy picked where the last step passes the bound) shows.
+EXACT = """(game (setup (create players 3) (create deck (game iloc STOCK) (deck (RANK (A, B)))))
+  (stage player (end (>= (game sto N) 20))
+    (do ((inc (game sto E) 1) (all player 'P (inc ('P sto B) 1))))
+    (choice ((inc (game sto N) 1) (inc (game sto N) 2)))
+    (do ((inc (game sto C) 1) ((>= (game sto C) 0) (do ((inc (game sto D) 1) (inc (game sto F) 1)))))))
+  (scoring max ((current player) sto N)))"""
+
+
+def test_the_step_bound_at_the_edge_of_the_rooms_test_stops_rounds_as_the_reference(loops_used):
+    game = parse_game(EXACT, "exact.rcy")
+    ends = []
+    for m in range(8, 22):
+        looped = [playout(game, seed, max_steps=m) for seed in range(2)]
+        assert [playout(game, seed, Engine.REFERENCE, max_steps=m) for seed in range(2)] == looped
+        got, seen, _ = looped[0]
+        ends.append("over" if type(got) is not tuple else "rounds" if seen and seen[2] else "before")
+    # (a bound stops the rounds, the next one lets the game end: the edge is crossed)
+    assert loops_used and ("rounds", "over") in zip(ends, ends[1:])
