@@ -371,3 +371,21 @@ def test_the_step_bound_at_the_edge_of_the_rooms_test_stops_rounds_as_the_refere
         ends.append("over" if type(got) is not tuple else "rounds" if seen and seen[2] else "before")
     # (a bound stops the rounds, the next one lets the game end: the edge is crossed)
     assert loops_used and ("rounds", "over") in zip(ends, ends[1:])
+
+
+#: A stage that stores a point map between its choices, which an item after the choice reads
+#: (`Source.steady` false: the map read where it is used, not once a call).
+REPOINTED = """(game (setup (create players 2) (create deck (game iloc STOCK) (deck (RANK (A, B, C)))))
+  (do ((set (game points V) (((RANK : A) 1) ((RANK : B) 2) ((RANK : C) 3)))))
+  (stage player (end (>= (game sto N) 12))
+    (choice ((inc (game sto N) 1) (inc (game sto N) 2)))
+    (do (((>= (game sto N) 6) (set (game points V) (((RANK : A) 9) ((RANK : B) 10) ((RANK : C) 11))))
+         (set (game sto S) (score (max (game iloc STOCK) using (game points V)) using (game points V))))))
+  (scoring max ((current player) sto N)))"""
+
+
+def test_a_point_map_stored_in_the_rounds_is_read_anew(loops_used):
+    game = parse_game(REPOINTED, "repointed.rcy")
+    looped = [playout(game, seed) for seed in range(4)]
+    assert [playout(game, seed, Engine.REFERENCE) for seed in range(4)] == looped
+    assert loops_used and all(seen[7][("g", 0, "S")] == 11 for _, seen, _ in looped)  # (the new map's)
