@@ -11,7 +11,8 @@
  *   sift_into(out, head, sets, pick, sign, score, attrs, op, bound), leaves(out, head, items)
  *       a counted choice's leaves appended to its options list `out` with no list between:
  *       head + (set,) for each set sift keeps, head + (x,) for each of `items` (what
- *       `out.extend(zip(repeat(h0), ..., items))` appends); on an error nothing is appended.
+ *       `out.extend(zip(repeat(h0), ..., items))` appends); on an error nothing is appended;
+ *       a list of sets or items is read as it was when the call started (`out` itself too).
  *
  *   pick(cards, pm, attrs, sign)
  *       the highest (1) or lowest (-1) card of a list by a point map; None for a tie (which
