@@ -195,16 +195,21 @@ sift(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     return out;
 }
 
-/* The list `out` and tuple `head` of a leaves call, or -1 (error set); the length of `out`
- * before in *start (on an error what was appended is taken out again). */
+/* A leaves call's arguments: `want` of them (else `usage` raised), `out` a list, `head` a tuple;
+ * 0 and the length of `out` before in *start (on an error what was appended is taken out
+ * again), or -1 (error set). */
 static int
-leaves_args(PyObject *out, PyObject *head, Py_ssize_t *start)
+leaves_args(PyObject *const *args, Py_ssize_t nargs, Py_ssize_t want, const char *usage, Py_ssize_t *start)
 {
-    if (!PyList_Check(out) || !PyTuple_CheckExact(head)) {
+    if (nargs != want) {
+        PyErr_SetString(PyExc_TypeError, usage);
+        return -1;
+    }
+    if (!PyList_Check(args[0]) || !PyTuple_CheckExact(args[1])) {
         PyErr_SetString(PyExc_TypeError, "the leaves go to a list, their head is a tuple");
         return -1;
     }
-    *start = PyList_GET_SIZE(out);
+    *start = PyList_GET_SIZE(args[0]);
     return 0;
 }
 
@@ -227,11 +232,7 @@ static PyObject *
 sift_into(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     Py_ssize_t start;
-    if (nargs != 9) {
-        PyErr_SetString(PyExc_TypeError, "sift_into(out, head, sets, pick, sign, score, attrs, op, bound)");
-        return NULL;
-    }
-    if (leaves_args(args[0], args[1], &start) < 0)
+    if (leaves_args(args, nargs, 9, "sift_into(out, head, sets, pick, sign, score, attrs, op, bound)", &start) < 0)
         return NULL;
     return leaves_done(args[0], start, sift_append(args[0], args[1], args + 2) < 0);
 }
@@ -240,13 +241,9 @@ static PyObject *
 leaves(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     Py_ssize_t start;
-    if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "leaves(out, head, items)");
+    if (leaves_args(args, nargs, 3, "leaves(out, head, items)", &start) < 0)
         return NULL;
-    }
     PyObject *out = args[0], *head = args[1];
-    if (leaves_args(out, head, &start) < 0)
-        return NULL;
     int failed = 0;
     if (PyList_CheckExact(args[2])) {  /* (its items as the call starts, as the pure one: `out` itself too) */
         PyObject *items = args[2];

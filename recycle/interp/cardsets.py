@@ -78,26 +78,17 @@ def leaves(out: list, head: tuple, items) -> None:
     out.extend([(*head, x) for x in items])
 
 
-def sift_into(out: list, head: tuple, *args) -> None:
-    """`leaves(out, head, sift(*args))`, in one call where compiled (`out` and `head` checked first)."""
-    _leaves_to(out, head)
-    leaves(out, head, sift(*args))
-
-
 def sift_into_of(sift_fn):
-    """`sift_into` for the sift in use: the compiled one with no list between where `sift_fn` is
-    the compiled `sift`, the pure one where it is the pure `sift`, else one appending what
-    `sift_fn` keeps (a test's own sift)."""
+    """`sift_into(out, head, *args)`: `leaves(out, head, sift_fn(*args))` in one call (`out` and
+    `head` checked first, as the compiled one does); the compiled one, with no list between,
+    where `sift_fn` is the compiled `sift`."""
     if _C is not None and sift_fn is _C.sift:
         return _C.sift_into
-    if sift_fn is sift:
-        return sift_into
 
-    def sift_into_other(out: list, head: tuple, *args) -> None:
+    def sift_into(out: list, head: tuple, *args) -> None:
         _leaves_to(out, head)
         leaves(out, head, sift_fn(*args))
-    sift_into_other.__name__ = "sift_into"  # (named as the call it stands for)
-    return sift_into_other
+    return sift_into
 
 
 def _leaves_to(out, head) -> None:
@@ -126,6 +117,8 @@ def _compiled():
 _C, _DESCRIPTION = _compiled()
 #: `sift` as run: the compiled one where built.
 fast_sift = sift if _C is None else _C.sift
+#: The pure `sift_into` (the reference of the compiled one, `sift_into_of`).
+sift_into = sift_into_of(sift)
 #: `leaves(out, head, items)` as run: the compiled one where built.
 fast_leaves = leaves if _C is None else _C.leaves
 #: `pick(cards, pm, attrs, sign)`: the highest (1) or lowest (-1) of plain cards that do not tie, in C;

@@ -143,7 +143,7 @@ def _round_source(loop: RoundLoop, rules, counting: bool, inline: bool = True, *
     choice limit stopped it, the frames written. `inline`: the items and the end test written
     in (as their quiet functions and closures are), else called. `drawing`: how the choices are
     drawn, "bits" (`bits(k)`, as `_randbelow`), "draw" (`draw(n)`) or "rand" (`int(rand() * n)`),
-    the one way written (None: as the arguments say). Where locations of constant keys are
+    the one way written (`play_rounds` finds which). Where locations of constant keys are
     kept, a second function (`general`: the first) finds them all at its start and reads them
     as they are; it calls the first where one is missing. (The loop's own locals start with
     `_r`: statements written in use short names of their own.)"""

@@ -231,14 +231,14 @@ def make_belief(observer: int, method: str, worlds: int, labels: Sequence[str],
     """A `Belief` from expected rows aligned with `labels` (unused indices labelled ""); with
     `at_least` (per opponent and kind, the chances of holding at least 1, 2, ... cards of it), each
     hand also gets its likeliest cards (`likeliest_hands`)."""
-    rows: dict[int, list[int]] = {}
+    rows: list[dict[int, list[int]]] = []  # (worked out: its one entry, even where it is empty)
 
     def guess_of(p: int) -> Guess:  # every hand's guess is worked out together, at the first read
         if at_least is None:
             return ()
         if not rows:
-            rows.update(likeliest_hands(at_least, expected, sizes))
-        return tuple((label, k) for label, k in zip(labels, rows.get(p, ())) if label and k)
+            rows.append(likeliest_hands(at_least, expected, sizes))
+        return tuple((label, k) for label, k in zip(labels, rows[0].get(p, ())) if label and k)
 
     hands = tuple(HandBelief(p, sizes[p], tuple((label, x) for label, x in zip(labels, row)
                                                 if label and x >= NEGLIGIBLE),
